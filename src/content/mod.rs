@@ -1,0 +1,484 @@
+//! Content: the RON files that define terrains, units, buildings, decks, the portal, difficulty
+//! levels and scenarios, loaded through one path for the game, the CLI and the tests.
+//!
+//! The base game is embedded in the binary by `build.rs` (so it runs from any directory) and is
+//! loaded exactly like a folder on disk would be: `ContentDb::from_files`. Every problem found is a
+//! `Problem` naming the file, the line and column, and the field, with a sentence that says how to
+//! fix it.
+
+pub mod schema;
+mod validate;
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use bevy::prelude::Resource;
+use serde::de::DeserializeOwned;
+
+pub use schema::*;
+
+/// Files embedded at build time: (path relative to the crate root, text).
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+}
+
+/// Largest content or level file read, in bytes: bounds memory on hostile input.
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+/// Longest name or text accepted.
+pub const MAX_TEXT: usize = 4096;
+/// Largest map radius (a hexagon of radius 200 holds 120,601 hexes).
+pub const MAX_MAP_RADIUS: u32 = 200;
+/// Most cards in one deck, copies counted.
+pub const MAX_DECK: u32 = 10_000;
+/// Most entries in one catalog or level list.
+pub const MAX_ENTRIES: usize = 100_000;
+
+/// How bad a problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub enum Severity {
+    /// The content can't be used.
+    Error,
+    /// Usable, but probably not what the author meant.
+    Warning,
+}
+
+/// One problem in one file, at one place.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The file, as given.
+    pub file: String,
+    /// 1-based line (0 when the problem is about the whole file).
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+    /// The field path, e.g. `units[ranger].corrupts_into`.
+    pub field: String,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(f, "{}:{}:{}: {sev}", self.file, self.line, self.col)?;
+        if !self.field.is_empty() {
+            write!(f, " in `{}`", self.field)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// A RON file's path and text.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Path as shown in messages (relative to the content root).
+    pub path: String,
+    /// The text.
+    pub text: String,
+}
+
+/// The content files a content set is made of, by file name.
+pub const CONTENT_FILES: [&str; 14] = [
+    "rules.ron",
+    "terrains.ron",
+    "improvements.ron",
+    "buildings.ron",
+    "outposts.ron",
+    "units.ron",
+    "events.ron",
+    "chaos.ron",
+    "research.ron",
+    "artifacts.ron",
+    "exploration.ron",
+    "rituals.ron",
+    "portal.ron",
+    "difficulty.ron",
+];
+
+/// All loaded content, checked, with indexes by id.
+#[derive(Debug, Clone, Default)]
+pub struct ContentDb {
+    /// The content itself.
+    pub set: ContentSet,
+    /// Levels by id, in id order.
+    pub levels: BTreeMap<String, Level>,
+    /// Where each level came from.
+    pub level_paths: BTreeMap<String, String>,
+    /// Warnings found while loading (errors refuse the load).
+    pub warnings: Vec<Problem>,
+    terrain_ix: HashMap<String, usize>,
+    unit_ix: HashMap<String, usize>,
+    building_ix: HashMap<String, usize>,
+    improvement_ix: HashMap<String, usize>,
+    size_ix: HashMap<String, usize>,
+    tech_ix: HashMap<String, usize>,
+}
+
+/// The content as a Bevy resource (shared, read-only).
+#[derive(Resource, Clone, Debug)]
+pub struct Content(pub Arc<ContentDb>);
+
+impl std::ops::Deref for Content {
+    type Target = ContentDb;
+    fn deref(&self) -> &ContentDb {
+        &self.0
+    }
+}
+
+/// Parses one RON file into `T`, turning a syntax or type error into a `Problem`.
+pub fn parse_ron<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Problem> {
+    let opts = ron::Options::default();
+    opts.from_str::<T>(&file.text).map_err(|e| {
+        let msg = e.code.to_string();
+        let field = field_in_message(&msg);
+        Problem {
+            severity: Severity::Error,
+            file: file.path.clone(),
+            line: e.span.start.line,
+            col: e.span.start.col,
+            field,
+            message: format!("{msg} (check the RON syntax and the field names in docs/modding.md)"),
+        }
+    })
+}
+
+/// Pulls a field name out of a serde message such as "unknown field `x`".
+fn field_in_message(msg: &str) -> String {
+    for key in ["field `", "variant `"] {
+        if let Some(i) = msg.find(key) {
+            let rest = &msg[i + key.len()..];
+            if let Some(j) = rest.find('`') {
+                return rest[..j].to_string();
+            }
+        }
+    }
+    String::new()
+}
+
+/// Reads a file from disk with a size bound; the error names the file.
+pub fn read_bounded(path: &Path) -> Result<String, Problem> {
+    let whole = |message: String| Problem {
+        severity: Severity::Error,
+        file: path.display().to_string(),
+        line: 0,
+        col: 0,
+        field: String::new(),
+        message,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| whole(format!("can't read: {e}")))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(whole(format!(
+            "file is {} bytes, more than the {MAX_FILE_BYTES}-byte limit",
+            meta.len()
+        )));
+    }
+    std::fs::read_to_string(path).map_err(|e| whole(format!("can't read as UTF-8 text: {e}")))
+}
+
+/// The base game's files, embedded at build time.
+pub fn embedded_files() -> Vec<SourceFile> {
+    embedded::FILES
+        .iter()
+        .map(|(p, t)| SourceFile {
+            path: (*p).to_string(),
+            text: (*t).to_string(),
+        })
+        .collect()
+}
+
+impl ContentDb {
+    /// The base game, embedded at build time.
+    pub fn embedded() -> Result<ContentDb, Vec<Problem>> {
+        ContentDb::from_files(embedded_files())
+    }
+
+    /// Loads content from a game root on disk (`ROOT/assets/content/*.ron`, `ROOT/levels/*.ron`).
+    pub fn from_root(root: &Path) -> Result<ContentDb, Vec<Problem>> {
+        let mut files = Vec::new();
+        let mut problems = Vec::new();
+        for dir in [root.join("assets/content"), root.join("levels")] {
+            match ron_files_in(&dir) {
+                Ok(list) => {
+                    for p in list {
+                        match read_bounded(&p) {
+                            Ok(text) => files.push(SourceFile {
+                                path: p
+                                    .strip_prefix(root)
+                                    .unwrap_or(&p)
+                                    .display()
+                                    .to_string(),
+                                text,
+                            }),
+                            Err(e) => problems.push(e),
+                        }
+                    }
+                }
+                Err(e) => problems.push(e),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        ContentDb::from_files(files)
+    }
+
+    /// Builds the content from files: `…/content/NAME.ron` for the catalogs, `…levels/ID.ron` for
+    /// levels. Every problem in every file is reported, not just the first.
+    pub fn from_files(files: Vec<SourceFile>) -> Result<ContentDb, Vec<Problem>> {
+        let mut problems = Vec::new();
+        let mut set = ContentSet::default();
+        let mut texts: HashMap<&'static str, SourceFile> = HashMap::new();
+        let mut levels = BTreeMap::new();
+        let mut level_paths = BTreeMap::new();
+        let mut level_files = Vec::new();
+        for f in files {
+            let name = Path::new(&f.path)
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            // A file named like a content file is one; any other RON file is a level.
+            match CONTENT_FILES.iter().find(|c| **c == name) {
+                Some(c) => {
+                    texts.insert(c, f);
+                }
+                None => level_files.push(f),
+            }
+        }
+        macro_rules! load {
+            ($name:literal, $field:expr) => {
+                match texts.get($name) {
+                    Some(f) => match parse_ron(f) {
+                        Ok(v) => $field = v,
+                        Err(p) => problems.push(p),
+                    },
+                    None => problems.push(Problem {
+                        severity: Severity::Error,
+                        file: $name.to_string(),
+                        line: 0,
+                        col: 0,
+                        field: String::new(),
+                        message: concat!("missing content file ", $name).to_string(),
+                    }),
+                }
+            };
+        }
+        load!("rules.ron", set.rules);
+        load!("terrains.ron", set.terrains);
+        load!("improvements.ron", set.improvements);
+        load!("buildings.ron", set.buildings);
+        load!("outposts.ron", set.outpost_sizes);
+        load!("units.ron", set.units);
+        load!("events.ron", set.events);
+        load!("chaos.ron", set.chaos);
+        load!("research.ron", set.research);
+        load!("artifacts.ron", set.artifacts);
+        load!("exploration.ron", set.exploration);
+        load!("rituals.ron", set.rituals);
+        let mut portal: Option<PortalDef> = None;
+        if let Some(f) = texts.get("portal.ron") {
+            match parse_ron::<PortalDef>(f) {
+                Ok(p) => portal = Some(p),
+                Err(p) => problems.push(p),
+            }
+        }
+        set.portal = portal;
+        load!("difficulty.ron", set.difficulties);
+        for f in &level_files {
+            match parse_ron::<Level>(f) {
+                Ok(l) => {
+                    level_paths.insert(l.id.clone(), f.path.clone());
+                    levels.insert(l.id.clone(), l);
+                }
+                Err(p) => problems.push(p),
+            }
+        }
+        let mut db = ContentDb {
+            set,
+            levels,
+            level_paths,
+            ..Default::default()
+        };
+        db.reindex();
+        let text_of = |name: &str| texts.get(name).map(|f| (f.path.as_str(), f.text.as_str()));
+        let level_text: HashMap<String, (&str, &str)> = level_files
+            .iter()
+            .filter_map(|f| {
+                let id = db
+                    .level_paths
+                    .iter()
+                    .find(|(_, p)| **p == f.path)
+                    .map(|(id, _)| id.clone())?;
+                Some((id, (f.path.as_str(), f.text.as_str())))
+            })
+            .collect();
+        if problems.iter().all(|p| p.severity != Severity::Error) {
+            problems.extend(validate::content(&db, &text_of));
+            for (id, level) in &db.levels {
+                let (path, text) = level_text.get(id).copied().unwrap_or(("levels", ""));
+                problems.extend(validate::level(&db, level, path, text));
+            }
+        }
+        if problems.iter().any(|p| p.severity == Severity::Error) {
+            problems.sort_by_key(|p| p.severity);
+            return Err(problems);
+        }
+        db.warnings = problems;
+        Ok(db)
+    }
+
+    /// Adds a level from a file on disk (a path given on the command line), checked.
+    pub fn add_level_file(&mut self, path: &Path) -> Result<String, Vec<Problem>> {
+        let text = read_bounded(path).map_err(|p| vec![p])?;
+        let file = SourceFile {
+            path: path.display().to_string(),
+            text,
+        };
+        let level: Level = parse_ron(&file).map_err(|p| vec![p])?;
+        let problems: Vec<Problem> = validate::level(self, &level, &file.path, &file.text)
+            .into_iter()
+            .filter(|p| p.severity == Severity::Error)
+            .collect();
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let id = level.id.clone();
+        self.level_paths.insert(id.clone(), file.path);
+        self.levels.insert(id.clone(), level);
+        Ok(id)
+    }
+
+    fn reindex(&mut self) {
+        fn ix<T>(v: &[T], id: impl Fn(&T) -> &str) -> HashMap<String, usize> {
+            v.iter()
+                .enumerate()
+                .map(|(i, t)| (id(t).to_string(), i))
+                .collect()
+        }
+        self.terrain_ix = ix(&self.set.terrains, |t| &t.id);
+        self.unit_ix = ix(&self.set.units, |t| &t.id);
+        self.building_ix = ix(&self.set.buildings, |t| &t.id);
+        self.improvement_ix = ix(&self.set.improvements, |t| &t.id);
+        self.size_ix = ix(&self.set.outpost_sizes, |t| &t.id);
+        self.tech_ix = ix(&self.set.research, |t| &t.id);
+    }
+
+    /// The rules' numbers.
+    pub fn rules(&self) -> &RulesNumbers {
+        &self.set.rules
+    }
+    /// A terrain by id.
+    pub fn terrain(&self, id: &str) -> Option<&Terrain> {
+        self.terrain_ix.get(id).map(|i| &self.set.terrains[*i])
+    }
+    /// A unit type by id.
+    pub fn unit(&self, id: &str) -> Option<&UnitType> {
+        self.unit_ix.get(id).map(|i| &self.set.units[*i])
+    }
+    /// A building by id.
+    pub fn building(&self, id: &str) -> Option<&Building> {
+        self.building_ix.get(id).map(|i| &self.set.buildings[*i])
+    }
+    /// An improvement by id.
+    pub fn improvement(&self, id: &str) -> Option<&Improvement> {
+        self.improvement_ix.get(id).map(|i| &self.set.improvements[*i])
+    }
+    /// An outpost size by id.
+    pub fn size(&self, id: &str) -> Option<&OutpostSize> {
+        self.size_ix.get(id).map(|i| &self.set.outpost_sizes[*i])
+    }
+    /// A research card by id.
+    pub fn tech(&self, id: &str) -> Option<&Tech> {
+        self.tech_ix.get(id).map(|i| &self.set.research[*i])
+    }
+    /// A difficulty by id.
+    pub fn difficulty(&self, id: &str) -> Option<&Difficulty> {
+        self.set.difficulties.iter().find(|d| d.id == id)
+    }
+    /// The portal (validated to exist).
+    pub fn portal(&self) -> &PortalDef {
+        static FALLBACK: std::sync::OnceLock<PortalDef> = std::sync::OnceLock::new();
+        self.set.portal.as_ref().unwrap_or_else(|| {
+            FALLBACK.get_or_init(|| PortalDef {
+                arches: vec![],
+                track: 1,
+                star: 1,
+                crystals_per_phase: 0,
+                threat_radius: 0,
+                operational_text: String::new(),
+            })
+        })
+    }
+    /// Finds a level by id, or loads it from a path (`levels/x.ron`, `./my.ron`).
+    pub fn resolve_level(&mut self, name: &str) -> Result<String, Vec<Problem>> {
+        if self.levels.contains_key(name) {
+            return Ok(name.to_string());
+        }
+        let path = PathBuf::from(name);
+        if name.ends_with(".ron") || path.exists() {
+            return self.add_level_file(&path);
+        }
+        Err(vec![Problem {
+            severity: Severity::Error,
+            file: name.to_string(),
+            line: 0,
+            col: 0,
+            field: String::new(),
+            message: format!(
+                "no level named `{name}`; known levels: {}",
+                self.levels.keys().cloned().collect::<Vec<_>>().join(", ")
+            ),
+        }])
+    }
+}
+
+/// The `.ron` files in a folder, sorted (no recursion; bounded count).
+pub fn ron_files_in(dir: &Path) -> Result<Vec<PathBuf>, Problem> {
+    let rd = std::fs::read_dir(dir).map_err(|e| Problem {
+        severity: Severity::Error,
+        file: dir.display().to_string(),
+        line: 0,
+        col: 0,
+        field: String::new(),
+        message: format!("can't read folder: {e}"),
+    })?;
+    let mut out: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron") && p.is_file())
+        .take(10_000)
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+/// Finds the line and column of a value in a RON text: the first anchor, then each next anchor
+/// after it (`["\"farm\"", "terrains", "\"plainz\""]`). Falls back to the longest prefix found.
+pub fn locate(text: &str, anchors: &[&str]) -> (usize, usize) {
+    let mut pos = 0usize;
+    let mut found_any = false;
+    for a in anchors {
+        match text[pos..].find(a) {
+            Some(i) => {
+                pos += i;
+                found_any = true;
+            }
+            None => break,
+        }
+    }
+    if !found_any {
+        return (1, 1);
+    }
+    let before = &text[..pos];
+    let line = before.matches('\n').count() + 1;
+    let col = before
+        .rfind('\n')
+        .map(|i| before[i + 1..].chars().count() + 1)
+        .unwrap_or(before.chars().count() + 1);
+    (line, col)
+}

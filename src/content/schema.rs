@@ -1,0 +1,823 @@
+//! The RON schema of the game's content: every type a content file or a level deserialises into.
+//!
+//! Every number the rules use lives here (see `RulesNumbers`), so a mod can change it. Unknown
+//! fields are refused (`deny_unknown_fields`) so that a typo in a mod is an error with a line,
+//! not a silently ignored value.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The six resources of R3 (food, wood, stone, psara, sand, crystals).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Res {
+    /// Food: rolled for spoilage when generated (R3.1), eaten by armies (R5.3).
+    Food,
+    /// Wood.
+    Wood,
+    /// Stone.
+    Stone,
+    /// Psara: a food some units eat instead of food (R5.3).
+    Psara,
+    /// Sand.
+    Sand,
+    /// Crystals: power the portal (R8.2).
+    Crystal,
+}
+
+impl Res {
+    /// All resources in their fixed order (the order of collection and payment).
+    pub const ALL: [Res; 6] = [
+        Res::Food,
+        Res::Wood,
+        Res::Stone,
+        Res::Psara,
+        Res::Sand,
+        Res::Crystal,
+    ];
+
+    /// Index into a `Stock`.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Lower-case name, as players read it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Res::Food => "food",
+            Res::Wood => "wood",
+            Res::Stone => "stone",
+            Res::Psara => "psara",
+            Res::Sand => "sand",
+            Res::Crystal => "crystal",
+        }
+    }
+}
+
+/// An amount of each resource. Written in RON as a map: `{Wood: 2, Stone: 1}`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "BTreeMap<Res, u32>", into = "BTreeMap<Res, u32>")]
+pub struct Stock(pub [u32; 6]);
+
+impl From<BTreeMap<Res, u32>> for Stock {
+    fn from(map: BTreeMap<Res, u32>) -> Self {
+        let mut s = Stock::default();
+        for (r, n) in map {
+            s.0[r.index()] = n;
+        }
+        s
+    }
+}
+
+impl From<Stock> for BTreeMap<Res, u32> {
+    fn from(s: Stock) -> Self {
+        Res::ALL
+            .iter()
+            .filter(|r| s.get(**r) > 0)
+            .map(|r| (*r, s.get(*r)))
+            .collect()
+    }
+}
+
+impl Stock {
+    /// A stock holding `n` of one resource.
+    pub fn of(res: Res, n: u32) -> Stock {
+        let mut s = Stock::default();
+        s.0[res.index()] = n;
+        s
+    }
+    /// How much of `res`.
+    pub fn get(&self, res: Res) -> u32 {
+        self.0[res.index()]
+    }
+    /// Adds `n` of `res`, saturating.
+    pub fn add(&mut self, res: Res, n: u32) {
+        let v = &mut self.0[res.index()];
+        *v = v.saturating_add(n);
+    }
+    /// Removes up to `n` of `res`; returns how much was removed.
+    pub fn take(&mut self, res: Res, n: u32) -> u32 {
+        let v = &mut self.0[res.index()];
+        let t = (*v).min(n);
+        *v -= t;
+        t
+    }
+    /// Sum of all resources.
+    pub fn total(&self) -> u32 {
+        self.0.iter().fold(0u32, |a, b| a.saturating_add(*b))
+    }
+    /// True when nothing is held.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|v| *v == 0)
+    }
+    /// Adds another stock.
+    pub fn add_all(&mut self, other: &Stock) {
+        for r in Res::ALL {
+            self.add(r, other.get(r));
+        }
+    }
+    /// True when `self` holds at least `other` of every resource.
+    pub fn covers(&self, other: &Stock) -> bool {
+        Res::ALL.iter().all(|r| self.get(*r) >= other.get(*r))
+    }
+    /// Non-zero entries, in the fixed resource order.
+    pub fn iter(&self) -> impl Iterator<Item = (Res, u32)> + '_ {
+        Res::ALL
+            .iter()
+            .map(|r| (*r, self.get(*r)))
+            .filter(|(_, n)| *n > 0)
+    }
+}
+
+impl std::fmt::Display for Stock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_empty() {
+            return write!(f, "nothing");
+        }
+        let parts: Vec<String> = self
+            .iter()
+            .map(|(r, n)| format!("{n} {}", r.name()))
+            .collect();
+        write!(f, "{}", parts.join(", "))
+    }
+}
+
+/// The two camps of R1.1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Camp {
+    /// The players.
+    Eladrins,
+    /// The AI (or a human for testing).
+    Chaos,
+}
+
+impl Camp {
+    /// The other camp.
+    pub fn enemy(self) -> Camp {
+        match self {
+            Camp::Eladrins => Camp::Chaos,
+            Camp::Chaos => Camp::Eladrins,
+        }
+    }
+}
+
+/// Numbers the rules use, each a default a mod may change (`assets/content/rules.ron`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RulesNumbers {
+    /// R3.1: a food point is healthy on 1d6 ≥ this.
+    pub food_healthy_on: u8,
+    /// R5.3: an army eats 1 food per started group of this many units.
+    pub army_food_group: u32,
+    /// R5.5: food spent to remove one famine token.
+    pub famine_food_per_token: u32,
+    /// R6.2: base difficulty of a corruption attempt.
+    pub corruption_base: i32,
+    /// R6.2: added per tile of distance to the nearest rift.
+    pub corruption_per_distance: i32,
+    /// R6.2: removed per adjacent corrupted tile.
+    pub corruption_per_adjacent: i32,
+    /// R7.2: research points each lab adds per upkeep.
+    pub lab_points: u32,
+    /// R7.3: artifact analysis succeeds on 2d6 ≥ this.
+    pub analysis_target: u8,
+    /// R7.4: research cards drawn to choose from.
+    pub research_offer: u32,
+    /// R9.4: action points per unit per activation.
+    pub action_points: u8,
+    /// R9.5: rounds of a battle.
+    pub combat_rounds: u8,
+    /// Safety bound: a game ends in a Chaos win after this many cycles (0 = no limit).
+    pub max_cycles: u32,
+}
+
+impl Default for RulesNumbers {
+    fn default() -> Self {
+        RulesNumbers {
+            food_healthy_on: 4,
+            army_food_group: 3,
+            famine_food_per_token: 1,
+            corruption_base: 9,
+            corruption_per_distance: 1,
+            corruption_per_adjacent: 1,
+            lab_points: 1,
+            analysis_target: 7,
+            research_offer: 2,
+            action_points: 2,
+            combat_rounds: 5,
+            max_cycles: 60,
+        }
+    }
+}
+
+/// A terrain type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Terrain {
+    /// Unique id, referenced by levels and improvements.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Action points to enter (R9.4: one, more on difficult terrain).
+    #[serde(default = "one")]
+    pub move_cost: u8,
+    /// Difficult terrain (R9.4).
+    #[serde(default)]
+    pub difficult: bool,
+    /// Land units may not enter (deep water, chasms).
+    #[serde(default)]
+    pub impassable: bool,
+    /// Water: boats move here, land units need a boat (R9.4 embark).
+    #[serde(default)]
+    pub water: bool,
+    /// Added to what an improvement on this terrain produces (R3).
+    #[serde(default)]
+    pub yield_bonus: Stock,
+    /// Defence bonus to units fighting here (combat, R9.5).
+    #[serde(default)]
+    pub defense: i8,
+    /// Map colour (sRGB).
+    pub color: (u8, u8, u8),
+    /// Weight in generated maps (0: never generated).
+    #[serde(default)]
+    pub weight: u32,
+}
+
+fn one() -> u8 {
+    1
+}
+
+/// An improvement built on a tile (R9.1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Improvement {
+    /// Unique id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Flavour and rules text.
+    #[serde(default)]
+    pub text: String,
+    /// Paid when built (R9.1).
+    pub cost: Stock,
+    /// Time markers placed when built (R4).
+    #[serde(default)]
+    pub build_time: u8,
+    /// Paid each upkeep once ready (R5.1); unpaid → inactive (R5.2).
+    #[serde(default)]
+    pub upkeep: Stock,
+    /// Placed on the tile each generation step (R3).
+    #[serde(default)]
+    pub yields: Stock,
+    /// Terrain ids it may be built on (empty: any passable land).
+    #[serde(default)]
+    pub terrains: Vec<String>,
+    /// A technology that must be researched first, if any.
+    #[serde(default)]
+    pub requires_tech: Option<String>,
+}
+
+/// A passive effect of a building while ready and active.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum BuildingEffect {
+    /// A laboratory: adds research points (R7.2) or analyses an artifact (R7.3).
+    Lab,
+    /// More storage capacity in its outpost (R3.3).
+    Storage(u32),
+    /// Wider influence zone of its outpost, in hexes.
+    Influence(u32),
+    /// Grows its outpost to the next size when it becomes ready (R9.2).
+    GrowOutpost,
+    /// Defence bonus for units fighting on the outpost's tile.
+    Defense(u32),
+}
+
+/// A building raised in an outpost (R9.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Building {
+    /// Unique id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Flavour and rules text.
+    #[serde(default)]
+    pub text: String,
+    /// Paid from the outpost or its influence zone (R9.2).
+    pub cost: Stock,
+    /// Time markers (R4).
+    #[serde(default)]
+    pub build_time: u8,
+    /// Paid each upkeep once ready (R5.1); unpaid → inactive (R5.2).
+    #[serde(default)]
+    pub upkeep: Stock,
+    /// Placed on the outpost's tile each generation step (R3.2).
+    #[serde(default)]
+    pub yields: Stock,
+    /// Passive effects.
+    #[serde(default)]
+    pub effects: Vec<BuildingEffect>,
+    /// A technology that must be researched first, if any.
+    #[serde(default)]
+    pub requires_tech: Option<String>,
+}
+
+/// An outpost size: influence and control zones, storage and building slots.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutpostSize {
+    /// Unique id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Radius of the influence zone (R3.3 collection, R5.1 upkeep, R9.2 building costs).
+    pub influence: u32,
+    /// Radius of the control zone (R9.1 improvements).
+    pub control: u32,
+    /// Storage capacity: total resources the stock may hold (R3.3).
+    pub storage: u32,
+    /// Cap on buildings, built and under construction (R9.2).
+    pub building_slots: u32,
+    /// The size it grows into, if any.
+    #[serde(default)]
+    pub next: Option<String>,
+}
+
+/// What an army's unit eats at upkeep (R5.3).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Diet {
+    /// One food per started group of three units.
+    #[default]
+    Food,
+    /// Psara instead of food (R5.3).
+    Psara,
+    /// Eats nothing (constructs, Chaos spawn).
+    Nothing,
+}
+
+/// A skill printed on a unit card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Skill {
+    /// May explore (R9.3).
+    Explorer,
+    /// May found a new outpost (R9.2 reading).
+    Founder,
+    /// A boat: carries units and resources over water (R9.4 embark).
+    Boat {
+        /// Units carried.
+        units: u32,
+        /// Resources carried.
+        resources: u32,
+    },
+    /// Ignores difficult terrain's extra cost.
+    Pathfinder,
+    /// May perform rituals (push back corruption, close rifts).
+    Ritualist,
+}
+
+/// An action printed on a unit card (R9.4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardAction {
+    /// Unique within the unit.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Rules text.
+    #[serde(default)]
+    pub text: String,
+    /// Action points it costs (R9.4: one).
+    #[serde(default = "one")]
+    pub ap: u8,
+    /// Hourglass: uses all remaining points and ends the activation (R9.4).
+    #[serde(default)]
+    pub hourglass: bool,
+    /// Resources it costs.
+    #[serde(default)]
+    pub cost: Stock,
+    /// What it does.
+    #[serde(default)]
+    pub effects: Vec<Effect>,
+}
+
+/// An attack: `dice` d6 per round, each hitting on `hit_on` or more (famine: −1 per token, R5.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Attack {
+    /// Dice rolled each round.
+    pub dice: u8,
+    /// A die hits on this or more.
+    pub hit_on: u8,
+}
+
+/// A unit card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitType {
+    /// Unique id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Flavour and rules text.
+    #[serde(default)]
+    pub text: String,
+    /// The camp that fields it.
+    pub camp: Camp,
+    /// Hit points.
+    pub hp: u8,
+    /// Attack rolls (R9.5).
+    pub attack: Attack,
+    /// Military: may hold a tile for improvements (R9.1) and fight.
+    #[serde(default)]
+    pub military: bool,
+    /// What it eats (R5.3).
+    #[serde(default)]
+    pub diet: Diet,
+    /// Other upkeep, paid or inactive (R5.2).
+    #[serde(default)]
+    pub upkeep: Stock,
+    /// Chaos resistance: a corrupted unit resists on 1d6 ≥ this (R6.3); 0 = immune.
+    #[serde(default)]
+    pub resistance: u8,
+    /// Unit id it becomes when turned by Chaos (R6.3); a generic husk when absent.
+    #[serde(default)]
+    pub corrupts_into: Option<String>,
+    /// Skills.
+    #[serde(default)]
+    pub skills: Vec<Skill>,
+    /// Card actions.
+    #[serde(default)]
+    pub actions: Vec<CardAction>,
+    /// Cost to recruit in an outpost, if recruitable.
+    #[serde(default)]
+    pub recruit_cost: Option<Stock>,
+}
+
+/// Where an effect lands when it targets tiles or units.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Where {
+    /// Every Eladrin outpost (stocks) or army (units).
+    #[default]
+    All,
+    /// The weakest/nearest-to-Chaos one, chosen by the rules' stable order.
+    One,
+}
+
+/// An effect of a card, a technology, an artifact, a ritual or a unit action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Effect {
+    /// Adds resources to each Eladrin outpost's stock (up to storage).
+    Gain(Stock),
+    /// Removes resources from each Eladrin outpost's stock (as much as there is).
+    Lose(Stock),
+    /// Extra corruption attempts at the next R6 step.
+    CorruptionAttempts(u32),
+    /// Corruption attempts made at once (R6.2 rolls).
+    CorruptNow(u32),
+    /// Chaos corruption markers on the portal's power track (R8.3).
+    PortalCorruption(u32),
+    /// Pushes back corruption markers from the power track (R8.3).
+    PushBackCorruption(u32),
+    /// Opens a new rift on a corrupted tile (the one nearest the portal).
+    OpenRift,
+    /// Closes the open rift nearest the portal.
+    CloseRift,
+    /// Cleanses corrupted tiles (nearest the outposts first); rifts stay.
+    Cleanse(u32),
+    /// Spawns Chaos units at a rift (the one nearest the portal).
+    SpawnChaos {
+        /// Unit type id.
+        unit: String,
+        /// How many.
+        count: u32,
+    },
+    /// Famine tokens on Eladrin armies (R5.4).
+    Famine(u32, Where),
+    /// Removes famine tokens from every Eladrin army.
+    Feed(u32),
+    /// Heals wounds (never famine losses, R5.4) on every Eladrin unit.
+    Heal(u32),
+    /// Wounds every Eladrin unit on a corrupted tile.
+    Wound(u32),
+    /// Research points on the research under way (R7.2).
+    ResearchPoints(u32),
+    /// Permanent: +storage for every Eladrin outpost.
+    Storage(u32),
+    /// Permanent: food is healthy one step easier (R3.1 target −n, never below 2).
+    HealthierFood(u8),
+    /// Permanent: Eladrin units roll attack one easier.
+    AttackBonus(u8),
+    /// Permanent: Eladrin units gain hit points.
+    HpBonus(u8),
+    /// Permanent: each lab adds more research points.
+    LabPoints(u32),
+    /// Permanent: an improvement yields more.
+    ImprovementYield {
+        /// Improvement id.
+        improvement: String,
+        /// Extra yield.
+        extra: Stock,
+    },
+    /// Permanent: Eladrin units resist corruption one easier.
+    Resistance(u8),
+    /// Places an artifact token on the tile (exploration).
+    ArtifactToken,
+    /// Permanent: more crystals may go into the portal each phase (R8.2).
+    PortalCrystals(u32),
+    /// Unlocks a building or improvement id.
+    Unlock(String),
+}
+
+/// A card of the events deck or the chaos deck (R2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Card {
+    /// Unique id within its deck.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// What the card says.
+    pub text: String,
+    /// Copies in the deck.
+    #[serde(default = "one_u32")]
+    pub copies: u32,
+    /// What it does, in order.
+    pub effects: Vec<Effect>,
+}
+
+fn one_u32() -> u32 {
+    1
+}
+
+/// A research card (R7).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tech {
+    /// Unique id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// What it does, in words.
+    pub text: String,
+    /// Research points needed (R7.2).
+    pub points: u32,
+    /// Extra resources placed on the card (R7.2).
+    #[serde(default)]
+    pub resources: Stock,
+    /// Effects applied when done.
+    pub effects: Vec<Effect>,
+    /// Goes back into the deck when done (R7.2: "unless the card says otherwise").
+    #[serde(default)]
+    pub returns: bool,
+}
+
+/// A terrain modifier set by an exploration card (R9.3).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TileModifier {
+    /// Extra production on each tile of the zone (R3), even without an improvement.
+    pub yields: Stock,
+    /// Extra move cost (difficult ground found).
+    pub move_cost: u8,
+    /// Defence bonus.
+    pub defense: i8,
+}
+
+/// An exploration card (R9.3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExplorationCard {
+    /// Unique id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// What the explorers find.
+    pub text: String,
+    /// Copies in the deck.
+    #[serde(default = "one_u32")]
+    pub copies: u32,
+    /// The terrain modifier it sets.
+    #[serde(default)]
+    pub modifier: TileModifier,
+    /// Effects at once.
+    #[serde(default)]
+    pub effects: Vec<Effect>,
+}
+
+/// A ritual: a way to push back corruption or close a rift (R8.3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ritual {
+    /// Unique id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Rules text.
+    pub text: String,
+    /// Resources paid from the nearest outpost or the tile.
+    pub cost: Stock,
+    /// Action points each performing unit spends.
+    #[serde(default = "one")]
+    pub ap: u8,
+    /// Units with the Ritualist skill needed on the tile.
+    #[serde(default = "one_u32")]
+    pub ritualists: u32,
+    /// Must be performed on an open rift's tile (closing it).
+    #[serde(default)]
+    pub on_rift: bool,
+    /// Effects.
+    pub effects: Vec<Effect>,
+}
+
+/// The portal (R8): two arches built base up, then a power track.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortalDef {
+    /// Each arch's cells from the base up, with their cost (R8.1).
+    pub arches: Vec<Vec<Stock>>,
+    /// Cells of the power track (R8.2); the last is the chaos symbol (R8.4).
+    pub track: u32,
+    /// 1-based cell of the star: filling it powers the portal (R8.2).
+    pub star: u32,
+    /// Crystals per phase at most (R8.2).
+    pub crystals_per_phase: u32,
+    /// A successful corruption within this distance of the portal adds a marker (R8 reading).
+    pub threat_radius: u32,
+    /// The text of the *Portal operational* card.
+    pub operational_text: String,
+}
+
+/// A difficulty level: handicaps and bonuses on each side, no hidden dice cheats.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Difficulty {
+    /// Unique id (easy, normal, hard…).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// What changes, in words.
+    pub text: String,
+    /// Extra corruption attempts each R6 step (may be negative).
+    #[serde(default)]
+    pub chaos_attempts: i32,
+    /// Added to R6.2 difficulty (positive makes corruption harder).
+    #[serde(default)]
+    pub corruption_difficulty: i32,
+    /// Extra starting stock in each Eladrin outpost.
+    #[serde(default)]
+    pub eladrin_stock: Stock,
+    /// Extra Chaos units spawned when a spawn effect fires.
+    #[serde(default)]
+    pub chaos_spawn_bonus: u32,
+    /// Portal power track corruption markers at the start.
+    #[serde(default)]
+    pub portal_corruption_start: u32,
+}
+
+/// All the base content (and a mod's, later) in one place.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ContentSet {
+    /// rules.ron
+    pub rules: RulesNumbers,
+    /// terrains.ron
+    pub terrains: Vec<Terrain>,
+    /// improvements.ron
+    pub improvements: Vec<Improvement>,
+    /// buildings.ron
+    pub buildings: Vec<Building>,
+    /// outposts.ron
+    pub outpost_sizes: Vec<OutpostSize>,
+    /// units.ron
+    pub units: Vec<UnitType>,
+    /// events.ron
+    pub events: Vec<Card>,
+    /// chaos.ron
+    pub chaos: Vec<Card>,
+    /// research.ron
+    pub research: Vec<Tech>,
+    /// artifacts.ron
+    pub artifacts: Vec<Card>,
+    /// exploration.ron
+    pub exploration: Vec<ExplorationCard>,
+    /// rituals.ron
+    pub rituals: Vec<Ritual>,
+    /// portal.ron
+    pub portal: Option<PortalDef>,
+    /// difficulty.ron
+    pub difficulties: Vec<Difficulty>,
+}
+
+/// A hex coordinate as levels write it: `(q, r)` axial.
+pub type At = (i32, i32);
+
+/// How a level's map is made.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum MapDef {
+    /// A hexagon of `radius` filled by a seeded generator weighted by terrain `weight`s.
+    Generated {
+        /// Hexagon radius.
+        radius: u32,
+        /// Generator seed (independent of the game seed, so a level's map is fixed).
+        seed: u64,
+    },
+    /// Rows of one-letter terrain codes, top to bottom, in "odd-r" offset layout.
+    Rows {
+        /// Terrain id for each letter.
+        legend: BTreeMap<char, String>,
+        /// The rows.
+        rows: Vec<String>,
+    },
+}
+
+/// An outpost placed by a level.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutpostStart {
+    /// Name shown on the map.
+    pub name: String,
+    /// Where.
+    pub at: At,
+    /// Size id.
+    pub size: String,
+    /// Starting stock.
+    #[serde(default)]
+    pub stock: Stock,
+    /// Buildings already standing.
+    #[serde(default)]
+    pub buildings: Vec<String>,
+    /// The portal stands here.
+    #[serde(default)]
+    pub portal: bool,
+}
+
+/// An army placed by a level.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmyStart {
+    /// Its camp.
+    pub camp: Camp,
+    /// Where.
+    pub at: At,
+    /// Unit type ids.
+    pub units: Vec<String>,
+}
+
+/// What wins a level.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Victory {
+    /// Cycles the Eladrins must hold before Chaos wins by exhaustion (0: the rules default).
+    pub max_cycles: u32,
+}
+
+/// A scenario (`levels/*.ron`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Level {
+    /// Unique id (its file name without `.ron`).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// One paragraph for the level list.
+    pub description: String,
+    /// Text shown when the level starts.
+    #[serde(default)]
+    pub intro: String,
+    /// Difficulty id used when none is asked for.
+    #[serde(default = "normal")]
+    pub difficulty: String,
+    /// The map.
+    pub map: MapDef,
+    /// Terrain set on given hexes after the map is made.
+    #[serde(default)]
+    pub terrain: Vec<(At, String)>,
+    /// Open rifts.
+    pub rifts: Vec<At>,
+    /// Tiles corrupted at the start (rifts always are).
+    #[serde(default)]
+    pub corrupted: Vec<At>,
+    /// Outposts.
+    pub outposts: Vec<OutpostStart>,
+    /// Improvements standing at the start.
+    #[serde(default)]
+    pub improvements: Vec<(At, String)>,
+    /// Armies.
+    #[serde(default)]
+    pub armies: Vec<ArmyStart>,
+    /// Artifact tokens.
+    #[serde(default)]
+    pub artifacts: Vec<At>,
+    /// Resources lying on tiles at the start.
+    #[serde(default)]
+    pub lying: Vec<(At, Stock)>,
+    /// Research cards left out of this level's deck.
+    #[serde(default)]
+    pub exclude_research: Vec<String>,
+    /// Victory rules.
+    #[serde(default)]
+    pub victory: Victory,
+}
+
+fn normal() -> String {
+    "normal".to_string()
+}

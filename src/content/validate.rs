@@ -1,0 +1,501 @@
+//! Cross-reference and sanity checks on loaded content: unknown ids, duplicates, impossible
+//! numbers, text bounds. Each problem names the file, line:column and field, and says how to fix.
+
+use std::collections::HashSet;
+
+use hexx::Hex;
+
+use super::*;
+
+/// Collects problems for one file.
+struct Report<'a> {
+    file: &'a str,
+    text: &'a str,
+    out: Vec<Problem>,
+}
+
+impl Report<'_> {
+    fn err(&mut self, anchors: &[&str], field: String, message: String) {
+        self.push(Severity::Error, anchors, field, message);
+    }
+    fn warn(&mut self, anchors: &[&str], field: String, message: String) {
+        self.push(Severity::Warning, anchors, field, message);
+    }
+    fn push(&mut self, severity: Severity, anchors: &[&str], field: String, message: String) {
+        let (line, col) = locate(self.text, anchors);
+        self.out.push(Problem {
+            severity,
+            file: self.file.to_string(),
+            line,
+            col,
+            field,
+            message,
+        });
+    }
+    /// Duplicate ids and over-long names/texts.
+    fn ids<'t>(&mut self, what: &str, items: impl Iterator<Item = (&'t str, Vec<&'t str>)>) {
+        let mut seen = HashSet::new();
+        for (n, (id, texts)) in items.enumerate() {
+            let q = format!("\"{id}\"");
+            if id.is_empty() {
+                self.err(&[], format!("{what}[{n}].id"), "an id can't be empty".into());
+            }
+            if !seen.insert(id.to_string()) {
+                // Point at the second occurrence.
+                let first = self.text.find(&q).map(|i| i + q.len()).unwrap_or(0);
+                let (line, col) = locate(&self.text[first..], &[&q]);
+                let base = self.text[..first].matches('\n').count();
+                self.out.push(Problem {
+                    severity: Severity::Error,
+                    file: self.file.to_string(),
+                    line: line + base,
+                    col,
+                    field: format!("{what}[{id}].id"),
+                    message: format!("duplicate id `{id}`: give each entry its own id"),
+                });
+            }
+            for t in texts {
+                if t.chars().count() > MAX_TEXT {
+                    self.err(
+                        &[&q],
+                        format!("{what}[{id}]"),
+                        format!("a text is longer than {MAX_TEXT} characters: shorten it"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Checks every effect's references.
+fn effects(db: &ContentDb, r: &mut Report, owner: &str, anchor: &str, list: &[Effect]) {
+    for e in list {
+        match e {
+            Effect::SpawnChaos { unit, .. } => match db.unit(unit) {
+                None => r.err(
+                    &[anchor, &format!("\"{unit}\"")],
+                    format!("{owner}.effects.SpawnChaos.unit"),
+                    format!("unknown unit id `{unit}`: use an id from units.ron"),
+                ),
+                Some(u) if u.camp != Camp::Chaos => r.err(
+                    &[anchor, &format!("\"{unit}\"")],
+                    format!("{owner}.effects.SpawnChaos.unit"),
+                    format!("`{unit}` is not a Chaos unit: SpawnChaos needs camp: Chaos"),
+                ),
+                _ => {}
+            },
+            Effect::ImprovementYield { improvement, .. } if db.improvement(improvement).is_none() => {
+                r.err(
+                    &[anchor, &format!("\"{improvement}\"")],
+                    format!("{owner}.effects.ImprovementYield.improvement"),
+                    format!("unknown improvement id `{improvement}`: use an id from improvements.ron"),
+                )
+            }
+            Effect::Unlock(id) if db.building(id).is_none() && db.improvement(id).is_none() => r
+                .err(
+                    &[anchor, &format!("\"{id}\"")],
+                    format!("{owner}.effects.Unlock"),
+                    format!("`{id}` is neither a building nor an improvement id"),
+                ),
+            _ => {}
+        }
+    }
+}
+
+/// Checks the catalogs against each other.
+pub(super) fn content<'a>(
+    db: &ContentDb,
+    text_of: &dyn Fn(&str) -> Option<(&'a str, &'a str)>,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let report = |name: &'static str| {
+        let (file, text) = text_of(name).unwrap_or((name, ""));
+        Report {
+            file,
+            text,
+            out: Vec::new(),
+        }
+    };
+    let s = &db.set;
+
+    let mut r = report("rules.ron");
+    let n = &s.rules;
+    let checks: [(&str, bool, &str); 6] = [
+        ("food_healthy_on", (1..=7).contains(&n.food_healthy_on), "a d6 target from 1 to 7"),
+        ("army_food_group", n.army_food_group >= 1, "at least 1"),
+        ("action_points", n.action_points >= 1, "at least 1"),
+        ("combat_rounds", (1..=20).contains(&n.combat_rounds), "from 1 to 20"),
+        ("research_offer", (1..=10).contains(&n.research_offer), "from 1 to 10"),
+        ("analysis_target", (2..=13).contains(&n.analysis_target), "a 2d6 target from 2 to 13"),
+    ];
+    for (field, ok, want) in checks {
+        if !ok {
+            r.err(&[field], format!("rules.{field}"), format!("must be {want}"));
+        }
+    }
+    out.extend(r.out);
+
+    let mut r = report("terrains.ron");
+    r.ids("terrains", s.terrains.iter().map(|t| (t.id.as_str(), vec![t.name.as_str()])));
+    if s.terrains.is_empty() {
+        r.err(&[], "terrains".into(), "at least one terrain is needed".into());
+    }
+    for t in &s.terrains {
+        if t.move_cost == 0 {
+            r.err(
+                &[&format!("\"{}\"", t.id), "move_cost"],
+                format!("terrains[{}].move_cost", t.id),
+                "a move costs at least 1 action point".into(),
+            );
+        }
+    }
+    if !s.terrains.iter().any(|t| t.weight > 0 && !t.water && !t.impassable) {
+        r.err(&[], "terrains".into(), "at least one land terrain needs a weight > 0 for generated maps".into());
+    }
+    out.extend(r.out);
+
+    let mut r = report("improvements.ron");
+    r.ids(
+        "improvements",
+        s.improvements.iter().map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])),
+    );
+    for i in &s.improvements {
+        let a = format!("\"{}\"", i.id);
+        for t in &i.terrains {
+            if db.terrain(t).is_none() {
+                r.err(
+                    &[&a, "terrains", &format!("\"{t}\"")],
+                    format!("improvements[{}].terrains", i.id),
+                    format!("unknown terrain id `{t}`: use an id from terrains.ron"),
+                );
+            }
+        }
+        if let Some(t) = &i.requires_tech
+            && db.tech(t).is_none()
+        {
+            r.err(
+                &[&a, "requires_tech"],
+                format!("improvements[{}].requires_tech", i.id),
+                format!("unknown technology `{t}`: use an id from research.ron"),
+            );
+        }
+    }
+    out.extend(r.out);
+
+    let mut r = report("buildings.ron");
+    r.ids(
+        "buildings",
+        s.buildings.iter().map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])),
+    );
+    for b in &s.buildings {
+        if let Some(t) = &b.requires_tech
+            && db.tech(t).is_none()
+        {
+            r.err(
+                &[&format!("\"{}\"", b.id), "requires_tech"],
+                format!("buildings[{}].requires_tech", b.id),
+                format!("unknown technology `{t}`: use an id from research.ron"),
+            );
+        }
+    }
+    out.extend(r.out);
+
+    let mut r = report("outposts.ron");
+    r.ids("outpost_sizes", s.outpost_sizes.iter().map(|t| (t.id.as_str(), vec![t.name.as_str()])));
+    for z in &s.outpost_sizes {
+        if let Some(n) = &z.next
+            && db.size(n).is_none()
+        {
+            r.err(
+                &[&format!("\"{}\"", z.id), "next"],
+                format!("outpost_sizes[{}].next", z.id),
+                format!("unknown outpost size `{n}`"),
+            );
+        }
+        if z.influence > 20 || z.control > z.influence {
+            r.err(
+                &[&format!("\"{}\"", z.id), "control"],
+                format!("outpost_sizes[{}]", z.id),
+                "influence must be at most 20 and control at most influence".into(),
+            );
+        }
+    }
+    out.extend(r.out);
+
+    let mut r = report("units.ron");
+    r.ids("units", s.units.iter().map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])));
+    if !s.units.iter().any(|u| u.camp == Camp::Chaos) {
+        r.err(&[], "units".into(), "at least one Chaos unit is needed (corrupted units become one, R6.3)".into());
+    }
+    for u in &s.units {
+        let a = format!("\"{}\"", u.id);
+        if u.hp == 0 {
+            r.err(&[&a, "hp"], format!("units[{}].hp", u.id), "a unit needs at least 1 hit point".into());
+        }
+        if !(1..=7).contains(&u.attack.hit_on) {
+            r.err(&[&a, "hit_on"], format!("units[{}].attack.hit_on", u.id), "a d6 target from 1 to 7".into());
+        }
+        if u.resistance > 7 {
+            r.err(&[&a, "resistance"], format!("units[{}].resistance", u.id), "a d6 target from 0 (immune) to 7".into());
+        }
+        if let Some(c) = &u.corrupts_into {
+            match db.unit(c) {
+                None => r.err(
+                    &[&a, "corrupts_into"],
+                    format!("units[{}].corrupts_into", u.id),
+                    format!("unknown unit id `{c}`: use an id from units.ron"),
+                ),
+                Some(t) if t.camp != Camp::Chaos => r.err(
+                    &[&a, "corrupts_into"],
+                    format!("units[{}].corrupts_into", u.id),
+                    format!("`{c}` must be a Chaos unit (camp: Chaos)"),
+                ),
+                _ => {}
+            }
+        }
+        for act in &u.actions {
+            effects(db, &mut r, &format!("units[{}].actions[{}]", u.id, act.id), &a, &act.effects);
+        }
+    }
+    out.extend(r.out);
+
+    for (name, deck) in [("events.ron", &s.events), ("chaos.ron", &s.chaos), ("artifacts.ron", &s.artifacts)] {
+        let mut r = report(name);
+        let what = name.trim_end_matches(".ron");
+        r.ids(what, deck.iter().map(|c| (c.id.as_str(), vec![c.name.as_str(), c.text.as_str()])));
+        let copies: u64 = deck.iter().map(|c| c.copies as u64).sum();
+        if copies == 0 {
+            r.err(&[], what.into(), "the deck is empty: add at least one card".into());
+        }
+        if copies > MAX_DECK as u64 {
+            r.err(&[], what.into(), format!("{copies} cards: at most {MAX_DECK}"));
+        }
+        for c in deck {
+            effects(db, &mut r, &format!("{what}[{}]", c.id), &format!("\"{}\"", c.id), &c.effects);
+        }
+        out.extend(r.out);
+    }
+
+    let mut r = report("research.ron");
+    r.ids("research", s.research.iter().map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])));
+    for t in &s.research {
+        let a = format!("\"{}\"", t.id);
+        if t.points == 0 && t.resources.is_empty() {
+            r.warn(&[&a], format!("research[{}].points", t.id), "needs no points and no resources: it completes at once".into());
+        }
+        effects(db, &mut r, &format!("research[{}]", t.id), &a, &t.effects);
+    }
+    out.extend(r.out);
+
+    let mut r = report("exploration.ron");
+    r.ids("exploration", s.exploration.iter().map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])));
+    for c in &s.exploration {
+        effects(db, &mut r, &format!("exploration[{}]", c.id), &format!("\"{}\"", c.id), &c.effects);
+    }
+    out.extend(r.out);
+
+    let mut r = report("rituals.ron");
+    r.ids("rituals", s.rituals.iter().map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])));
+    for c in &s.rituals {
+        effects(db, &mut r, &format!("rituals[{}]", c.id), &format!("\"{}\"", c.id), &c.effects);
+    }
+    out.extend(r.out);
+
+    let mut r = report("portal.ron");
+    match &s.portal {
+        None => r.err(&[], "portal".into(), "missing portal.ron: the game needs a portal (R8)".into()),
+        Some(p) => {
+            if p.arches.is_empty() || p.arches.iter().any(|a| a.is_empty()) {
+                r.err(&["arches"], "portal.arches".into(), "each arch needs at least one cell".into());
+            }
+            if p.star == 0 || p.star >= p.track {
+                r.err(
+                    &["star"],
+                    "portal.star".into(),
+                    format!("the star must lie before the last cell: 1 ≤ star < track ({})", p.track),
+                );
+            }
+            if p.track > 100 {
+                r.err(&["track"], "portal.track".into(), "at most 100 cells".into());
+            }
+            if p.crystals_per_phase == 0 {
+                r.err(&["crystals_per_phase"], "portal.crystals_per_phase".into(), "at least 1, or the portal can never be powered".into());
+            }
+        }
+    }
+    out.extend(r.out);
+
+    let mut r = report("difficulty.ron");
+    r.ids("difficulties", s.difficulties.iter().map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])));
+    if db.difficulty("normal").is_none() {
+        r.err(&[], "difficulties".into(), "a difficulty with id \"normal\" is needed (the default)".into());
+    }
+    out.extend(r.out);
+    out
+}
+
+/// True when `at` lies inside the level's map.
+pub fn on_map(map: &MapDef, at: At) -> bool {
+    match map {
+        MapDef::Generated { radius, .. } => Hex::new(at.0, at.1).ulength() <= *radius,
+        MapDef::Rows { rows, .. } => {
+            let h = Hex::new(at.0, at.1);
+            let [col, row] = crate::rules::board::to_offset(h);
+            row >= 0
+                && (row as usize) < rows.len()
+                && col >= 0
+                && (col as usize) < rows[row as usize].chars().count()
+        }
+    }
+}
+
+/// Checks one level against the content.
+pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Problem> {
+    let mut r = Report {
+        file,
+        text,
+        out: Vec::new(),
+    };
+    let expected_id = Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    if !expected_id.is_empty() && l.id != expected_id && file.ends_with(".ron") {
+        r.warn(&["id"], "id".into(), format!("the id `{}` differs from the file name `{expected_id}`", l.id));
+    }
+    for t in [&l.name, &l.description, &l.intro] {
+        if t.chars().count() > MAX_TEXT {
+            r.err(&[], "name/description/intro".into(), format!("longer than {MAX_TEXT} characters"));
+        }
+    }
+    match &l.map {
+        MapDef::Generated { radius, .. } => {
+            if *radius > MAX_MAP_RADIUS || *radius == 0 {
+                r.err(
+                    &["radius"],
+                    "map.radius".into(),
+                    format!("radius {radius}: must be from 1 to {MAX_MAP_RADIUS}"),
+                );
+                return r.out;
+            }
+        }
+        MapDef::Rows { legend, rows } => {
+            if rows.len() > 2 * MAX_MAP_RADIUS as usize
+                || rows.iter().any(|row| row.chars().count() > 2 * MAX_MAP_RADIUS as usize)
+            {
+                r.err(&["rows"], "map.rows".into(), format!("at most {} rows and columns", 2 * MAX_MAP_RADIUS));
+                return r.out;
+            }
+            for (c, t) in legend {
+                if db.terrain(t).is_none() {
+                    r.err(&["legend", &format!("\"{t}\"")], format!("map.legend['{c}']"), format!("unknown terrain `{t}`"));
+                }
+            }
+            for (i, row) in rows.iter().enumerate() {
+                for c in row.chars() {
+                    if !legend.contains_key(&c) {
+                        r.err(&["rows", row.as_str()], format!("map.rows[{i}]"), format!("letter '{c}' is not in the legend"));
+                    }
+                }
+            }
+        }
+    }
+    let lists = [
+        l.terrain.len(),
+        l.rifts.len(),
+        l.corrupted.len(),
+        l.outposts.len(),
+        l.improvements.len(),
+        l.armies.len(),
+        l.artifacts.len(),
+        l.lying.len(),
+    ];
+    if lists.iter().any(|n| *n > MAX_ENTRIES) {
+        r.err(&[], "level".into(), format!("a list holds more than {MAX_ENTRIES} entries"));
+        return r.out;
+    }
+    let at_check = |r: &mut Report, field: &str, at: At| {
+        if !on_map(&l.map, at) {
+            r.err(
+                &[field, &format!("({}, {})", at.0, at.1)],
+                field.to_string(),
+                format!("({}, {}) is outside the map", at.0, at.1),
+            );
+        }
+    };
+    for (at, t) in &l.terrain {
+        at_check(&mut r, "terrain", *at);
+        if db.terrain(t).is_none() {
+            r.err(&["terrain", &format!("\"{t}\"")], "terrain".into(), format!("unknown terrain `{t}`: use an id from terrains.ron"));
+        }
+    }
+    if l.rifts.is_empty() {
+        r.warn(&["rifts"], "rifts".into(), "no rift: Chaos can never corrupt a tile (R6.1)".into());
+    }
+    for at in &l.rifts {
+        at_check(&mut r, "rifts", *at);
+    }
+    for at in &l.corrupted {
+        at_check(&mut r, "corrupted", *at);
+    }
+    for at in &l.artifacts {
+        at_check(&mut r, "artifacts", *at);
+    }
+    for (at, _) in &l.lying {
+        at_check(&mut r, "lying", *at);
+    }
+    let portals = l.outposts.iter().filter(|o| o.portal).count();
+    if portals != 1 {
+        r.err(&["outposts"], "outposts".into(), format!("exactly one outpost needs `portal: true` (found {portals})"));
+    }
+    for o in &l.outposts {
+        let a = format!("\"{}\"", o.name);
+        at_check(&mut r, "outposts", o.at);
+        match db.size(&o.size) {
+            None => r.err(&[&a, "size"], format!("outposts[{}].size", o.name), format!("unknown outpost size `{}`: use an id from outposts.ron", o.size)),
+            Some(z) if o.buildings.len() as u32 > z.building_slots => r.err(
+                &[&a, "buildings"],
+                format!("outposts[{}].buildings", o.name),
+                format!("{} buildings but a {} has {} slots (R9.2)", o.buildings.len(), z.name, z.building_slots),
+            ),
+            _ => {}
+        }
+        for b in &o.buildings {
+            if db.building(b).is_none() {
+                r.err(&[&a, &format!("\"{b}\"")], format!("outposts[{}].buildings", o.name), format!("unknown building `{b}`: use an id from buildings.ron"));
+            }
+        }
+    }
+    for (at, id) in &l.improvements {
+        at_check(&mut r, "improvements", *at);
+        if db.improvement(id).is_none() {
+            r.err(&["improvements", &format!("\"{id}\"")], "improvements".into(), format!("unknown improvement `{id}`: use an id from improvements.ron"));
+        }
+    }
+    for (i, a) in l.armies.iter().enumerate() {
+        at_check(&mut r, "armies", a.at);
+        if a.units.is_empty() {
+            r.err(&["armies"], format!("armies[{i}].units"), "an army needs at least one unit".into());
+        }
+        for u in &a.units {
+            match db.unit(u) {
+                None => r.err(&["armies", &format!("\"{u}\"")], format!("armies[{i}].units"), format!("unknown unit id `{u}`: use an id from units.ron")),
+                Some(t) if t.camp != a.camp => r.err(
+                    &["armies", &format!("\"{u}\"")],
+                    format!("armies[{i}].units"),
+                    format!("`{u}` belongs to {:?}, not {:?}", t.camp, a.camp),
+                ),
+                _ => {}
+            }
+        }
+    }
+    if db.difficulty(&l.difficulty).is_none() {
+        r.err(&["difficulty"], "difficulty".into(), format!("unknown difficulty `{}`", l.difficulty));
+    }
+    for t in &l.exclude_research {
+        if db.tech(t).is_none() {
+            r.warn(&["exclude_research", &format!("\"{t}\"")], "exclude_research".into(), format!("unknown technology `{t}`"));
+        }
+    }
+    r.out
+}

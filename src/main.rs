@@ -1,0 +1,337 @@
+//! The `chaos-outpost` command: play (the default), `sim`, `check`, `replay`.
+//!
+//! Every error is a clear message on stderr and a non-zero exit status, never a panic.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+
+use chaos_outpost::content::{ContentDb, Problem, Severity, SourceFile};
+use chaos_outpost::rules::snapshot;
+use chaos_outpost::sim;
+
+#[derive(Parser)]
+#[command(name = "chaos-outpost", version, about = "Chaos Outpost: hold the outpost, power the portal before Chaos takes it.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Open the game window (the default).
+    Play {
+        /// Level id or path to a level file.
+        #[arg(long, default_value = "first_light")]
+        level: String,
+        /// Game seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Save a screenshot to this PNG after `--frames` frames, then quit (for checks).
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+        /// Frames to wait before the screenshot.
+        #[arg(long, default_value_t = 60)]
+        frames: u32,
+    },
+    /// Play headless games with a simple policy for both camps and print summaries.
+    Sim {
+        /// Level id (a file name in levels/ without .ron) or a path to a level file.
+        #[arg(long, default_value = "standard")]
+        level: String,
+        /// Seed of the first game (game k uses seed + k).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop each game after this many cycles.
+        #[arg(long, default_value_t = 100)]
+        cycles: u32,
+        /// Number of games.
+        #[arg(long, default_value_t = 1)]
+        games: u32,
+        /// Difficulty id (the level's default otherwise).
+        #[arg(long)]
+        difficulty: Option<String>,
+        /// Print one JSON document instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Write the first game's replay to this file.
+        #[arg(long)]
+        record: Option<PathBuf>,
+    },
+    /// Validate the base content and each PATH (a RON file, a level, a folder).
+    Check {
+        /// Files or folders to check on top of the base content.
+        paths: Vec<PathBuf>,
+        /// Print one JSON document.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Replay a replay file and print the final state's hash.
+    Replay {
+        /// The replay file.
+        file: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // clap prints help/version to stdout with success, errors to stderr with code 2.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match cli.command {
+        None => play("first_light", 1, None, 60),
+        Some(Cmd::Play {
+            level,
+            seed,
+            screenshot,
+            frames,
+        }) => play(&level, seed, screenshot, frames),
+        Some(Cmd::Sim {
+            level,
+            seed,
+            cycles,
+            games,
+            difficulty,
+            json,
+            record,
+        }) => run_sim(&level, seed, cycles, games, difficulty.as_deref(), json, record),
+        Some(Cmd::Check { paths, json }) => return check(&paths, json),
+        Some(Cmd::Replay { file }) => run_replay(&file),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn base_content() -> Result<ContentDb, String> {
+    ContentDb::embedded().map_err(|ps| {
+        let lines: Vec<String> = ps.iter().map(|p| p.to_string()).collect();
+        format!("the embedded content is broken:\n{}", lines.join("\n"))
+    })
+}
+
+fn problems_text(ps: &[Problem]) -> String {
+    ps.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n")
+}
+
+fn play(level: &str, seed: u64, screenshot: Option<PathBuf>, frames: u32) -> Result<(), String> {
+    let mut db = base_content()?;
+    let id = db.resolve_level(level).map_err(|ps| problems_text(&ps))?;
+    chaos_outpost::view::run(Arc::new(db), &id, seed, screenshot, frames)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_sim(
+    level: &str,
+    seed: u64,
+    cycles: u32,
+    games: u32,
+    difficulty: Option<&str>,
+    json: bool,
+    record: Option<PathBuf>,
+) -> Result<(), String> {
+    if games == 0 || games > 100_000 {
+        return Err("--games must be from 1 to 100000".into());
+    }
+    if cycles == 0 || cycles > 10_000 {
+        return Err("--cycles must be from 1 to 10000".into());
+    }
+    let mut db = base_content()?;
+    let id = db.resolve_level(level).map_err(|ps| problems_text(&ps))?;
+    if let Some(d) = difficulty
+        && db.difficulty(d).is_none()
+    {
+        let known: Vec<&str> = db.set.difficulties.iter().map(|d| d.id.as_str()).collect();
+        return Err(format!("no difficulty `{d}`; known: {}", known.join(", ")));
+    }
+    let db = Arc::new(db);
+    let mut reports = Vec::new();
+    for k in 0..games {
+        let s = seed.wrapping_add(k as u64);
+        let (mut app, report) = sim::play_game(db.clone(), &id, difficulty, s, cycles)?;
+        if k == 0
+            && let Some(path) = &record
+        {
+            let r = snapshot::replay_of(app.world_mut());
+            let text = ron::ser::to_string_pretty(&r, ron::ser::PrettyConfig::default())
+                .map_err(|e| e.to_string())?;
+            snapshot::write_atomic(path, &text)
+                .map_err(|e| format!("{}: can't write: {e}", path.display()))?;
+        }
+        if !json {
+            print_report(&report);
+        }
+        reports.push(report);
+    }
+    let wins = reports
+        .iter()
+        .filter(|r| r.winner == Some(chaos_outpost::content::Camp::Eladrins))
+        .count();
+    let rate = wins as f64 / reports.len() as f64;
+    let mean_cycles = reports.iter().map(|r| r.cycles as f64).sum::<f64>() / reports.len() as f64;
+    if json {
+        let doc = serde_json::json!({
+            "level": id,
+            "difficulty": difficulty,
+            "seed": seed,
+            "games": reports.len(),
+            "eladrin_win_rate": rate,
+            "mean_cycles": mean_cycles,
+            "results": reports,
+        });
+        println!("{doc}");
+    } else if games > 1 {
+        println!(
+            "{} games: Eladrins won {wins} ({:.1} %), mean {mean_cycles:.1} cycles",
+            reports.len(),
+            rate * 100.0
+        );
+    }
+    Ok(())
+}
+
+fn print_report(r: &sim::GameReport) {
+    println!("== game seed {} ==", r.seed);
+    println!("cycle | stock                                   | corrupt | famine | units E/C | portal | power/corr | tech");
+    for c in &r.per_cycle {
+        println!(
+            "{:>5} | {:<39} | {:>7} | {:>6} | {:>4}/{:<4} | {:>2}/{:<3} | {:>4}/{:<5} | {}",
+            c.cycle,
+            c.stock.to_string(),
+            c.corrupted,
+            c.famine,
+            c.eladrin_units,
+            c.chaos_units,
+            c.portal_cells.0,
+            c.portal_cells.1,
+            c.power,
+            c.corruption,
+            c.research_done
+        );
+    }
+    match r.winner {
+        Some(w) => println!("result: {w:?} win after {} cycles — {}", r.cycles, r.reason),
+        None => println!("result: undecided — {}", r.reason),
+    }
+    println!("actions: {}, final state hash: {}", r.actions, r.hash);
+}
+
+/// Files of a PATH argument: a file, or the `.ron` files of a folder (and its `levels/`, and
+/// `assets/content/`).
+fn files_of(path: &Path) -> Result<Vec<SourceFile>, Problem> {
+    let mut paths = Vec::new();
+    if path.is_dir() {
+        for sub in [
+            path.to_path_buf(),
+            path.join("levels"),
+            path.join("assets/content"),
+            path.join("content"),
+        ] {
+            if sub.is_dir() {
+                paths.extend(chaos_outpost::content::ron_files_in(&sub)?);
+            }
+        }
+    } else {
+        paths.push(path.to_path_buf());
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        let text = chaos_outpost::content::read_bounded(&p)?;
+        out.push(SourceFile {
+            path: p.display().to_string(),
+            text,
+        });
+    }
+    Ok(out)
+}
+
+fn check(paths: &[PathBuf], json: bool) -> ExitCode {
+    let base: Vec<SourceFile> = chaos_outpost::content::embedded_files();
+    let mut problems: Vec<Problem> = Vec::new();
+    let mut checked = vec!["base content".to_string()];
+    // The base content alone.
+    if let Err(ps) = ContentDb::from_files(base.clone()) {
+        problems.extend(ps);
+    }
+    for path in paths {
+        checked.push(path.display().to_string());
+        let extra = match files_of(path) {
+            Ok(f) => f,
+            Err(p) => {
+                problems.push(p);
+                continue;
+            }
+        };
+        // Overlay: a content file replaces the base file of the same name, a level is added.
+        let mut files = base.clone();
+        for f in extra {
+            let name = Path::new(&f.path)
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            let replaces = |b: &SourceFile| {
+                Path::new(&b.path)
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy() == name)
+            };
+            files.retain(|b| !replaces(b));
+            files.push(f);
+        }
+        match ContentDb::from_files(files) {
+            Ok(db) => problems.extend(db.warnings),
+            Err(ps) => problems.extend(ps),
+        }
+    }
+    problems.sort_by(|a, b| (a.severity, &a.file, a.line).cmp(&(b.severity, &b.file, b.line)));
+    problems.dedup();
+    let errors = problems.iter().filter(|p| p.severity == Severity::Error).count();
+    let warnings = problems.len() - errors;
+    if json {
+        let doc = serde_json::json!({
+            "checked": checked,
+            "errors": errors,
+            "warnings": warnings,
+            "problems": problems,
+        });
+        println!("{doc}");
+    } else {
+        for p in &problems {
+            println!("{p}");
+        }
+        println!(
+            "checked {}: {errors} error(s), {warnings} warning(s)",
+            checked.join(", ")
+        );
+    }
+    if errors > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn run_replay(file: &Path) -> Result<(), String> {
+    let r = snapshot::read_replay(file)?;
+    let db = Arc::new(base_content()?);
+    if !db.levels.contains_key(&r.level) {
+        return Err(format!("{}: unknown level `{}`", file.display(), r.level));
+    }
+    let mut app = chaos_outpost::rules::setup::headless_app(db);
+    let h = snapshot::play_replay(app.world_mut(), &r)?;
+    println!("{h:016x}");
+    Ok(())
+}

@@ -1,0 +1,538 @@
+//! `Action`: the only way into the game. Every decision — a click, a hot-seat partner, the AI,
+//! a replay — is one `Action`, validated (`validate` only reads; an illegal action gets a typed
+//! `Refusal` and nothing changes) and then applied (`apply`), emitting `GameEvent`s.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use bevy::prelude::*;
+use hexx::Hex;
+use serde::{Deserialize, Serialize};
+
+use super::economy::{available, outpost_purse, take_up_to};
+use super::upkeep::{portal, research};
+use super::{
+    ActionLog, Army, Cycle, CycleOrder, Decks, GameEvent, GameRng, GameWorld, Outcome, Outpost,
+    Portal, Research, StepDone, advance, outcome,
+};
+use crate::content::{At, Camp, Res};
+
+/// A decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    /// Close the decisions of the current upkeep step (R5, R7, R8).
+    Done,
+    /// R5.5: spend extra food to remove famine tokens from an army.
+    Feed {
+        /// Army id.
+        army: u32,
+        /// Tokens to remove.
+        tokens: u32,
+    },
+    /// R7.4: choose one of the offered technologies.
+    ChooseResearch {
+        /// Card id.
+        tech: String,
+    },
+    /// R7.2: place resources from an outpost's purse on the research card.
+    FundResearch {
+        /// Outpost id.
+        outpost: u32,
+        /// Resource.
+        res: Res,
+        /// Amount.
+        amount: u32,
+    },
+    /// R7.3: set a lab to analyse an artifact in its outpost's influence zone (or back to
+    /// research with `None`); it takes effect at the next R7 step.
+    AssignLab {
+        /// Outpost id.
+        outpost: u32,
+        /// Building slot of the lab.
+        slot: usize,
+        /// The artifact's tile.
+        artifact: Option<At>,
+    },
+    /// R8.1: build the next cell of an arch.
+    BuildPortalCell {
+        /// Arch index (0 or 1).
+        arch: usize,
+    },
+    /// R8.2: put crystals into the portal.
+    PowerPortal {
+        /// How many.
+        crystals: u32,
+    },
+    /// R9: pass the turn.
+    Pass,
+    /// An action kind added by a plugin (a later chapter): routed to its `ExtActions` handler.
+    Ext {
+        /// The kind, as registered.
+        kind: String,
+        /// Its arguments, in RON.
+        args: String,
+    },
+}
+
+/// Why an action was refused. Each names the rule it enforces.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Refusal {
+    /// The game is over.
+    GameOver,
+    /// Not the step for this action.
+    WrongStep {
+        /// Where the action belongs.
+        needs: String,
+        /// Where the game is.
+        now: String,
+    },
+    /// Not this camp's decision.
+    NotYourTurn {
+        /// Whose it is.
+        expected: Camp,
+    },
+    /// No army with that id.
+    UnknownArmy(u32),
+    /// The army is not the Eladrins'.
+    NotYourArmy(u32),
+    /// No outpost with that id.
+    UnknownOutpost(u32),
+    /// An amount of zero.
+    NothingToDo,
+    /// Fewer famine tokens than asked.
+    NotThatMuchFamine {
+        /// Tokens on the army.
+        tokens: u32,
+    },
+    /// Not enough of a resource within reach.
+    NotEnough {
+        /// Which.
+        res: Res,
+        /// Needed.
+        need: u32,
+        /// Within reach.
+        have: u32,
+    },
+    /// A technology must be chosen first (R7.4).
+    ChooseFirst,
+    /// That technology is not among those offered.
+    NotOffered(String),
+    /// No research under way.
+    NoResearch,
+    /// The research needs no more of that.
+    NotNeeded(Res),
+    /// No working lab in that slot.
+    NotALab,
+    /// No artifact token there, or out of the outpost's influence zone.
+    NoArtifact(At),
+    /// No such arch.
+    UnknownArch(usize),
+    /// That arch is complete.
+    ArchComplete(usize),
+    /// The portal is not built yet (R8.2).
+    PortalNotBuilt,
+    /// Over the crystals allowed this phase (R8.2).
+    CrystalLimit {
+        /// Allowed per phase.
+        max: u32,
+        /// Already put in.
+        used: u32,
+    },
+    /// A corruption marker blocks the power track (R8.3).
+    PowerBlocked,
+    /// No action kind registered under that name.
+    UnknownKind(String),
+    /// A plugin's own reason.
+    Other(String),
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Refusal::*;
+        match self {
+            GameOver => write!(f, "the game is over"),
+            WrongStep { needs, now } => write!(f, "this is done in step {needs}, and the game is in step {now}"),
+            NotYourTurn { expected } => write!(f, "R9: it is the {expected:?}' turn"),
+            UnknownArmy(id) => write!(f, "there is no army {id}"),
+            NotYourArmy(id) => write!(f, "army {id} is not yours"),
+            UnknownOutpost(id) => write!(f, "there is no outpost {id}"),
+            NothingToDo => write!(f, "the amount must be at least 1"),
+            NotThatMuchFamine { tokens } => write!(f, "R5.5: the army has only {tokens} famine token(s)"),
+            NotEnough { res, need, have } => write!(f, "not enough {}: {need} needed, {have} within reach", res.name()),
+            ChooseFirst => write!(f, "R7.4: choose one of the offered technologies first"),
+            NotOffered(t) => write!(f, "R7.4: `{t}` is not among the offered technologies"),
+            NoResearch => write!(f, "R7.2: no research is under way"),
+            NotNeeded(r) => write!(f, "R7.2: the research needs no more {}", r.name()),
+            NotALab => write!(f, "R7.3: there is no working laboratory in that slot"),
+            NoArtifact((q, r)) => write!(f, "R7.3: no artifact token at ({q}, {r}) in the outpost's influence zone"),
+            UnknownArch(a) => write!(f, "R8.1: the portal has no arch {a}"),
+            ArchComplete(a) => write!(f, "R8.1: arch {} is complete", a + 1),
+            PortalNotBuilt => write!(f, "R8.2: both arches must be built before the portal can be powered"),
+            CrystalLimit { max, used } => write!(f, "R8.2: at most {max} crystals per phase ({used} already)"),
+            PowerBlocked => write!(f, "R8.3: a corruption marker blocks the power track; push it back first"),
+            UnknownKind(k) => write!(f, "no action kind `{k}` is known"),
+            Other(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+/// A plugin's action kind: read-only validation, then application.
+#[derive(Clone, Copy)]
+pub struct ExtHandler {
+    /// Validates (must not change the world).
+    pub validate: fn(&mut World, Camp, &str) -> Result<(), Refusal>,
+    /// Applies.
+    pub apply: fn(&mut World, Camp, &str),
+}
+
+/// Action kinds added by plugins, by name.
+#[derive(Resource, Default, Clone)]
+pub struct ExtActions(pub HashMap<String, ExtHandler>);
+
+fn hex(at: At) -> Hex {
+    Hex::new(at.0, at.1)
+}
+
+fn require_step(world: &World, id: &str) -> Result<(), Refusal> {
+    let now = world.step_id();
+    if now == id {
+        Ok(())
+    } else {
+        Err(Refusal::WrongStep {
+            needs: id.into(),
+            now: now.into(),
+        })
+    }
+}
+
+fn require_eladrins(by: Camp) -> Result<(), Refusal> {
+    if by == Camp::Eladrins {
+        Ok(())
+    } else {
+        Err(Refusal::NotYourTurn {
+            expected: Camp::Eladrins,
+        })
+    }
+}
+
+/// Checks an action against the rules; never changes the game.
+pub fn validate(world: &mut World, by: Camp, action: &Action) -> Result<(), Refusal> {
+    if world.resource::<Outcome>().winner.is_some() {
+        return Err(Refusal::GameOver);
+    }
+    match action {
+        Action::Done => {
+            let order = world.resource::<CycleOrder>();
+            let c = world.resource::<Cycle>();
+            let step = order.0.get(c.step).copied();
+            match step {
+                Some(s) if s.decision.is_some() => {}
+                _ => {
+                    return Err(Refusal::WrongStep {
+                        needs: "R5, R7 or R8".into(),
+                        now: world.step_id().into(),
+                    });
+                }
+            }
+            require_eladrins(by)?;
+            if world.step_id() == "R7" && !world.resource::<Research>().offer.is_empty() {
+                return Err(Refusal::ChooseFirst);
+            }
+            Ok(())
+        }
+        Action::Feed { army, tokens } => {
+            require_step(world, "R5")?;
+            require_eladrins(by)?;
+            if *tokens == 0 {
+                return Err(Refusal::NothingToDo);
+            }
+            let e = world.army_by_id(*army).ok_or(Refusal::UnknownArmy(*army))?;
+            let a = world.get::<Army>(e).cloned().ok_or(Refusal::UnknownArmy(*army))?;
+            if a.camp != Camp::Eladrins {
+                return Err(Refusal::NotYourArmy(*army));
+            }
+            if a.famine < *tokens {
+                return Err(Refusal::NotThatMuchFamine { tokens: a.famine });
+            }
+            let per = world.content().rules().famine_food_per_token.max(1);
+            let purse = super::economy::purse_at(world, a.hex);
+            let have = available(world, &purse).get(Res::Food);
+            let need = per * tokens;
+            if have < need {
+                return Err(Refusal::NotEnough {
+                    res: Res::Food,
+                    need,
+                    have,
+                });
+            }
+            Ok(())
+        }
+        Action::ChooseResearch { tech } => {
+            require_step(world, "R7")?;
+            require_eladrins(by)?;
+            if !world.resource::<Research>().offer.contains(tech) {
+                return Err(Refusal::NotOffered(tech.clone()));
+            }
+            Ok(())
+        }
+        Action::FundResearch {
+            outpost,
+            res,
+            amount,
+        } => {
+            require_step(world, "R7")?;
+            require_eladrins(by)?;
+            if *amount == 0 {
+                return Err(Refusal::NothingToDo);
+            }
+            if world.resource::<Research>().current.is_none() {
+                return Err(Refusal::NoResearch);
+            }
+            let missing = research::resources_missing(world).get(*res);
+            if missing < *amount {
+                return Err(Refusal::NotNeeded(*res));
+            }
+            let o = world
+                .outpost_by_id(*outpost)
+                .ok_or(Refusal::UnknownOutpost(*outpost))?;
+            let have = available(world, &outpost_purse(world, o)).get(*res);
+            if have < *amount {
+                return Err(Refusal::NotEnough {
+                    res: *res,
+                    need: *amount,
+                    have,
+                });
+            }
+            Ok(())
+        }
+        Action::AssignLab {
+            outpost,
+            slot,
+            artifact,
+        } => {
+            require_step(world, "R7")?;
+            require_eladrins(by)?;
+            let o = world
+                .outpost_by_id(*outpost)
+                .ok_or(Refusal::UnknownOutpost(*outpost))?;
+            let db = world.content();
+            let op = world.get::<Outpost>(o).ok_or(Refusal::UnknownOutpost(*outpost))?;
+            if !op.labs(&db).contains(slot) {
+                return Err(Refusal::NotALab);
+            }
+            if let Some(at) = artifact {
+                let h = hex(*at);
+                let in_zone = h.unsigned_distance_to(op.hex) <= op.influence(&db);
+                if !in_zone || !world.tile(h).is_some_and(|t| t.artifact) {
+                    return Err(Refusal::NoArtifact(*at));
+                }
+            }
+            Ok(())
+        }
+        Action::BuildPortalCell { arch } => {
+            require_step(world, "R8")?;
+            require_eladrins(by)?;
+            let db = world.content();
+            let def = db.portal();
+            let cells = def.arches.get(*arch).ok_or(Refusal::UnknownArch(*arch))?;
+            let built = world.resource::<Portal>().built.get(*arch).copied().unwrap_or(0);
+            let cost = cells
+                .get(built as usize)
+                .ok_or(Refusal::ArchComplete(*arch))?;
+            let o = world
+                .outpost_by_id(world.resource::<Portal>().outpost)
+                .ok_or(Refusal::UnknownOutpost(world.resource::<Portal>().outpost))?;
+            let have = available(world, &outpost_purse(world, o));
+            for (r, n) in cost.iter() {
+                if have.get(r) < n {
+                    return Err(Refusal::NotEnough {
+                        res: r,
+                        need: n,
+                        have: have.get(r),
+                    });
+                }
+            }
+            Ok(())
+        }
+        Action::PowerPortal { crystals } => {
+            require_step(world, "R8")?;
+            require_eladrins(by)?;
+            if *crystals == 0 {
+                return Err(Refusal::NothingToDo);
+            }
+            if !portal::is_built(world) {
+                return Err(Refusal::PortalNotBuilt);
+            }
+            let p = world.resource::<Portal>().clone();
+            let max = portal::crystals_allowed(world);
+            if p.crystals_this_phase + crystals > max {
+                return Err(Refusal::CrystalLimit {
+                    max,
+                    used: p.crystals_this_phase,
+                });
+            }
+            if p.corruption > 0 {
+                return Err(Refusal::PowerBlocked);
+            }
+            let o = world
+                .outpost_by_id(p.outpost)
+                .ok_or(Refusal::UnknownOutpost(p.outpost))?;
+            let have = available(world, &outpost_purse(world, o)).get(Res::Crystal);
+            if have < *crystals {
+                return Err(Refusal::NotEnough {
+                    res: Res::Crystal,
+                    need: *crystals,
+                    have,
+                });
+            }
+            Ok(())
+        }
+        Action::Pass => super::main_phase::validate_turn(world, by),
+        Action::Ext { kind, args } => {
+            let h = world
+                .get_resource::<ExtActions>()
+                .and_then(|x| x.0.get(kind).copied())
+                .ok_or_else(|| Refusal::UnknownKind(kind.clone()))?;
+            (h.validate)(world, by, args)
+        }
+    }
+}
+
+/// Applies a validated action.
+fn apply(world: &mut World, by: Camp, action: &Action) {
+    match action {
+        Action::Done => world.resource_mut::<StepDone>().0 = true,
+        Action::Feed { army, tokens } => {
+            let Some(e) = world.army_by_id(*army) else { return };
+            let Some(hex) = world.get::<Army>(e).map(|a| a.hex) else {
+                return;
+            };
+            let per = world.content().rules().famine_food_per_token.max(1);
+            let purse = super::economy::purse_at(world, hex);
+            take_up_to(world, &purse, Res::Food, per * tokens);
+            if let Some(mut a) = world.get_mut::<Army>(e) {
+                a.famine -= tokens;
+                let left = a.famine;
+                world.emit(GameEvent::Famine {
+                    army: *army,
+                    change: -(*tokens as i32),
+                    tokens: left,
+                });
+            }
+        }
+        Action::ChooseResearch { tech } => {
+            let offer = std::mem::take(&mut world.resource_mut::<Research>().offer);
+            world.resource_scope(|world, mut decks: Mut<Decks>| {
+                let mut rng = world.resource_mut::<GameRng>();
+                for c in offer.iter().filter(|c| *c != tech) {
+                    decks.research.put_back_and_shuffle(c.clone(), &mut rng);
+                }
+            });
+            {
+                let mut r = world.resource_mut::<Research>();
+                r.current = Some(tech.clone());
+                r.points = 0;
+                r.placed = Default::default();
+            }
+            world.emit(GameEvent::ResearchChosen { tech: tech.clone() });
+            research::check_completion(world);
+        }
+        Action::FundResearch {
+            outpost,
+            res,
+            amount,
+        } => {
+            let Some(o) = world.outpost_by_id(*outpost) else {
+                return;
+            };
+            let purse = outpost_purse(world, o);
+            let took = take_up_to(world, &purse, *res, *amount);
+            world.resource_mut::<Research>().placed.add(*res, took);
+            world.emit(GameEvent::ResearchFunded {
+                res: *res,
+                amount: took,
+            });
+            research::check_completion(world);
+        }
+        Action::AssignLab {
+            outpost,
+            slot,
+            artifact,
+        } => {
+            let mut r = world.resource_mut::<Research>();
+            match artifact {
+                Some(at) => r.analysing.insert((*outpost, *slot), hex(*at)),
+                None => r.analysing.remove(&(*outpost, *slot)),
+            };
+            world.emit(GameEvent::LabAssigned {
+                outpost: *outpost,
+                slot: *slot,
+                artifact: artifact.map(hex),
+            });
+        }
+        Action::BuildPortalCell { arch } => {
+            let db = world.content();
+            let built = world.resource::<Portal>().built.get(*arch).copied().unwrap_or(0);
+            let Some(cost) = db.portal().arches.get(*arch).and_then(|a| a.get(built as usize))
+            else {
+                return;
+            };
+            let Some(o) = world.outpost_by_id(world.resource::<Portal>().outpost) else {
+                return;
+            };
+            let purse = outpost_purse(world, o);
+            if !super::economy::pay(world, &purse, cost) {
+                return;
+            }
+            let mut p = world.resource_mut::<Portal>();
+            if p.built.len() <= *arch {
+                p.built.resize(arch + 1, 0);
+            }
+            p.built[*arch] += 1;
+            world.emit(GameEvent::PortalCellBuilt {
+                arch: *arch,
+                cell: built,
+            });
+        }
+        Action::PowerPortal { crystals } => {
+            let db = world.content();
+            let def = db.portal();
+            let outpost = world.resource::<Portal>().outpost;
+            let Some(o) = world.outpost_by_id(outpost) else {
+                return;
+            };
+            let purse = outpost_purse(world, o);
+            let took = take_up_to(world, &purse, Res::Crystal, *crystals);
+            let mut p = world.resource_mut::<Portal>();
+            p.power = (p.power + took).min(def.track);
+            p.crystals_this_phase += took;
+            if p.power >= def.star {
+                p.operational = true;
+            }
+            let power = p.power;
+            world.emit(GameEvent::PortalPowered {
+                crystals: took,
+                power,
+            });
+        }
+        Action::Pass => super::main_phase::pass(world, by),
+        Action::Ext { kind, args } => {
+            if let Some(h) = world
+                .get_resource::<ExtActions>()
+                .and_then(|x| x.0.get(kind).copied())
+            {
+                (h.apply)(world, by, args);
+            }
+        }
+    }
+}
+
+/// Validates, records and applies an action, then lets the cycle run on to the next decision.
+pub fn submit(world: &mut World, by: Camp, action: Action) -> Result<(), Refusal> {
+    validate(world, by, &action)?;
+    world.resource_mut::<ActionLog>().0.push((by, action.clone()));
+    apply(world, by, &action);
+    outcome::check(world);
+    advance(world);
+    Ok(())
+}

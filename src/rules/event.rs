@@ -1,0 +1,298 @@
+//! `GameEvent`: what happened, as messages the view, the log and the sound read. Each roll says
+//! its dice, its target and the rule it served, so a player can check every result.
+
+use std::fmt;
+
+use bevy::prelude::*;
+use hexx::Hex;
+use serde::{Deserialize, Serialize};
+
+use crate::content::{Camp, Res, Stock};
+
+/// Something that happened in the game.
+#[derive(Message, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameEvent {
+    /// A step of the cycle began.
+    StepStarted {
+        /// Cycle number (from 1).
+        cycle: u32,
+        /// Step id (`R2`, `R3`, …, `R9`, or a plugin's).
+        step: String,
+    },
+    /// A card was drawn.
+    CardDrawn {
+        /// Who drew it.
+        camp: Camp,
+        /// The deck.
+        deck: String,
+        /// Card id.
+        card: String,
+    },
+    /// Dice were rolled.
+    Dice {
+        /// The rule and purpose, e.g. "R3.1 food spoilage".
+        what: String,
+        /// The faces.
+        dice: Vec<u8>,
+        /// Success on total ≥ target.
+        target: i32,
+        /// Did it succeed.
+        success: bool,
+        /// Where, if on the map.
+        at: Option<Hex>,
+    },
+    /// Resources were placed on a tile (R3).
+    Produced {
+        /// Where.
+        at: Hex,
+        /// What.
+        stock: Stock,
+    },
+    /// An outpost collected resources into its stock (R3.3).
+    Collected {
+        /// Outpost id.
+        outpost: u32,
+        /// What.
+        stock: Stock,
+    },
+    /// A building or improvement became ready (R4).
+    Ready {
+        /// Content id.
+        id: String,
+        /// Where.
+        at: Hex,
+    },
+    /// Upkeep was paid (R5).
+    UpkeepPaid {
+        /// Who paid: a building, improvement or army.
+        what: String,
+        /// What it cost.
+        stock: Stock,
+    },
+    /// Upkeep unpaid: inactive this phase (R5.2).
+    Inactive {
+        /// What.
+        what: String,
+    },
+    /// Famine tokens placed (R5.4) or removed (R5.5; negative).
+    Famine {
+        /// Army id.
+        army: u32,
+        /// Change in tokens.
+        change: i32,
+        /// Tokens now.
+        tokens: u32,
+    },
+    /// A unit died (famine, wounds).
+    UnitDied {
+        /// Army id.
+        army: u32,
+        /// Unit id.
+        unit: u32,
+        /// Why.
+        cause: String,
+    },
+    /// A tile was corrupted (R6).
+    TileCorrupted {
+        /// Where.
+        at: Hex,
+    },
+    /// A tile was cleansed.
+    TileCleansed {
+        /// Where.
+        at: Hex,
+    },
+    /// A unit lost hit points.
+    UnitWounded {
+        /// Army id.
+        army: u32,
+        /// Unit id.
+        unit: u32,
+        /// Hit points lost.
+        amount: u8,
+    },
+    /// A unit turned to Chaos (R6.3).
+    UnitTurned {
+        /// Unit id.
+        unit: u32,
+        /// What it became.
+        into: String,
+        /// Where.
+        at: Hex,
+    },
+    /// Chaos units appeared.
+    Spawned {
+        /// Unit type.
+        unit: String,
+        /// How many.
+        count: u32,
+        /// Where.
+        at: Hex,
+    },
+    /// A rift opened.
+    RiftOpened {
+        /// Where.
+        at: Hex,
+    },
+    /// A rift closed.
+    RiftClosed {
+        /// Where.
+        at: Hex,
+    },
+    /// Outpost stocks changed by a card.
+    StockChanged {
+        /// Outpost id.
+        outpost: u32,
+        /// Gained.
+        gained: Stock,
+        /// Lost.
+        lost: Stock,
+    },
+    /// Research points added (R7.2).
+    ResearchPoints {
+        /// Added.
+        added: u32,
+        /// Now.
+        total: u32,
+    },
+    /// Research cards offered (R7.4).
+    ResearchOffered {
+        /// Card ids.
+        cards: Vec<String>,
+    },
+    /// A technology was chosen.
+    ResearchChosen {
+        /// Card id.
+        tech: String,
+    },
+    /// Resources placed on the research card (R7.2).
+    ResearchFunded {
+        /// Resource.
+        res: Res,
+        /// Amount.
+        amount: u32,
+    },
+    /// A technology was completed (R7.2).
+    ResearchDone {
+        /// Card id.
+        tech: String,
+        /// Points over the need, lost.
+        lost_points: u32,
+    },
+    /// A lab was set to analyse an artifact, or back to research.
+    LabAssigned {
+        /// Outpost id.
+        outpost: u32,
+        /// Building slot.
+        slot: usize,
+        /// The artifact's tile, or none for research.
+        artifact: Option<Hex>,
+    },
+    /// An artifact card was drawn (R7.3).
+    ArtifactFound {
+        /// Card id.
+        card: String,
+        /// Where the token was.
+        at: Hex,
+    },
+    /// An artifact token appeared.
+    ArtifactToken {
+        /// Where.
+        at: Hex,
+    },
+    /// A portal cell was built (R8.1).
+    PortalCellBuilt {
+        /// Arch index.
+        arch: usize,
+        /// Cell index from the base.
+        cell: u32,
+    },
+    /// Crystals went into the portal (R8.2).
+    PortalPowered {
+        /// Crystals added.
+        crystals: u32,
+        /// Power now.
+        power: u32,
+    },
+    /// Corruption markers on the power track (R8.3).
+    PortalCorrupted {
+        /// Added.
+        added: u32,
+        /// Markers now.
+        markers: u32,
+    },
+    /// Corruption pushed back from the power track (R8.3).
+    CorruptionPushedBack {
+        /// Removed.
+        removed: u32,
+        /// Markers now.
+        markers: u32,
+    },
+    /// A camp passed (R9).
+    Passed {
+        /// Who.
+        camp: Camp,
+    },
+    /// The game ended.
+    GameOver {
+        /// Winner.
+        winner: Camp,
+        /// How.
+        reason: String,
+    },
+    /// A free-form note from a plugin.
+    Note(String),
+}
+
+impl fmt::Display for GameEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use GameEvent::*;
+        let h = |h: &Hex| format!("({}, {})", h.x, h.y);
+        match self {
+            StepStarted { cycle, step } => write!(f, "Cycle {cycle}: step {step}"),
+            CardDrawn { camp, deck, card } => write!(f, "{camp:?} drew `{card}` from the {deck} deck"),
+            Dice { what, dice, target, success, at } => {
+                let total: i32 = dice.iter().map(|d| *d as i32).sum();
+                write!(
+                    f,
+                    "{what}: rolled {dice:?} = {total} vs {target}+ → {}{}",
+                    if *success { "success" } else { "failure" },
+                    at.map(|a| format!(" at {}", h(&a))).unwrap_or_default()
+                )
+            }
+            Produced { at, stock } => write!(f, "{stock} produced at {}", h(at)),
+            Collected { outpost, stock } => write!(f, "Outpost {outpost} collected {stock}"),
+            Ready { id, at } => write!(f, "{id} is ready at {}", h(at)),
+            UpkeepPaid { what, stock } => write!(f, "{what} paid upkeep: {stock}"),
+            Inactive { what } => write!(f, "{what} is inactive this phase (upkeep unpaid, R5.2)"),
+            Famine { army, change, tokens } => write!(f, "Army {army}: famine {change:+} → {tokens} token(s)"),
+            UnitDied { army, unit, cause } => write!(f, "Unit {unit} of army {army} died ({cause})"),
+            TileCorrupted { at } => write!(f, "Tile {} is corrupted", h(at)),
+            TileCleansed { at } => write!(f, "Tile {} is cleansed", h(at)),
+            UnitWounded { army, unit, amount } => write!(f, "Unit {unit} of army {army} loses {amount} HP"),
+            UnitTurned { unit, into, at } => write!(f, "Unit {unit} turns to Chaos as {into} at {}", h(at)),
+            Spawned { unit, count, at } => write!(f, "{count} {unit} emerge at {}", h(at)),
+            RiftOpened { at } => write!(f, "A rift opens at {}", h(at)),
+            RiftClosed { at } => write!(f, "The rift at {} is sealed", h(at)),
+            StockChanged { outpost, gained, lost } => write!(f, "Outpost {outpost}: +{gained} −{lost}"),
+            ResearchPoints { added, total } => write!(f, "Research +{added} → {total}"),
+            ResearchOffered { cards } => write!(f, "Research offered: {}", cards.join(", ")),
+            ResearchChosen { tech } => write!(f, "Research chosen: {tech}"),
+            ResearchFunded { res, amount } => write!(f, "{amount} {} placed on the research", res.name()),
+            ResearchDone { tech, lost_points } => write!(f, "Research done: {tech} ({lost_points} point(s) over, lost)"),
+            LabAssigned { outpost, slot, artifact } => match artifact {
+                Some(a) => write!(f, "Lab {slot} of outpost {outpost} analyses the artifact at {}", h(a)),
+                None => write!(f, "Lab {slot} of outpost {outpost} returns to research"),
+            },
+            ArtifactFound { card, at } => write!(f, "Artifact from {}: {card}", h(at)),
+            ArtifactToken { at } => write!(f, "An artifact lies at {}", h(at)),
+            PortalCellBuilt { arch, cell } => write!(f, "Portal arch {} cell {} built", arch + 1, cell + 1),
+            PortalPowered { crystals, power } => write!(f, "{crystals} crystal(s) into the portal → power {power}"),
+            PortalCorrupted { added, markers } => write!(f, "Chaos corrupts the power track: +{added} → {markers} marker(s)"),
+            CorruptionPushedBack { removed, markers } => write!(f, "Corruption pushed back: −{removed} → {markers} marker(s)"),
+            Passed { camp } => write!(f, "{camp:?} passes"),
+            GameOver { winner, reason } => write!(f, "Game over: {winner:?} win — {reason}"),
+            Note(s) => write!(f, "{s}"),
+        }
+    }
+}

@@ -1,0 +1,409 @@
+//! The game itself, headless: components, resources, messages and systems that run with
+//! `MinimalPlugins` and no window, GPU or sound.
+//!
+//! The cycle (R1.2) is a list of steps, `CycleOrder`: R2 events, R3 generation, R4 time counters,
+//! R5 upkeep, R6 corruption, R7 research, R8 portal, then R9 the main phase. Each step is its own
+//! schedule (`StepSchedule`) whose systems sit in the ordered `RuleSet`s of that rule. The driver
+//! (`advance`) runs a step's schedule once when the cycle enters it; a step that needs a decision
+//! then waits for `Action`s and an `Action::Done` (or, in the main phase, two passes in a row).
+//! A later chapter adds a step with `App::add_cycle_step` without editing this file.
+//!
+//! Everything that changes the game goes through `submit` (or the `ActionRequest` message):
+//! validate → apply → `GameEvent`s.
+
+pub mod action;
+pub mod board;
+pub mod decks;
+pub mod economy;
+pub mod effects;
+pub mod event;
+pub mod main_phase;
+pub mod outcome;
+pub mod outposts;
+pub mod rng;
+pub mod setup;
+pub mod snapshot;
+pub mod units;
+pub mod upkeep;
+
+use std::sync::Arc;
+
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+pub use action::{Action, Refusal, submit};
+pub use board::{Board, Rift, Tile, Works};
+pub use decks::{Decks, Modifiers, Portal, Research};
+pub use event::GameEvent;
+pub use outposts::Outpost;
+pub use rng::GameRng;
+pub use units::{Army, Unit};
+
+use crate::content::{Camp, Content, ContentDb};
+
+/// The schedule of one step of the cycle, run once when the cycle enters the step.
+#[derive(ScheduleLabel, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StepSchedule(pub &'static str);
+
+/// The ordered system sets of the rules, one per rule or sub-rule, so that plugins can order
+/// their systems against them (`.after(RuleSet::R3Collection)`).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RuleSet {
+    /// R2: draw and apply the events and chaos cards.
+    R2Events,
+    /// R3.1–R3.2: produce resources on tiles (food rolls for spoilage).
+    R3Generation,
+    /// R3.3: outposts collect their influence zone into their stock.
+    R3Collection,
+    /// R4: time counters.
+    R4Timers,
+    /// R5.1–R5.2: buildings' and units' non-food upkeep.
+    R5Buildings,
+    /// R5.3–R5.4: armies eat; famine.
+    R5Armies,
+    /// R6.1–R6.2: corruption attempts.
+    R6Attempts,
+    /// R6.3: resistance rolls of corrupted units.
+    R6Resistance,
+    /// R7.2–R7.3: labs research or analyse.
+    R7Labs,
+    /// R7.4: a new research offer.
+    R7Offer,
+    /// R8: the portal's phase (reset the crystal count).
+    R8Portal,
+    /// R9: the main phase's start (reset activations).
+    R9Main,
+}
+
+/// Whether a step waits for a decision, and how it knows.
+pub type NeedsDecision = fn(&mut World) -> bool;
+
+/// One step of the cycle.
+#[derive(Debug, Clone, Copy)]
+pub struct StepDef {
+    /// Id and schedule label (`R2`… or a plugin's).
+    pub id: &'static str,
+    /// Title for the phase bar.
+    pub title: &'static str,
+    /// `None`: automatic. `Some(f)`: waits for `Action::Done` while `f` says a decision is open.
+    pub decision: Option<NeedsDecision>,
+    /// The main phase (camps alternate actions; ends on two passes in a row).
+    pub main: bool,
+}
+
+/// The ordered steps of a cycle.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct CycleOrder(pub Vec<StepDef>);
+
+impl CycleOrder {
+    /// Position of a step.
+    pub fn position(&self, id: &str) -> Option<usize> {
+        self.0.iter().position(|s| s.id == id)
+    }
+}
+
+/// Where a new step goes.
+#[derive(Debug, Clone, Copy)]
+pub enum Placement {
+    /// At the end of the upkeep phase list as it stands.
+    End,
+    /// Right before a step.
+    Before(&'static str),
+    /// Right after a step.
+    After(&'static str),
+}
+
+/// Registering steps of the cycle from plugins.
+pub trait CycleAppExt {
+    /// Adds a step to the cycle at `at`; its systems go in `StepSchedule(def.id)`.
+    fn add_cycle_step(&mut self, def: StepDef, at: Placement) -> &mut Self;
+}
+
+impl CycleAppExt for App {
+    fn add_cycle_step(&mut self, def: StepDef, at: Placement) -> &mut Self {
+        self.init_schedule(StepSchedule(def.id));
+        let mut order = self
+            .world_mut()
+            .get_resource_or_insert_with(CycleOrder::default);
+        let i = match at {
+            Placement::End => order.0.len(),
+            Placement::Before(id) => order.position(id).unwrap_or(order.0.len()),
+            Placement::After(id) => order.position(id).map(|i| i + 1).unwrap_or(order.0.len()),
+        };
+        order.0.insert(i, def);
+        self
+    }
+}
+
+/// Where the game stands in its cycle.
+#[derive(Resource, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cycle {
+    /// Cycle number, from 1.
+    pub number: u32,
+    /// Index into `CycleOrder`.
+    pub step: usize,
+    /// The current step's schedule has run.
+    pub entered: bool,
+    /// Main phase: whose turn.
+    pub turn: Camp,
+    /// Main phase: passes in a row.
+    pub passes: u32,
+}
+
+impl Default for Cycle {
+    fn default() -> Self {
+        Cycle {
+            number: 1,
+            step: 0,
+            entered: false,
+            turn: Camp::Eladrins,
+            passes: 0,
+        }
+    }
+}
+
+/// The end of the game, once decided.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winner.
+    pub winner: Option<Camp>,
+    /// How, in words, citing the rule.
+    pub reason: String,
+    /// The cycle it ended in.
+    pub cycle: u32,
+}
+
+/// Every event of the game so far (bounded), for the log panel and for tests.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Chronicle(pub Vec<GameEvent>);
+
+/// Most events the chronicle keeps (older ones are dropped; the messages still went out).
+pub const CHRONICLE_MAX: usize = 20_000;
+
+/// Id counters for units, armies and outposts.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ids {
+    /// Next id to hand out.
+    pub next: u32,
+}
+
+impl Ids {
+    /// A fresh id.
+    pub fn fresh(&mut self) -> u32 {
+        self.next += 1;
+        self.next
+    }
+}
+
+/// What game this is: level, difficulty and seed (for saves and replays).
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSetup {
+    /// Level id.
+    pub level: String,
+    /// Difficulty id.
+    pub difficulty: String,
+    /// Game seed.
+    pub seed: u64,
+}
+
+/// Every action accepted so far, in order, with who sent it (for replays).
+#[derive(Resource, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ActionLog(pub Vec<(Camp, Action)>);
+
+/// A request from a player, the AI or a replay, read by `process_requests`.
+#[derive(Message, Debug, Clone, PartialEq)]
+pub struct ActionRequest {
+    /// Who sends it.
+    pub by: Camp,
+    /// What.
+    pub action: Action,
+}
+
+/// A refused request, with its reason.
+#[derive(Message, Debug, Clone, PartialEq)]
+pub struct ActionRefused {
+    /// Who sent it.
+    pub by: Camp,
+    /// What.
+    pub action: Action,
+    /// Why not.
+    pub reason: Refusal,
+}
+
+/// Convenience access to the game state in a `World`.
+pub trait GameWorld {
+    /// The content.
+    fn content(&self) -> Arc<ContentDb>;
+    /// Records an event: a message for readers, and the chronicle.
+    fn emit(&mut self, ev: GameEvent);
+    /// The tile at a hex.
+    fn tile(&self, h: hexx::Hex) -> Option<&Tile>;
+    /// The tile at a hex, mutable.
+    fn tile_mut(&mut self, h: hexx::Hex) -> Option<Mut<'_, Tile>>;
+    /// Outpost entities sorted by id.
+    fn outposts(&mut self) -> Vec<Entity>;
+    /// Army entities sorted by id.
+    fn armies(&mut self) -> Vec<Entity>;
+    /// The outpost with this id.
+    fn outpost_by_id(&mut self, id: u32) -> Option<Entity>;
+    /// The army with this id.
+    fn army_by_id(&mut self, id: u32) -> Option<Entity>;
+    /// The current step's id.
+    fn step_id(&self) -> &'static str;
+}
+
+impl GameWorld for World {
+    fn content(&self) -> Arc<ContentDb> {
+        self.resource::<Content>().0.clone()
+    }
+    fn emit(&mut self, ev: GameEvent) {
+        let mut ch = self.resource_mut::<Chronicle>();
+        if ch.0.len() >= CHRONICLE_MAX {
+            ch.0.drain(..CHRONICLE_MAX / 2);
+        }
+        ch.0.push(ev.clone());
+        self.write_message(ev);
+    }
+    fn tile(&self, h: hexx::Hex) -> Option<&Tile> {
+        let e = self.resource::<Board>().get(h)?;
+        self.get::<Tile>(e)
+    }
+    fn tile_mut(&mut self, h: hexx::Hex) -> Option<Mut<'_, Tile>> {
+        let e = self.resource::<Board>().get(h)?;
+        self.get_mut::<Tile>(e)
+    }
+    fn outposts(&mut self) -> Vec<Entity> {
+        let mut q = self.query::<(Entity, &Outpost)>();
+        let mut v: Vec<(u32, Entity)> = q.iter(self).map(|(e, o)| (o.id, e)).collect();
+        v.sort();
+        v.into_iter().map(|(_, e)| e).collect()
+    }
+    fn armies(&mut self) -> Vec<Entity> {
+        let mut q = self.query::<(Entity, &Army)>();
+        let mut v: Vec<(u32, Entity)> = q.iter(self).map(|(e, a)| (a.id, e)).collect();
+        v.sort();
+        v.into_iter().map(|(_, e)| e).collect()
+    }
+    fn outpost_by_id(&mut self, id: u32) -> Option<Entity> {
+        let mut q = self.query::<(Entity, &Outpost)>();
+        q.iter(self).find(|(_, o)| o.id == id).map(|(e, _)| e)
+    }
+    fn army_by_id(&mut self, id: u32) -> Option<Entity> {
+        let mut q = self.query::<(Entity, &Army)>();
+        q.iter(self).find(|(_, a)| a.id == id).map(|(e, _)| e)
+    }
+    fn step_id(&self) -> &'static str {
+        let order = self.resource::<CycleOrder>();
+        let c = self.resource::<Cycle>();
+        order.0.get(c.step).map(|s| s.id).unwrap_or("?")
+    }
+}
+
+/// The headless rules: resources, messages, the cycle's steps and the driver.
+pub struct RulesPlugin;
+
+impl Plugin for RulesPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_message::<GameEvent>()
+            .add_message::<ActionRequest>()
+            .add_message::<ActionRefused>()
+            .init_resource::<CycleOrder>()
+            .init_resource::<Cycle>()
+            .init_resource::<Outcome>()
+            .init_resource::<Chronicle>()
+            .init_resource::<Ids>()
+            .init_resource::<GameSetup>()
+            .init_resource::<ActionLog>()
+            .init_resource::<Board>()
+            .init_resource::<Decks>()
+            .init_resource::<Research>()
+            .init_resource::<Portal>()
+            .init_resource::<Modifiers>()
+            .init_resource::<StepDone>()
+            .insert_resource(GameRng::seeded(0))
+            .add_plugins((upkeep::plugin, main_phase::plugin))
+            .add_systems(Update, (process_requests, drive_cycle).chain());
+    }
+}
+
+/// Reads `ActionRequest` messages in order and submits each one.
+fn process_requests(world: &mut World) {
+    let requests: Vec<ActionRequest> = world
+        .resource_mut::<Messages<ActionRequest>>()
+        .drain()
+        .collect();
+    for r in requests {
+        if let Err(reason) = submit(world, r.by, r.action.clone()) {
+            world.write_message(ActionRefused {
+                by: r.by,
+                action: r.action,
+                reason,
+            });
+        }
+    }
+}
+
+/// Runs automatic steps until one needs a decision (idempotent when nothing is to do).
+fn drive_cycle(world: &mut World) {
+    if world.contains_resource::<Content>() && !world.resource::<Board>().order.is_empty() {
+        advance(world);
+    }
+}
+
+/// The driver: enters steps and runs their schedules until the game needs a decision or ends.
+pub fn advance(world: &mut World) {
+    // Bounded: a cycle has a handful of steps; never loop forever on a broken plugin.
+    for _ in 0..1000 {
+        if world.resource::<Outcome>().winner.is_some() {
+            return;
+        }
+        let order = world.resource::<CycleOrder>().clone();
+        if order.0.is_empty() {
+            return;
+        }
+        let (step_ix, entered) = {
+            let c = world.resource::<Cycle>();
+            (c.step.min(order.0.len() - 1), c.entered)
+        };
+        let def = order.0[step_ix];
+        if !entered {
+            world.resource_mut::<Cycle>().entered = true;
+            let number = world.resource::<Cycle>().number;
+            world.emit(GameEvent::StepStarted {
+                cycle: number,
+                step: def.id.to_string(),
+            });
+            let _ = world.try_run_schedule(StepSchedule(def.id));
+            outcome::check(world);
+            continue;
+        }
+        if def.main {
+            let c = world.resource::<Cycle>();
+            if c.passes < 2 {
+                return;
+            }
+        } else if let Some(f) = def.decision
+            && f(world)
+            && !world.resource::<StepDone>().0
+        {
+            return;
+        }
+        // Move on.
+        world.resource_mut::<StepDone>().0 = false;
+        let mut c = world.resource_mut::<Cycle>();
+        c.entered = false;
+        c.passes = 0;
+        c.turn = Camp::Eladrins;
+        c.step = step_ix + 1;
+        if c.step >= order.0.len() {
+            c.step = 0;
+            c.number += 1;
+            outcome::check(world);
+        }
+    }
+}
+
+/// Set by `Action::Done`: the Eladrins close the current step's decisions.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepDone(pub bool);

@@ -1,0 +1,73 @@
+//! Outposts: their stock, size, buildings, and the zones they influence and control.
+
+use bevy::prelude::*;
+use hexx::Hex;
+use serde::{Deserialize, Serialize};
+
+use super::board::Works;
+use crate::content::{BuildingEffect, ContentDb, Stock};
+
+/// An Eladrin outpost.
+#[derive(Component, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outpost {
+    /// Stable id.
+    pub id: u32,
+    /// Name on the map.
+    pub name: String,
+    /// Where.
+    pub hex: Hex,
+    /// Outpost size id.
+    pub size: String,
+    /// Its stock (R3.3).
+    pub stock: Stock,
+    /// Buildings standing or under construction (R9.2).
+    pub buildings: Vec<Works>,
+    /// The portal stands here.
+    pub portal: bool,
+}
+
+impl Outpost {
+    fn passive_sum(&self, db: &ContentDb, f: impl Fn(&BuildingEffect) -> u32) -> u32 {
+        self.buildings
+            .iter()
+            .filter(|b| b.working())
+            .filter_map(|b| db.building(&b.id))
+            .flat_map(|b| b.effects.iter())
+            .map(f)
+            .sum()
+    }
+    /// Radius of the influence zone (R3.3, R5.1, R9.2).
+    pub fn influence(&self, db: &ContentDb) -> u32 {
+        let base = db.size(&self.size).map(|s| s.influence).unwrap_or(1);
+        base + self.passive_sum(db, |e| match e {
+            BuildingEffect::Influence(n) => *n,
+            _ => 0,
+        })
+    }
+    /// Radius of the control zone (R9.1).
+    pub fn control(&self, db: &ContentDb) -> u32 {
+        db.size(&self.size).map(|s| s.control).unwrap_or(0)
+    }
+    /// Storage capacity (R3.3): the size's, plus storage buildings, plus technology.
+    pub fn storage(&self, db: &ContentDb, tech_bonus: u32) -> u32 {
+        let base = db.size(&self.size).map(|s| s.storage).unwrap_or(0);
+        base + tech_bonus
+            + self.passive_sum(db, |e| match e {
+                BuildingEffect::Storage(n) => *n,
+                _ => 0,
+            })
+    }
+    /// Indices of working laboratories.
+    pub fn labs(&self, db: &ContentDb) -> Vec<usize> {
+        self.buildings
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.working())
+            .filter(|(_, b)| {
+                db.building(&b.id)
+                    .is_some_and(|d| d.effects.contains(&BuildingEffect::Lab))
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+}

@@ -1,0 +1,168 @@
+//! R5 — Upkeep of armies and buildings. Buildings and improvements pay their upkeep from their
+//! outpost's purse or their tile (R5.1), else they are inactive this phase (R5.2). Units with a
+//! non-food upkeep likewise. Each army eats 1 food per started group of 3 food-eating units and,
+//! separately, 1 psara per started group of 3 psara eaters (R5.3); every point missing is a
+//! famine token (R5.4). Then the Eladrins may spend extra food on tokens (R5.5, `Action::Feed`).
+
+use bevy::prelude::*;
+
+use crate::content::{Camp, Diet, Res};
+use crate::rules::economy::{available, outpost_purse, pay, purse_at, take_up_to};
+use crate::rules::effects::add_famine;
+use crate::rules::{
+    Army, Board, CycleAppExt, GameEvent, GameWorld, Outpost, Placement, RuleSet, StepDef,
+    StepSchedule,
+};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_cycle_step(
+        StepDef {
+            id: "R5",
+            title: "Upkeep",
+            decision: Some(famine_can_be_fed),
+            main: false,
+        },
+        Placement::End,
+    )
+    .configure_sets(
+        StepSchedule("R5"),
+        (RuleSet::R5Buildings, RuleSet::R5Armies).chain(),
+    )
+    .add_systems(
+        StepSchedule("R5"),
+        (
+            pay_building_upkeep.in_set(RuleSet::R5Buildings),
+            feed_armies.in_set(RuleSet::R5Armies),
+        ),
+    );
+}
+
+/// Food an army needs this upkeep, and psara (R5.3): ceil(eaters / group) each.
+pub fn army_needs(world: &World, army: &Army) -> (u32, u32) {
+    let db = world.content();
+    let group = db.rules().army_food_group.max(1);
+    let (mut food, mut psara) = (0u32, 0u32);
+    for u in &army.units {
+        match db.unit(&u.kind).map(|t| t.diet).unwrap_or_default() {
+            Diet::Food => food += 1,
+            Diet::Psara => psara += 1,
+            Diet::Nothing => {}
+        }
+    }
+    (food.div_ceil(group), psara.div_ceil(group))
+}
+
+/// R5.1–R5.2: buildings (outposts by id), then improvements (board order).
+fn pay_building_upkeep(world: &mut World) {
+    let db = world.content();
+    for o in world.outposts() {
+        let Some(op) = world.get::<Outpost>(o).cloned() else {
+            continue;
+        };
+        for (i, b) in op.buildings.iter().enumerate() {
+            if b.timer > 0 {
+                continue;
+            }
+            let cost = db.building(&b.id).map(|d| d.upkeep).unwrap_or_default();
+            let paid = cost.is_empty() || pay(world, &outpost_purse(world, o), &cost);
+            if let Some(mut op) = world.get_mut::<Outpost>(o) {
+                op.buildings[i].inactive = !paid;
+            }
+            let what = format!("{} ({})", b.id, op.name);
+            if !cost.is_empty() {
+                world.emit(if paid {
+                    GameEvent::UpkeepPaid { what, stock: cost }
+                } else {
+                    GameEvent::Inactive { what }
+                });
+            }
+        }
+    }
+    let order = world.resource::<Board>().order.clone();
+    for h in order {
+        let Some(w) = world.tile(h).and_then(|t| t.improvement.clone()) else {
+            continue;
+        };
+        if w.timer > 0 {
+            continue;
+        }
+        let cost = db.improvement(&w.id).map(|d| d.upkeep).unwrap_or_default();
+        let paid = cost.is_empty() || {
+            let purse = purse_at(world, h);
+            pay(world, &purse, &cost)
+        };
+        if let Some(mut t) = world.tile_mut(h)
+            && let Some(w) = t.improvement.as_mut()
+        {
+            w.inactive = !paid;
+        }
+        let what = format!("{} at ({}, {})", w.id, h.x, h.y);
+        if !cost.is_empty() {
+            world.emit(if paid {
+                GameEvent::UpkeepPaid { what, stock: cost }
+            } else {
+                GameEvent::Inactive { what }
+            });
+        }
+    }
+}
+
+/// R5.2–R5.4: each army (by id) pays its units' other upkeep, then eats.
+fn feed_armies(world: &mut World) {
+    let db = world.content();
+    for a in world.armies() {
+        let Some(army) = world.get::<Army>(a).cloned() else {
+            continue;
+        };
+        let purse = purse_at(world, army.hex);
+        // Non-food upkeep, unit by unit (R5.2).
+        for (i, u) in army.units.iter().enumerate() {
+            let cost = db.unit(&u.kind).map(|t| t.upkeep).unwrap_or_default();
+            if cost.is_empty() {
+                continue;
+            }
+            let paid = pay(world, &purse, &cost);
+            if let Some(mut am) = world.get_mut::<Army>(a) {
+                am.units[i].inactive = !paid;
+            }
+            let what = format!("unit {} ({}) of army {}", u.id, u.kind, army.id);
+            world.emit(if paid {
+                GameEvent::UpkeepPaid { what, stock: cost }
+            } else {
+                GameEvent::Inactive { what }
+            });
+        }
+        let (food, psara) = army_needs(world, &army);
+        let ate_food = take_up_to(world, &purse, Res::Food, food);
+        let ate_psara = take_up_to(world, &purse, Res::Psara, psara);
+        let mut eaten = crate::content::Stock::default();
+        eaten.add(Res::Food, ate_food);
+        eaten.add(Res::Psara, ate_psara);
+        if !eaten.is_empty() {
+            world.emit(GameEvent::UpkeepPaid {
+                what: format!("army {}", army.id),
+                stock: eaten,
+            });
+        }
+        let missing = (food - ate_food) + (psara - ate_psara);
+        add_famine(world, a, missing);
+    }
+}
+
+/// R5.5 is open while an Eladrin army has famine tokens and food within reach.
+fn famine_can_be_fed(world: &mut World) -> bool {
+    let per = world.content().rules().famine_food_per_token.max(1);
+    for a in world.armies() {
+        let Some(army) = world.get::<Army>(a).cloned() else {
+            continue;
+        };
+        if army.camp != Camp::Eladrins || army.famine == 0 {
+            continue;
+        }
+        let purse = purse_at(world, army.hex);
+        if available(world, &purse).get(Res::Food) >= per {
+            return true;
+        }
+    }
+    false
+}

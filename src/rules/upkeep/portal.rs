@@ -1,0 +1,98 @@
+//! R8 — The portal. Cells are built from the base up on each arch, paying their printed cost
+//! (R8.1); once both arches stand, crystals fill the power track from the left, at most 3 per
+//! phase (R8.2). Chaos corruption markers take the next free cell too: while one sits after the
+//! crystals no power goes in (R8.3), and a marker on the last cell hands the portal to Chaos
+//! (R8.4). Filling the star cell powers the portal: *Portal operational* (Eladrin victory).
+
+use bevy::prelude::*;
+
+use crate::content::Res;
+use crate::rules::economy::{available, outpost_purse};
+use crate::rules::{
+    CycleAppExt, GameEvent, GameWorld, Modifiers, Placement, Portal, RuleSet, StepDef,
+    StepSchedule, outcome,
+};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_cycle_step(
+        StepDef {
+            id: "R8",
+            title: "The portal",
+            decision: Some(portal_decision_open),
+            main: false,
+        },
+        Placement::End,
+    )
+    .add_systems(StepSchedule("R8"), open_portal_phase.in_set(RuleSet::R8Portal));
+}
+
+/// R8.2: a new phase, a fresh allowance of crystals.
+fn open_portal_phase(world: &mut World) {
+    world.resource_mut::<Portal>().crystals_this_phase = 0;
+}
+
+/// Both arches fully built (R8.1).
+pub fn is_built(world: &World) -> bool {
+    let def = world.content();
+    let p = world.resource::<Portal>();
+    def.portal()
+        .arches
+        .iter()
+        .enumerate()
+        .all(|(i, a)| p.built.get(i).copied().unwrap_or(0) as usize >= a.len())
+}
+
+/// Crystals allowed per phase (R8.2 plus technology).
+pub fn crystals_allowed(world: &World) -> u32 {
+    world.content().portal().crystals_per_phase + world.resource::<Modifiers>().portal_crystals
+}
+
+/// Chaos corruption markers onto the power track (R8.3); the last cell corrupted is defeat (R8.4).
+pub fn add_corruption(world: &mut World, n: u32) {
+    if n == 0 {
+        return;
+    }
+    let track = world.content().portal().track;
+    let mut p = world.resource_mut::<Portal>();
+    if p.operational {
+        return;
+    }
+    let room = track.saturating_sub(p.power + p.corruption);
+    let added = n.min(room);
+    p.corruption += added;
+    let markers = p.corruption;
+    world.emit(GameEvent::PortalCorrupted { added, markers });
+    outcome::check(world);
+}
+
+/// Pushes corruption markers back off the power track (R8.3).
+pub fn push_back(world: &mut World, n: u32) {
+    let mut p = world.resource_mut::<Portal>();
+    let removed = n.min(p.corruption);
+    if removed == 0 {
+        return;
+    }
+    p.corruption -= removed;
+    let markers = p.corruption;
+    world.emit(GameEvent::CorruptionPushedBack { removed, markers });
+}
+
+/// R8 waits while a cell could be built or crystals could go in.
+fn portal_decision_open(world: &mut World) -> bool {
+    let def = world.content();
+    let Some(o) = world.outpost_by_id(world.resource::<Portal>().outpost) else {
+        return false;
+    };
+    let have = available(world, &outpost_purse(world, o));
+    let p = world.resource::<Portal>().clone();
+    if !is_built(world) {
+        return def.portal().arches.iter().enumerate().any(|(i, a)| {
+            let built = p.built.get(i).copied().unwrap_or(0) as usize;
+            a.get(built).is_some_and(|cost| have.covers(cost))
+        });
+    }
+    p.corruption == 0
+        && !p.operational
+        && p.crystals_this_phase < crystals_allowed(world)
+        && have.get(Res::Crystal) > 0
+}
