@@ -21,14 +21,17 @@ fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn main() {
-    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let root =
+        PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     println!("cargo:rerun-if-changed=assets");
     println!("cargo:rerun-if-changed=levels");
     let mut all = Vec::new();
     ron_files(&root.join("assets"), &mut all);
     ron_files(&root.join("levels"), &mut all);
     let mut errors = Vec::new();
-    let mut embedded = String::from("/// (path, text) of the embedded base content and levels.\npub const FILES: &[(&str, &str)] = &[\n");
+    let mut embedded = String::from(
+        "/// (path, text) of the embedded base content and levels.\npub const FILES: &[(&str, &str)] = &[\n",
+    );
     for p in &all {
         println!("cargo:rerun-if-changed={}", p.display());
         let rel = p.strip_prefix(&root).unwrap_or(p).display().to_string();
@@ -40,13 +43,20 @@ fn main() {
             }
         };
         if let Err(e) = ron::from_str::<ron::Value>(&text) {
-            errors.push(format!("{rel}:{}:{}: {}", e.span.start.line, e.span.start.col, e.code));
+            errors.push(format!(
+                "{rel}:{}:{}: {}",
+                e.span.start.line, e.span.start.col, e.code
+            ));
             continue;
         }
         // Only the base content and the levels are embedded; mods stay on disk.
         let embed = rel.starts_with("assets/content/") || rel.starts_with("levels/");
         if embed {
-            let _ = writeln!(embedded, "    ({rel:?}, include_str!({:?})),", p.display().to_string());
+            let _ = writeln!(
+                embedded,
+                "    ({rel:?}, include_str!({:?})),",
+                p.display().to_string()
+            );
         }
     }
     embedded.push_str("];\n");
@@ -57,6 +67,7 @@ fn main() {
         eprintln!("RON syntax errors:\n{}", errors.join("\n"));
         std::process::exit(1);
     }
-    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("embedded.rs");
+    let out =
+        PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("embedded.rs");
     std::fs::write(&out, embedded).expect("write embedded.rs into OUT_DIR");
 }

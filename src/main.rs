@@ -13,7 +13,11 @@ use chaos_outpost::rules::snapshot;
 use chaos_outpost::sim;
 
 #[derive(Parser)]
-#[command(name = "chaos-outpost", version, about = "Chaos Outpost: hold the outpost, power the portal before Chaos takes it.")]
+#[command(
+    name = "chaos-outpost",
+    version,
+    about = "Chaos Outpost: hold the outpost, power the portal before Chaos takes it."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Cmd>,
@@ -104,7 +108,15 @@ fn main() -> ExitCode {
             difficulty,
             json,
             record,
-        }) => run_sim(&level, seed, cycles, games, difficulty.as_deref(), json, record),
+        }) => run_sim(
+            &level,
+            seed,
+            cycles,
+            games,
+            difficulty.as_deref(),
+            json,
+            record,
+        ),
         Some(Cmd::Check { paths, json }) => return check(&paths, json),
         Some(Cmd::Replay { file }) => run_replay(&file),
     };
@@ -125,7 +137,10 @@ fn base_content() -> Result<ContentDb, String> {
 }
 
 fn problems_text(ps: &[Problem]) -> String {
-    ps.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n")
+    ps.iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn play(level: &str, seed: u64, screenshot: Option<PathBuf>, frames: u32) -> Result<(), String> {
@@ -206,7 +221,9 @@ fn run_sim(
 
 fn print_report(r: &sim::GameReport) {
     println!("== game seed {} ==", r.seed);
-    println!("cycle | stock                                   | corrupt | famine | units E/C | portal | power/corr | tech");
+    println!(
+        "cycle | stock                                   | corrupt | famine | units E/C | portal | power/corr | tech"
+    );
     for c in &r.per_cycle {
         println!(
             "{:>5} | {:<39} | {:>7} | {:>6} | {:>4}/{:<4} | {:>2}/{:<3} | {:>4}/{:<5} | {}",
@@ -298,7 +315,10 @@ fn check(paths: &[PathBuf], json: bool) -> ExitCode {
     }
     problems.sort_by(|a, b| (a.severity, &a.file, a.line).cmp(&(b.severity, &b.file, b.line)));
     problems.dedup();
-    let errors = problems.iter().filter(|p| p.severity == Severity::Error).count();
+    let errors = problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .count();
     let warnings = problems.len() - errors;
     if json {
         let doc = serde_json::json!({

@@ -137,7 +137,19 @@ pub fn parse_ron<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Problem> {
     let opts = ron::Options::default();
     opts.from_str::<T>(&file.text).map_err(|e| {
         let msg = e.code.to_string();
-        let field = field_in_message(&msg);
+        let field = match &e.code {
+            ron::Error::NoSuchStructField { found, outer, .. } => match outer {
+                Some(o) => format!("{o}.{found}"),
+                None => found.to_string(),
+            },
+            ron::Error::MissingStructField { field, outer } => match outer {
+                Some(o) => format!("{o}.{field}"),
+                None => field.to_string(),
+            },
+            ron::Error::DuplicateStructField { field, .. } => field.to_string(),
+            ron::Error::NoSuchEnumVariant { found, .. } => found.to_string(),
+            _ => String::new(),
+        };
         Problem {
             severity: Severity::Error,
             file: file.path.clone(),
@@ -147,19 +159,6 @@ pub fn parse_ron<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Problem> {
             message: format!("{msg} (check the RON syntax and the field names in docs/modding.md)"),
         }
     })
-}
-
-/// Pulls a field name out of a serde message such as "unknown field `x`".
-fn field_in_message(msg: &str) -> String {
-    for key in ["field `", "variant `"] {
-        if let Some(i) = msg.find(key) {
-            let rest = &msg[i + key.len()..];
-            if let Some(j) = rest.find('`') {
-                return rest[..j].to_string();
-            }
-        }
-    }
-    String::new()
 }
 
 /// Reads a file from disk with a size bound; the error names the file.
@@ -209,11 +208,7 @@ impl ContentDb {
                     for p in list {
                         match read_bounded(&p) {
                             Ok(text) => files.push(SourceFile {
-                                path: p
-                                    .strip_prefix(root)
-                                    .unwrap_or(&p)
-                                    .display()
-                                    .to_string(),
+                                path: p.strip_prefix(root).unwrap_or(&p).display().to_string(),
                                 text,
                             }),
                             Err(e) => problems.push(e),
@@ -354,7 +349,8 @@ impl ContentDb {
         Ok(id)
     }
 
-    fn reindex(&mut self) {
+    /// Rebuilds the id indexes after `set` was edited in place.
+    pub fn reindex(&mut self) {
         fn ix<T>(v: &[T], id: impl Fn(&T) -> &str) -> HashMap<String, usize> {
             v.iter()
                 .enumerate()
@@ -387,7 +383,9 @@ impl ContentDb {
     }
     /// An improvement by id.
     pub fn improvement(&self, id: &str) -> Option<&Improvement> {
-        self.improvement_ix.get(id).map(|i| &self.set.improvements[*i])
+        self.improvement_ix
+            .get(id)
+            .map(|i| &self.set.improvements[*i])
     }
     /// An outpost size by id.
     pub fn size(&self, id: &str) -> Option<&OutpostSize> {

@@ -38,7 +38,11 @@ impl Report<'_> {
         for (n, (id, texts)) in items.enumerate() {
             let q = format!("\"{id}\"");
             if id.is_empty() {
-                self.err(&[], format!("{what}[{n}].id"), "an id can't be empty".into());
+                self.err(
+                    &[],
+                    format!("{what}[{n}].id"),
+                    "an id can't be empty".into(),
+                );
             }
             if !seen.insert(id.to_string()) {
                 // Point at the second occurrence.
@@ -84,11 +88,15 @@ fn effects(db: &ContentDb, r: &mut Report, owner: &str, anchor: &str, list: &[Ef
                 ),
                 _ => {}
             },
-            Effect::ImprovementYield { improvement, .. } if db.improvement(improvement).is_none() => {
+            Effect::ImprovementYield { improvement, .. }
+                if db.improvement(improvement).is_none() =>
+            {
                 r.err(
                     &[anchor, &format!("\"{improvement}\"")],
                     format!("{owner}.effects.ImprovementYield.improvement"),
-                    format!("unknown improvement id `{improvement}`: use an id from improvements.ron"),
+                    format!(
+                        "unknown improvement id `{improvement}`: use an id from improvements.ron"
+                    ),
                 )
             }
             Effect::Unlock(id) if db.building(id).is_none() && db.improvement(id).is_none() => r
@@ -121,24 +129,53 @@ pub(super) fn content<'a>(
     let mut r = report("rules.ron");
     let n = &s.rules;
     let checks: [(&str, bool, &str); 6] = [
-        ("food_healthy_on", (1..=7).contains(&n.food_healthy_on), "a d6 target from 1 to 7"),
+        (
+            "food_healthy_on",
+            (1..=7).contains(&n.food_healthy_on),
+            "a d6 target from 1 to 7",
+        ),
         ("army_food_group", n.army_food_group >= 1, "at least 1"),
         ("action_points", n.action_points >= 1, "at least 1"),
-        ("combat_rounds", (1..=20).contains(&n.combat_rounds), "from 1 to 20"),
-        ("research_offer", (1..=10).contains(&n.research_offer), "from 1 to 10"),
-        ("analysis_target", (2..=13).contains(&n.analysis_target), "a 2d6 target from 2 to 13"),
+        (
+            "combat_rounds",
+            (1..=20).contains(&n.combat_rounds),
+            "from 1 to 20",
+        ),
+        (
+            "research_offer",
+            (1..=10).contains(&n.research_offer),
+            "from 1 to 10",
+        ),
+        (
+            "analysis_target",
+            (2..=13).contains(&n.analysis_target),
+            "a 2d6 target from 2 to 13",
+        ),
     ];
     for (field, ok, want) in checks {
         if !ok {
-            r.err(&[field], format!("rules.{field}"), format!("must be {want}"));
+            r.err(
+                &[field],
+                format!("rules.{field}"),
+                format!("must be {want}"),
+            );
         }
     }
     out.extend(r.out);
 
     let mut r = report("terrains.ron");
-    r.ids("terrains", s.terrains.iter().map(|t| (t.id.as_str(), vec![t.name.as_str()])));
+    r.ids(
+        "terrains",
+        s.terrains
+            .iter()
+            .map(|t| (t.id.as_str(), vec![t.name.as_str()])),
+    );
     if s.terrains.is_empty() {
-        r.err(&[], "terrains".into(), "at least one terrain is needed".into());
+        r.err(
+            &[],
+            "terrains".into(),
+            "at least one terrain is needed".into(),
+        );
     }
     for t in &s.terrains {
         if t.move_cost == 0 {
@@ -149,15 +186,25 @@ pub(super) fn content<'a>(
             );
         }
     }
-    if !s.terrains.iter().any(|t| t.weight > 0 && !t.water && !t.impassable) {
-        r.err(&[], "terrains".into(), "at least one land terrain needs a weight > 0 for generated maps".into());
+    if !s
+        .terrains
+        .iter()
+        .any(|t| t.weight > 0 && !t.water && !t.impassable)
+    {
+        r.err(
+            &[],
+            "terrains".into(),
+            "at least one land terrain needs a weight > 0 for generated maps".into(),
+        );
     }
     out.extend(r.out);
 
     let mut r = report("improvements.ron");
     r.ids(
         "improvements",
-        s.improvements.iter().map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])),
+        s.improvements
+            .iter()
+            .map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])),
     );
     for i in &s.improvements {
         let a = format!("\"{}\"", i.id);
@@ -185,7 +232,9 @@ pub(super) fn content<'a>(
     let mut r = report("buildings.ron");
     r.ids(
         "buildings",
-        s.buildings.iter().map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])),
+        s.buildings
+            .iter()
+            .map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])),
     );
     for b in &s.buildings {
         if let Some(t) = &b.requires_tech
@@ -201,7 +250,12 @@ pub(super) fn content<'a>(
     out.extend(r.out);
 
     let mut r = report("outposts.ron");
-    r.ids("outpost_sizes", s.outpost_sizes.iter().map(|t| (t.id.as_str(), vec![t.name.as_str()])));
+    r.ids(
+        "outpost_sizes",
+        s.outpost_sizes
+            .iter()
+            .map(|t| (t.id.as_str(), vec![t.name.as_str()])),
+    );
     for z in &s.outpost_sizes {
         if let Some(n) = &z.next
             && db.size(n).is_none()
@@ -223,20 +277,41 @@ pub(super) fn content<'a>(
     out.extend(r.out);
 
     let mut r = report("units.ron");
-    r.ids("units", s.units.iter().map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])));
+    r.ids(
+        "units",
+        s.units
+            .iter()
+            .map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])),
+    );
     if !s.units.iter().any(|u| u.camp == Camp::Chaos) {
-        r.err(&[], "units".into(), "at least one Chaos unit is needed (corrupted units become one, R6.3)".into());
+        r.err(
+            &[],
+            "units".into(),
+            "at least one Chaos unit is needed (corrupted units become one, R6.3)".into(),
+        );
     }
     for u in &s.units {
         let a = format!("\"{}\"", u.id);
         if u.hp == 0 {
-            r.err(&[&a, "hp"], format!("units[{}].hp", u.id), "a unit needs at least 1 hit point".into());
+            r.err(
+                &[&a, "hp"],
+                format!("units[{}].hp", u.id),
+                "a unit needs at least 1 hit point".into(),
+            );
         }
         if !(1..=7).contains(&u.attack.hit_on) {
-            r.err(&[&a, "hit_on"], format!("units[{}].attack.hit_on", u.id), "a d6 target from 1 to 7".into());
+            r.err(
+                &[&a, "hit_on"],
+                format!("units[{}].attack.hit_on", u.id),
+                "a d6 target from 1 to 7".into(),
+            );
         }
         if u.resistance > 7 {
-            r.err(&[&a, "resistance"], format!("units[{}].resistance", u.id), "a d6 target from 0 (immune) to 7".into());
+            r.err(
+                &[&a, "resistance"],
+                format!("units[{}].resistance", u.id),
+                "a d6 target from 0 (immune) to 7".into(),
+            );
         }
         if let Some(c) = &u.corrupts_into {
             match db.unit(c) {
@@ -254,81 +329,168 @@ pub(super) fn content<'a>(
             }
         }
         for act in &u.actions {
-            effects(db, &mut r, &format!("units[{}].actions[{}]", u.id, act.id), &a, &act.effects);
+            effects(
+                db,
+                &mut r,
+                &format!("units[{}].actions[{}]", u.id, act.id),
+                &a,
+                &act.effects,
+            );
         }
     }
     out.extend(r.out);
 
-    for (name, deck) in [("events.ron", &s.events), ("chaos.ron", &s.chaos), ("artifacts.ron", &s.artifacts)] {
+    for (name, deck) in [
+        ("events.ron", &s.events),
+        ("chaos.ron", &s.chaos),
+        ("artifacts.ron", &s.artifacts),
+    ] {
         let mut r = report(name);
         let what = name.trim_end_matches(".ron");
-        r.ids(what, deck.iter().map(|c| (c.id.as_str(), vec![c.name.as_str(), c.text.as_str()])));
+        r.ids(
+            what,
+            deck.iter()
+                .map(|c| (c.id.as_str(), vec![c.name.as_str(), c.text.as_str()])),
+        );
         let copies: u64 = deck.iter().map(|c| c.copies as u64).sum();
         if copies == 0 {
-            r.err(&[], what.into(), "the deck is empty: add at least one card".into());
+            r.err(
+                &[],
+                what.into(),
+                "the deck is empty: add at least one card".into(),
+            );
         }
         if copies > MAX_DECK as u64 {
-            r.err(&[], what.into(), format!("{copies} cards: at most {MAX_DECK}"));
+            r.err(
+                &[],
+                what.into(),
+                format!("{copies} cards: at most {MAX_DECK}"),
+            );
         }
         for c in deck {
-            effects(db, &mut r, &format!("{what}[{}]", c.id), &format!("\"{}\"", c.id), &c.effects);
+            effects(
+                db,
+                &mut r,
+                &format!("{what}[{}]", c.id),
+                &format!("\"{}\"", c.id),
+                &c.effects,
+            );
         }
         out.extend(r.out);
     }
 
     let mut r = report("research.ron");
-    r.ids("research", s.research.iter().map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])));
+    r.ids(
+        "research",
+        s.research
+            .iter()
+            .map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])),
+    );
     for t in &s.research {
         let a = format!("\"{}\"", t.id);
         if t.points == 0 && t.resources.is_empty() {
-            r.warn(&[&a], format!("research[{}].points", t.id), "needs no points and no resources: it completes at once".into());
+            r.warn(
+                &[&a],
+                format!("research[{}].points", t.id),
+                "needs no points and no resources: it completes at once".into(),
+            );
         }
         effects(db, &mut r, &format!("research[{}]", t.id), &a, &t.effects);
     }
     out.extend(r.out);
 
     let mut r = report("exploration.ron");
-    r.ids("exploration", s.exploration.iter().map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])));
+    r.ids(
+        "exploration",
+        s.exploration
+            .iter()
+            .map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])),
+    );
     for c in &s.exploration {
-        effects(db, &mut r, &format!("exploration[{}]", c.id), &format!("\"{}\"", c.id), &c.effects);
+        effects(
+            db,
+            &mut r,
+            &format!("exploration[{}]", c.id),
+            &format!("\"{}\"", c.id),
+            &c.effects,
+        );
     }
     out.extend(r.out);
 
     let mut r = report("rituals.ron");
-    r.ids("rituals", s.rituals.iter().map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])));
+    r.ids(
+        "rituals",
+        s.rituals
+            .iter()
+            .map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])),
+    );
     for c in &s.rituals {
-        effects(db, &mut r, &format!("rituals[{}]", c.id), &format!("\"{}\"", c.id), &c.effects);
+        effects(
+            db,
+            &mut r,
+            &format!("rituals[{}]", c.id),
+            &format!("\"{}\"", c.id),
+            &c.effects,
+        );
     }
     out.extend(r.out);
 
     let mut r = report("portal.ron");
     match &s.portal {
-        None => r.err(&[], "portal".into(), "missing portal.ron: the game needs a portal (R8)".into()),
+        None => r.err(
+            &[],
+            "portal".into(),
+            "missing portal.ron: the game needs a portal (R8)".into(),
+        ),
         Some(p) => {
             if p.arches.is_empty() || p.arches.iter().any(|a| a.is_empty()) {
-                r.err(&["arches"], "portal.arches".into(), "each arch needs at least one cell".into());
+                r.err(
+                    &["arches"],
+                    "portal.arches".into(),
+                    "each arch needs at least one cell".into(),
+                );
             }
             if p.star == 0 || p.star >= p.track {
                 r.err(
                     &["star"],
                     "portal.star".into(),
-                    format!("the star must lie before the last cell: 1 ≤ star < track ({})", p.track),
+                    format!(
+                        "the star must lie before the last cell: 1 ≤ star < track ({})",
+                        p.track
+                    ),
                 );
             }
             if p.track > 100 {
-                r.err(&["track"], "portal.track".into(), "at most 100 cells".into());
+                r.err(
+                    &["track"],
+                    "portal.track".into(),
+                    "at most 100 cells".into(),
+                );
             }
             if p.crystals_per_phase == 0 {
-                r.err(&["crystals_per_phase"], "portal.crystals_per_phase".into(), "at least 1, or the portal can never be powered".into());
+                r.err(
+                    &["crystals_per_phase"],
+                    "portal.crystals_per_phase".into(),
+                    "at least 1, or the portal can never be powered".into(),
+                );
             }
         }
     }
     out.extend(r.out);
 
     let mut r = report("difficulty.ron");
-    r.ids("difficulties", s.difficulties.iter().map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])));
+    r.ids(
+        "difficulties",
+        s.difficulties
+            .iter()
+            .map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])),
+    );
     if db.difficulty("normal").is_none() {
-        r.err(&[], "difficulties".into(), "a difficulty with id \"normal\" is needed (the default)".into());
+        r.err(
+            &[],
+            "difficulties".into(),
+            "a difficulty with id \"normal\" is needed (the default)".into(),
+        );
     }
     out.extend(r.out);
     out
@@ -361,11 +523,22 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_default();
     if !expected_id.is_empty() && l.id != expected_id && file.ends_with(".ron") {
-        r.warn(&["id"], "id".into(), format!("the id `{}` differs from the file name `{expected_id}`", l.id));
+        r.warn(
+            &["id"],
+            "id".into(),
+            format!(
+                "the id `{}` differs from the file name `{expected_id}`",
+                l.id
+            ),
+        );
     }
     for t in [&l.name, &l.description, &l.intro] {
         if t.chars().count() > MAX_TEXT {
-            r.err(&[], "name/description/intro".into(), format!("longer than {MAX_TEXT} characters"));
+            r.err(
+                &[],
+                "name/description/intro".into(),
+                format!("longer than {MAX_TEXT} characters"),
+            );
         }
     }
     match &l.map {
@@ -381,20 +554,34 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
         }
         MapDef::Rows { legend, rows } => {
             if rows.len() > 2 * MAX_MAP_RADIUS as usize
-                || rows.iter().any(|row| row.chars().count() > 2 * MAX_MAP_RADIUS as usize)
+                || rows
+                    .iter()
+                    .any(|row| row.chars().count() > 2 * MAX_MAP_RADIUS as usize)
             {
-                r.err(&["rows"], "map.rows".into(), format!("at most {} rows and columns", 2 * MAX_MAP_RADIUS));
+                r.err(
+                    &["rows"],
+                    "map.rows".into(),
+                    format!("at most {} rows and columns", 2 * MAX_MAP_RADIUS),
+                );
                 return r.out;
             }
             for (c, t) in legend {
                 if db.terrain(t).is_none() {
-                    r.err(&["legend", &format!("\"{t}\"")], format!("map.legend['{c}']"), format!("unknown terrain `{t}`"));
+                    r.err(
+                        &["legend", &format!("\"{t}\"")],
+                        format!("map.legend['{c}']"),
+                        format!("unknown terrain `{t}`"),
+                    );
                 }
             }
             for (i, row) in rows.iter().enumerate() {
                 for c in row.chars() {
                     if !legend.contains_key(&c) {
-                        r.err(&["rows", row.as_str()], format!("map.rows[{i}]"), format!("letter '{c}' is not in the legend"));
+                        r.err(
+                            &["rows", row.as_str()],
+                            format!("map.rows[{i}]"),
+                            format!("letter '{c}' is not in the legend"),
+                        );
                     }
                 }
             }
@@ -411,7 +598,11 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
         l.lying.len(),
     ];
     if lists.iter().any(|n| *n > MAX_ENTRIES) {
-        r.err(&[], "level".into(), format!("a list holds more than {MAX_ENTRIES} entries"));
+        r.err(
+            &[],
+            "level".into(),
+            format!("a list holds more than {MAX_ENTRIES} entries"),
+        );
         return r.out;
     }
     let at_check = |r: &mut Report, field: &str, at: At| {
@@ -426,11 +617,19 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
     for (at, t) in &l.terrain {
         at_check(&mut r, "terrain", *at);
         if db.terrain(t).is_none() {
-            r.err(&["terrain", &format!("\"{t}\"")], "terrain".into(), format!("unknown terrain `{t}`: use an id from terrains.ron"));
+            r.err(
+                &["terrain", &format!("\"{t}\"")],
+                "terrain".into(),
+                format!("unknown terrain `{t}`: use an id from terrains.ron"),
+            );
         }
     }
     if l.rifts.is_empty() {
-        r.warn(&["rifts"], "rifts".into(), "no rift: Chaos can never corrupt a tile (R6.1)".into());
+        r.warn(
+            &["rifts"],
+            "rifts".into(),
+            "no rift: Chaos can never corrupt a tile (R6.1)".into(),
+        );
     }
     for at in &l.rifts {
         at_check(&mut r, "rifts", *at);
@@ -446,40 +645,72 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
     }
     let portals = l.outposts.iter().filter(|o| o.portal).count();
     if portals != 1 {
-        r.err(&["outposts"], "outposts".into(), format!("exactly one outpost needs `portal: true` (found {portals})"));
+        r.err(
+            &["outposts"],
+            "outposts".into(),
+            format!("exactly one outpost needs `portal: true` (found {portals})"),
+        );
     }
     for o in &l.outposts {
         let a = format!("\"{}\"", o.name);
         at_check(&mut r, "outposts", o.at);
         match db.size(&o.size) {
-            None => r.err(&[&a, "size"], format!("outposts[{}].size", o.name), format!("unknown outpost size `{}`: use an id from outposts.ron", o.size)),
+            None => r.err(
+                &[&a, "size"],
+                format!("outposts[{}].size", o.name),
+                format!(
+                    "unknown outpost size `{}`: use an id from outposts.ron",
+                    o.size
+                ),
+            ),
             Some(z) if o.buildings.len() as u32 > z.building_slots => r.err(
                 &[&a, "buildings"],
                 format!("outposts[{}].buildings", o.name),
-                format!("{} buildings but a {} has {} slots (R9.2)", o.buildings.len(), z.name, z.building_slots),
+                format!(
+                    "{} buildings but a {} has {} slots (R9.2)",
+                    o.buildings.len(),
+                    z.name,
+                    z.building_slots
+                ),
             ),
             _ => {}
         }
         for b in &o.buildings {
             if db.building(b).is_none() {
-                r.err(&[&a, &format!("\"{b}\"")], format!("outposts[{}].buildings", o.name), format!("unknown building `{b}`: use an id from buildings.ron"));
+                r.err(
+                    &[&a, &format!("\"{b}\"")],
+                    format!("outposts[{}].buildings", o.name),
+                    format!("unknown building `{b}`: use an id from buildings.ron"),
+                );
             }
         }
     }
     for (at, id) in &l.improvements {
         at_check(&mut r, "improvements", *at);
         if db.improvement(id).is_none() {
-            r.err(&["improvements", &format!("\"{id}\"")], "improvements".into(), format!("unknown improvement `{id}`: use an id from improvements.ron"));
+            r.err(
+                &["improvements", &format!("\"{id}\"")],
+                "improvements".into(),
+                format!("unknown improvement `{id}`: use an id from improvements.ron"),
+            );
         }
     }
     for (i, a) in l.armies.iter().enumerate() {
         at_check(&mut r, "armies", a.at);
         if a.units.is_empty() {
-            r.err(&["armies"], format!("armies[{i}].units"), "an army needs at least one unit".into());
+            r.err(
+                &["armies"],
+                format!("armies[{i}].units"),
+                "an army needs at least one unit".into(),
+            );
         }
         for u in &a.units {
             match db.unit(u) {
-                None => r.err(&["armies", &format!("\"{u}\"")], format!("armies[{i}].units"), format!("unknown unit id `{u}`: use an id from units.ron")),
+                None => r.err(
+                    &["armies", &format!("\"{u}\"")],
+                    format!("armies[{i}].units"),
+                    format!("unknown unit id `{u}`: use an id from units.ron"),
+                ),
                 Some(t) if t.camp != a.camp => r.err(
                     &["armies", &format!("\"{u}\"")],
                     format!("armies[{i}].units"),
@@ -490,11 +721,19 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
         }
     }
     if db.difficulty(&l.difficulty).is_none() {
-        r.err(&["difficulty"], "difficulty".into(), format!("unknown difficulty `{}`", l.difficulty));
+        r.err(
+            &["difficulty"],
+            "difficulty".into(),
+            format!("unknown difficulty `{}`", l.difficulty),
+        );
     }
     for t in &l.exclude_research {
         if db.tech(t).is_none() {
-            r.warn(&["exclude_research", &format!("\"{t}\"")], "exclude_research".into(), format!("unknown technology `{t}`"));
+            r.warn(
+                &["exclude_research", &format!("\"{t}\"")],
+                "exclude_research".into(),
+                format!("unknown technology `{t}`"),
+            );
         }
     }
     r.out

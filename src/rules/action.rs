@@ -151,25 +151,45 @@ impl fmt::Display for Refusal {
         use Refusal::*;
         match self {
             GameOver => write!(f, "the game is over"),
-            WrongStep { needs, now } => write!(f, "this is done in step {needs}, and the game is in step {now}"),
+            WrongStep { needs, now } => write!(
+                f,
+                "this is done in step {needs}, and the game is in step {now}"
+            ),
             NotYourTurn { expected } => write!(f, "R9: it is the {expected:?}' turn"),
             UnknownArmy(id) => write!(f, "there is no army {id}"),
             NotYourArmy(id) => write!(f, "army {id} is not yours"),
             UnknownOutpost(id) => write!(f, "there is no outpost {id}"),
             NothingToDo => write!(f, "the amount must be at least 1"),
-            NotThatMuchFamine { tokens } => write!(f, "R5.5: the army has only {tokens} famine token(s)"),
-            NotEnough { res, need, have } => write!(f, "not enough {}: {need} needed, {have} within reach", res.name()),
+            NotThatMuchFamine { tokens } => {
+                write!(f, "R5.5: the army has only {tokens} famine token(s)")
+            }
+            NotEnough { res, need, have } => write!(
+                f,
+                "not enough {}: {need} needed, {have} within reach",
+                res.name()
+            ),
             ChooseFirst => write!(f, "R7.4: choose one of the offered technologies first"),
             NotOffered(t) => write!(f, "R7.4: `{t}` is not among the offered technologies"),
             NoResearch => write!(f, "R7.2: no research is under way"),
             NotNeeded(r) => write!(f, "R7.2: the research needs no more {}", r.name()),
             NotALab => write!(f, "R7.3: there is no working laboratory in that slot"),
-            NoArtifact((q, r)) => write!(f, "R7.3: no artifact token at ({q}, {r}) in the outpost's influence zone"),
+            NoArtifact((q, r)) => write!(
+                f,
+                "R7.3: no artifact token at ({q}, {r}) in the outpost's influence zone"
+            ),
             UnknownArch(a) => write!(f, "R8.1: the portal has no arch {a}"),
             ArchComplete(a) => write!(f, "R8.1: arch {} is complete", a + 1),
-            PortalNotBuilt => write!(f, "R8.2: both arches must be built before the portal can be powered"),
-            CrystalLimit { max, used } => write!(f, "R8.2: at most {max} crystals per phase ({used} already)"),
-            PowerBlocked => write!(f, "R8.3: a corruption marker blocks the power track; push it back first"),
+            PortalNotBuilt => write!(
+                f,
+                "R8.2: both arches must be built before the portal can be powered"
+            ),
+            CrystalLimit { max, used } => {
+                write!(f, "R8.2: at most {max} crystals per phase ({used} already)")
+            }
+            PowerBlocked => write!(
+                f,
+                "R8.3: a corruption marker blocks the power track; push it back first"
+            ),
             UnknownKind(k) => write!(f, "no action kind `{k}` is known"),
             Other(s) => write!(f, "{s}"),
         }
@@ -247,7 +267,10 @@ pub fn validate(world: &mut World, by: Camp, action: &Action) -> Result<(), Refu
                 return Err(Refusal::NothingToDo);
             }
             let e = world.army_by_id(*army).ok_or(Refusal::UnknownArmy(*army))?;
-            let a = world.get::<Army>(e).cloned().ok_or(Refusal::UnknownArmy(*army))?;
+            let a = world
+                .get::<Army>(e)
+                .cloned()
+                .ok_or(Refusal::UnknownArmy(*army))?;
             if a.camp != Camp::Eladrins {
                 return Err(Refusal::NotYourArmy(*army));
             }
@@ -316,7 +339,9 @@ pub fn validate(world: &mut World, by: Camp, action: &Action) -> Result<(), Refu
                 .outpost_by_id(*outpost)
                 .ok_or(Refusal::UnknownOutpost(*outpost))?;
             let db = world.content();
-            let op = world.get::<Outpost>(o).ok_or(Refusal::UnknownOutpost(*outpost))?;
+            let op = world
+                .get::<Outpost>(o)
+                .ok_or(Refusal::UnknownOutpost(*outpost))?;
             if !op.labs(&db).contains(slot) {
                 return Err(Refusal::NotALab);
             }
@@ -335,7 +360,12 @@ pub fn validate(world: &mut World, by: Camp, action: &Action) -> Result<(), Refu
             let db = world.content();
             let def = db.portal();
             let cells = def.arches.get(*arch).ok_or(Refusal::UnknownArch(*arch))?;
-            let built = world.resource::<Portal>().built.get(*arch).copied().unwrap_or(0);
+            let built = world
+                .resource::<Portal>()
+                .built
+                .get(*arch)
+                .copied()
+                .unwrap_or(0);
             let cost = cells
                 .get(built as usize)
                 .ok_or(Refusal::ArchComplete(*arch))?;
@@ -403,7 +433,9 @@ fn apply(world: &mut World, by: Camp, action: &Action) {
     match action {
         Action::Done => world.resource_mut::<StepDone>().0 = true,
         Action::Feed { army, tokens } => {
-            let Some(e) = world.army_by_id(*army) else { return };
+            let Some(e) = world.army_by_id(*army) else {
+                return;
+            };
             let Some(hex) = world.get::<Army>(e).map(|a| a.hex) else {
                 return;
             };
@@ -472,8 +504,17 @@ fn apply(world: &mut World, by: Camp, action: &Action) {
         }
         Action::BuildPortalCell { arch } => {
             let db = world.content();
-            let built = world.resource::<Portal>().built.get(*arch).copied().unwrap_or(0);
-            let Some(cost) = db.portal().arches.get(*arch).and_then(|a| a.get(built as usize))
+            let built = world
+                .resource::<Portal>()
+                .built
+                .get(*arch)
+                .copied()
+                .unwrap_or(0);
+            let Some(cost) = db
+                .portal()
+                .arches
+                .get(*arch)
+                .and_then(|a| a.get(built as usize))
             else {
                 return;
             };
@@ -530,7 +571,10 @@ fn apply(world: &mut World, by: Camp, action: &Action) {
 /// Validates, records and applies an action, then lets the cycle run on to the next decision.
 pub fn submit(world: &mut World, by: Camp, action: Action) -> Result<(), Refusal> {
     validate(world, by, &action)?;
-    world.resource_mut::<ActionLog>().0.push((by, action.clone()));
+    world
+        .resource_mut::<ActionLog>()
+        .0
+        .push((by, action.clone()));
     apply(world, by, &action);
     outcome::check(world);
     advance(world);

@@ -9,7 +9,7 @@ use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 use super::rng::GameRng;
-use crate::content::{Stock};
+use crate::content::Stock;
 
 /// A deck of card ids: draw from the end of `draw`, discards go to `discard`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,7 +7,9 @@ use hexx::Hex;
 
 use super::board::key;
 use super::upkeep::{corruption, portal, research};
-use super::{Army, Board, GameEvent, GameSetup, GameWorld, Ids, Modifiers, Outpost, Portal, Rift, Tile, Unit};
+use super::{
+    Army, Board, GameEvent, GameSetup, GameWorld, Ids, Modifiers, Outpost, Portal, Rift, Tile, Unit,
+};
 use crate::content::{Camp, Effect, Stock, Where};
 
 /// Applies effects in order. `at` is the tile the effect concerns, if any (exploration).
@@ -133,7 +135,10 @@ fn apply_one(world: &mut World, effect: &Effect, at: Option<Hex>) {
                 .add_all(extra);
         }
         Effect::Unlock(id) => {
-            world.resource_mut::<Modifiers>().unlocked.insert(id.clone());
+            world
+                .resource_mut::<Modifiers>()
+                .unlocked
+                .insert(id.clone());
         }
         Effect::ArtifactToken => {
             let h = at.unwrap_or(world.resource::<Portal>().hex);
@@ -159,7 +164,11 @@ pub fn eladrin_armies(world: &mut World) -> Vec<Entity> {
     world
         .armies()
         .into_iter()
-        .filter(|e| world.get::<Army>(*e).is_some_and(|a| a.camp == Camp::Eladrins))
+        .filter(|e| {
+            world
+                .get::<Army>(*e)
+                .is_some_and(|a| a.camp == Camp::Eladrins)
+        })
         .collect()
 }
 
@@ -245,10 +254,11 @@ pub fn spawn(world: &mut World, camp: Camp, hex: Hex, unit: &str, count: u32) {
     if count == 0 || world.content().unit(unit).is_none() {
         return;
     }
-    let existing = world
-        .armies()
-        .into_iter()
-        .find(|e| world.get::<Army>(*e).is_some_and(|a| a.camp == camp && a.hex == hex));
+    let existing = world.armies().into_iter().find(|e| {
+        world
+            .get::<Army>(*e)
+            .is_some_and(|a| a.camp == camp && a.hex == hex)
+    });
     let mut units = Vec::new();
     for _ in 0..count {
         let id = world.resource_mut::<Ids>().fresh();
@@ -370,4 +380,20 @@ fn cleanse(world: &mut World, n: u32) {
         world.emit(GameEvent::TileCleansed { at: h });
     }
     let _ = world.resource::<Board>();
+}
+
+/// The d6 result each attack die of a unit needs: its card's `hit_on`, one harder per famine
+/// token (R5.4: −1 to attack rolls), one easier per attack technology (Eladrins); 7 = no hit.
+pub fn attack_hit_on(world: &World, army: &Army, unit: &Unit) -> u8 {
+    let db = world.content();
+    let base = db
+        .unit(&unit.kind)
+        .map(|t| t.attack.hit_on as i32)
+        .unwrap_or(6);
+    let bonus = if army.camp == Camp::Eladrins {
+        world.resource::<Modifiers>().attack as i32
+    } else {
+        0
+    };
+    (base + army.famine as i32 - bonus).clamp(1, 7) as u8
 }

@@ -250,8 +250,16 @@ impl fmt::Display for GameEvent {
         let h = |h: &Hex| format!("({}, {})", h.x, h.y);
         match self {
             StepStarted { cycle, step } => write!(f, "Cycle {cycle}: step {step}"),
-            CardDrawn { camp, deck, card } => write!(f, "{camp:?} drew `{card}` from the {deck} deck"),
-            Dice { what, dice, target, success, at } => {
+            CardDrawn { camp, deck, card } => {
+                write!(f, "{camp:?} drew `{card}` from the {deck} deck")
+            }
+            Dice {
+                what,
+                dice,
+                target,
+                success,
+                at,
+            } => {
                 let total: i32 = dice.iter().map(|d| *d as i32).sum();
                 write!(
                     f,
@@ -265,31 +273,68 @@ impl fmt::Display for GameEvent {
             Ready { id, at } => write!(f, "{id} is ready at {}", h(at)),
             UpkeepPaid { what, stock } => write!(f, "{what} paid upkeep: {stock}"),
             Inactive { what } => write!(f, "{what} is inactive this phase (upkeep unpaid, R5.2)"),
-            Famine { army, change, tokens } => write!(f, "Army {army}: famine {change:+} → {tokens} token(s)"),
-            UnitDied { army, unit, cause } => write!(f, "Unit {unit} of army {army} died ({cause})"),
+            Famine {
+                army,
+                change,
+                tokens,
+            } => write!(f, "Army {army}: famine {change:+} → {tokens} token(s)"),
+            UnitDied { army, unit, cause } => {
+                write!(f, "Unit {unit} of army {army} died ({cause})")
+            }
             TileCorrupted { at } => write!(f, "Tile {} is corrupted", h(at)),
             TileCleansed { at } => write!(f, "Tile {} is cleansed", h(at)),
-            UnitWounded { army, unit, amount } => write!(f, "Unit {unit} of army {army} loses {amount} HP"),
-            UnitTurned { unit, into, at } => write!(f, "Unit {unit} turns to Chaos as {into} at {}", h(at)),
+            UnitWounded { army, unit, amount } => {
+                write!(f, "Unit {unit} of army {army} loses {amount} HP")
+            }
+            UnitTurned { unit, into, at } => {
+                write!(f, "Unit {unit} turns to Chaos as {into} at {}", h(at))
+            }
             Spawned { unit, count, at } => write!(f, "{count} {unit} emerge at {}", h(at)),
             RiftOpened { at } => write!(f, "A rift opens at {}", h(at)),
             RiftClosed { at } => write!(f, "The rift at {} is sealed", h(at)),
-            StockChanged { outpost, gained, lost } => write!(f, "Outpost {outpost}: +{gained} −{lost}"),
+            StockChanged {
+                outpost,
+                gained,
+                lost,
+            } => write!(f, "Outpost {outpost}: +{gained} −{lost}"),
             ResearchPoints { added, total } => write!(f, "Research +{added} → {total}"),
             ResearchOffered { cards } => write!(f, "Research offered: {}", cards.join(", ")),
             ResearchChosen { tech } => write!(f, "Research chosen: {tech}"),
-            ResearchFunded { res, amount } => write!(f, "{amount} {} placed on the research", res.name()),
-            ResearchDone { tech, lost_points } => write!(f, "Research done: {tech} ({lost_points} point(s) over, lost)"),
-            LabAssigned { outpost, slot, artifact } => match artifact {
-                Some(a) => write!(f, "Lab {slot} of outpost {outpost} analyses the artifact at {}", h(a)),
+            ResearchFunded { res, amount } => {
+                write!(f, "{amount} {} placed on the research", res.name())
+            }
+            ResearchDone { tech, lost_points } => write!(
+                f,
+                "Research done: {tech} ({lost_points} point(s) over, lost)"
+            ),
+            LabAssigned {
+                outpost,
+                slot,
+                artifact,
+            } => match artifact {
+                Some(a) => write!(
+                    f,
+                    "Lab {slot} of outpost {outpost} analyses the artifact at {}",
+                    h(a)
+                ),
                 None => write!(f, "Lab {slot} of outpost {outpost} returns to research"),
             },
             ArtifactFound { card, at } => write!(f, "Artifact from {}: {card}", h(at)),
             ArtifactToken { at } => write!(f, "An artifact lies at {}", h(at)),
-            PortalCellBuilt { arch, cell } => write!(f, "Portal arch {} cell {} built", arch + 1, cell + 1),
-            PortalPowered { crystals, power } => write!(f, "{crystals} crystal(s) into the portal → power {power}"),
-            PortalCorrupted { added, markers } => write!(f, "Chaos corrupts the power track: +{added} → {markers} marker(s)"),
-            CorruptionPushedBack { removed, markers } => write!(f, "Corruption pushed back: −{removed} → {markers} marker(s)"),
+            PortalCellBuilt { arch, cell } => {
+                write!(f, "Portal arch {} cell {} built", arch + 1, cell + 1)
+            }
+            PortalPowered { crystals, power } => {
+                write!(f, "{crystals} crystal(s) into the portal → power {power}")
+            }
+            PortalCorrupted { added, markers } => write!(
+                f,
+                "Chaos corrupts the power track: +{added} → {markers} marker(s)"
+            ),
+            CorruptionPushedBack { removed, markers } => write!(
+                f,
+                "Corruption pushed back: −{removed} → {markers} marker(s)"
+            ),
             Passed { camp } => write!(f, "{camp:?} passes"),
             GameOver { winner, reason } => write!(f, "Game over: {winner:?} win — {reason}"),
             Note(s) => write!(f, "{s}"),

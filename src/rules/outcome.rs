@@ -29,7 +29,11 @@ pub fn check(world: &mut World) {
     let p = world.resource::<Portal>().clone();
     let track = def.portal().track;
     if p.operational {
-        win(world, Camp::Eladrins, "Portal operational: the portal is powered (R8.2)".into());
+        win(
+            world,
+            Camp::Eladrins,
+            "Portal operational: the portal is powered (R8.2)".into(),
+        );
         return;
     }
     if p.corruption > 0 && p.power + p.corruption >= track {

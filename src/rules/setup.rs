@@ -76,7 +76,12 @@ fn generate(db: &ContentDb, radius: u32, seed: u64) -> Vec<(Hex, String)> {
     let total: u32 = weighted.iter().map(|(_, w)| *w).sum();
     let pick = |rng: &mut ChaCha8Rng| -> String {
         if total == 0 {
-            return db.set.terrains.first().map(|t| t.id.clone()).unwrap_or_default();
+            return db
+                .set
+                .terrains
+                .first()
+                .map(|t| t.id.clone())
+                .unwrap_or_default();
         }
         let mut x = rng.random_range(0..total);
         for (id, w) in &weighted {
@@ -145,6 +150,19 @@ fn deck_of<'a>(cards: impl Iterator<Item = (&'a str, u32)>) -> Vec<String> {
 /// Clears any game in the world and starts `level` with `difficulty` (the level's default when
 /// `None`) and `seed`, then runs the cycle to its first decision.
 pub fn start_game(
+    world: &mut World,
+    level_id: &str,
+    difficulty: Option<&str>,
+    seed: u64,
+) -> Result<(), String> {
+    spawn_game(world, level_id, difficulty, seed)?;
+    advance(world);
+    Ok(())
+}
+
+/// Puts `level` in place (map, outposts, armies, decks, portal) at the start of cycle 1,
+/// before any step has run. Tests use it to run one step's schedule at a time.
+pub fn spawn_game(
     world: &mut World,
     level_id: &str,
     difficulty: Option<&str>,
@@ -268,7 +286,9 @@ pub fn start_game(
     let arches = db.portal().arches.len();
     let mut portal = Portal {
         built: vec![0; arches],
-        corruption: diff.portal_corruption_start.min(db.portal().track.saturating_sub(1)),
+        corruption: diff
+            .portal_corruption_start
+            .min(db.portal().track.saturating_sub(1)),
         ..Default::default()
     };
     for o in &level.outposts {
@@ -357,7 +377,6 @@ pub fn start_game(
         }
     };
     world.insert_resource(decks);
-    advance(world);
     Ok(())
 }
 

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::rng::RngState;
 use super::{
-    ActionLog, Army, Board, Cycle, CycleOrder, Decks, GameRng, GameSetup, Ids, Modifiers,
-    Outcome, Outpost, Portal, Research, StepDone, Tile,
+    ActionLog, Army, Board, Cycle, CycleOrder, Decks, GameRng, GameSetup, Ids, Modifiers, Outcome,
+    Outpost, Portal, Research, StepDone, Tile,
 };
 use crate::content::{Camp, Content, MAX_FILE_BYTES, MAX_MAP_RADIUS};
 
@@ -116,14 +116,20 @@ pub fn check(world: &World, s: &Snapshot) -> Result<(), String> {
     let db = world.resource::<Content>().0.clone();
     let max_tiles = 3 * MAX_MAP_RADIUS as usize * (MAX_MAP_RADIUS as usize + 1) + 1;
     if s.tiles.len() > max_tiles || s.tiles.is_empty() {
-        return Err(format!("the map has {} tiles (1 to {max_tiles} allowed)", s.tiles.len()));
+        return Err(format!(
+            "the map has {} tiles (1 to {max_tiles} allowed)",
+            s.tiles.len()
+        ));
     }
     if s.armies.len() > 100_000 || s.outposts.len() > 10_000 {
         return Err("too many armies or outposts".into());
     }
     for (i, t) in s.tiles.iter().enumerate() {
         if db.terrain(&t.terrain).is_none() {
-            return Err(format!("tiles[{i}].terrain: unknown terrain `{}`", t.terrain));
+            return Err(format!(
+                "tiles[{i}].terrain: unknown terrain `{}`",
+                t.terrain
+            ));
         }
     }
     for a in &s.armies {
@@ -141,7 +147,11 @@ pub fn check(world: &World, s: &Snapshot) -> Result<(), String> {
             return Err(format!("outpost {}: unknown building `{}`", o.id, b.id));
         }
     }
-    if world.resource::<CycleOrder>().position(&s.step_id).is_none() {
+    if world
+        .resource::<CycleOrder>()
+        .position(&s.step_id)
+        .is_none()
+    {
         return Err(format!("unknown step `{}` (a plugin missing?)", s.step_id));
     }
     Ok(())
@@ -283,7 +293,10 @@ pub fn replay_of(world: &mut World) -> Replay {
 pub fn read_replay(path: &Path) -> Result<Replay, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if meta.len() > MAX_FILE_BYTES {
-        return Err(format!("{}: larger than {MAX_FILE_BYTES} bytes", path.display()));
+        return Err(format!(
+            "{}: larger than {MAX_FILE_BYTES} bytes",
+            path.display()
+        ));
     }
     let text = crate::content::read_bounded(path).map_err(|p| p.to_string())?;
     let r: Replay = ron::Options::default().from_str(&text).map_err(|e| {

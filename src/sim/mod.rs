@@ -110,10 +110,12 @@ pub fn placeholder_action(world: &mut World) -> (Camp, Action) {
         }
         "R7" => {
             let offer = world.resource::<Research>().offer.clone();
-            if let Some(best) = offer
-                .iter()
-                .min_by_key(|t| (db.tech(t).map(|x| x.points + x.resources.total()), (*t).clone()))
-            {
+            if let Some(best) = offer.iter().min_by_key(|t| {
+                (
+                    db.tech(t).map(|x| x.points + x.resources.total()),
+                    (*t).clone(),
+                )
+            }) {
                 return (
                     Camp::Eladrins,
                     Action::ChooseResearch { tech: best.clone() },

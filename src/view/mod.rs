@@ -13,8 +13,8 @@ use hexx::{Hex, HexLayout};
 
 use crate::content::{Camp, Content, ContentDb};
 use crate::rules::{
-    ActionRefused, ActionRequest, Army, Chronicle, Cycle, CycleOrder, Outcome, Outpost,
-    Portal, Research, Rift, RulesPlugin, Tile,
+    ActionRefused, ActionRequest, Army, Chronicle, Cycle, CycleOrder, Outcome, Outpost, Portal,
+    Research, Rift, RulesPlugin, Tile,
 };
 
 /// Pixel size of a hex (centre to corner).
@@ -65,7 +65,10 @@ fn spawn_camera(mut commands: Commands) {
 }
 
 fn terrain_color(db: &ContentDb, t: &Tile) -> Color {
-    let (r, g, b) = db.terrain(&t.terrain).map(|t| t.color).unwrap_or((128, 128, 128));
+    let (r, g, b) = db
+        .terrain(&t.terrain)
+        .map(|t| t.color)
+        .unwrap_or((128, 128, 128));
     let base = Color::srgb_u8(r, g, b);
     if t.rift == Rift::Open {
         Color::srgb_u8(140, 20, 160)
@@ -106,7 +109,8 @@ fn recolor_tiles(
     if changed.is_empty() {
         return;
     }
-    let changed: std::collections::HashMap<Hex, &Tile> = changed.iter().map(|t| (t.hex, t)).collect();
+    let changed: std::collections::HashMap<Hex, &Tile> =
+        changed.iter().map(|t| (t.hex, t)).collect();
     for (v, m) in &views {
         if let Some(t) = changed.get(&v.0)
             && let Some(mut mat) = materials.get_mut(&m.0)
@@ -159,7 +163,11 @@ fn place_tokens(
     let red = materials.add(Color::srgb_u8(220, 50, 60));
     for a in &armies {
         let p = l.hex_to_world_pos(a.hex) + Vec2::new(12.0, 10.0);
-        let mat = if a.camp == Camp::Eladrins { blue.clone() } else { red.clone() };
+        let mat = if a.camp == Camp::Eladrins {
+            blue.clone()
+        } else {
+            red.clone()
+        };
         commands.spawn((
             Token,
             Mesh2d(disc.clone()),
@@ -241,82 +249,90 @@ fn draw_panels(
             for (i, s) in order.0.iter().enumerate() {
                 let text = format!("{} {}", s.id, s.title);
                 if i == cycle.step {
-                    ui.label(egui::RichText::new(text).strong().color(egui::Color32::YELLOW));
+                    ui.label(
+                        egui::RichText::new(text)
+                            .strong()
+                            .color(egui::Color32::YELLOW),
+                    );
                 } else {
                     ui.label(egui::RichText::new(text).weak());
                 }
             }
         });
     });
-    egui::Panel::right("state").min_size(280.0).show(&mut root, |ui| {
-        if let Some(w) = outcome.winner {
-            ui.heading(format!("{w:?} win!"));
-            ui.label(&outcome.reason);
-            ui.separator();
-        }
-        let def = content.portal();
-        ui.heading("Portal");
-        for (i, a) in def.arches.iter().enumerate() {
+    egui::Panel::right("state")
+        .min_size(280.0)
+        .show(&mut root, |ui| {
+            if let Some(w) = outcome.winner {
+                ui.heading(format!("{w:?} win!"));
+                ui.label(&outcome.reason);
+                ui.separator();
+            }
+            let def = content.portal();
+            ui.heading("Portal");
+            for (i, a) in def.arches.iter().enumerate() {
+                ui.label(format!(
+                    "Arch {}: {}/{} cells",
+                    i + 1,
+                    portal.built.get(i).copied().unwrap_or(0),
+                    a.len()
+                ));
+            }
             ui.label(format!(
-                "Arch {}: {}/{} cells",
-                i + 1,
-                portal.built.get(i).copied().unwrap_or(0),
-                a.len()
+                "Power {}/{} (star at {}), corruption {}",
+                portal.power, def.track, def.star, portal.corruption
             ));
-        }
-        ui.label(format!(
-            "Power {}/{} (star at {}), corruption {}",
-            portal.power, def.track, def.star, portal.corruption
-        ));
-        ui.separator();
-        ui.heading("Outposts");
-        let mut ops: Vec<&Outpost> = outposts.iter().collect();
-        ops.sort_by_key(|o| o.id);
-        for o in ops {
-            ui.label(format!("{} ({}): {}", o.name, o.size, o.stock));
-        }
-        ui.separator();
-        ui.heading("Research");
-        match &research.current {
-            Some(t) => ui.label(format!("{t}: {} points", research.points)),
-            None if !research.offer.is_empty() => ui.label("Choose a technology:"),
-            None => ui.label("None under way"),
-        };
-        for t in &research.offer {
-            if ui.button(format!("Research {t}")).clicked() {
+            ui.separator();
+            ui.heading("Outposts");
+            let mut ops: Vec<&Outpost> = outposts.iter().collect();
+            ops.sort_by_key(|o| o.id);
+            for o in ops {
+                ui.label(format!("{} ({}): {}", o.name, o.size, o.stock));
+            }
+            ui.separator();
+            ui.heading("Research");
+            match &research.current {
+                Some(t) => ui.label(format!("{t}: {} points", research.points)),
+                None if !research.offer.is_empty() => ui.label("Choose a technology:"),
+                None => ui.label("None under way"),
+            };
+            for t in &research.offer {
+                if ui.button(format!("Research {t}")).clicked() {
+                    send.write(ActionRequest {
+                        by: Camp::Eladrins,
+                        action: crate::rules::Action::ChooseResearch { tech: t.clone() },
+                    });
+                }
+            }
+            ui.separator();
+            let step = order.0.get(cycle.step).map(|s| s.id).unwrap_or("?");
+            if step == "R9" {
+                if ui.button(format!("Pass ({:?})", cycle.turn)).clicked() {
+                    send.write(ActionRequest {
+                        by: cycle.turn,
+                        action: crate::rules::Action::Pass,
+                    });
+                }
+            } else if ui.button("Done with this step").clicked() {
                 send.write(ActionRequest {
                     by: Camp::Eladrins,
-                    action: crate::rules::Action::ChooseResearch { tech: t.clone() },
+                    action: crate::rules::Action::Done,
                 });
             }
-        }
-        ui.separator();
-        let step = order.0.get(cycle.step).map(|s| s.id).unwrap_or("?");
-        if step == "R9" {
-            if ui.button(format!("Pass ({:?})", cycle.turn)).clicked() {
-                send.write(ActionRequest {
-                    by: cycle.turn,
-                    action: crate::rules::Action::Pass,
+            if let Some(r) = &view.last_refusal {
+                ui.colored_label(egui::Color32::LIGHT_RED, r);
+            }
+            ui.separator();
+            ui.heading("Log");
+            egui::ScrollArea::vertical()
+                .stick_to_bottom(true)
+                .show(ui, |ui| {
+                    let start = chronicle.0.len().saturating_sub(60);
+                    for e in &chronicle.0[start..] {
+                        ui.label(e.to_string());
+                    }
                 });
-            }
-        } else if ui.button("Done with this step").clicked() {
-            send.write(ActionRequest {
-                by: Camp::Eladrins,
-                action: crate::rules::Action::Done,
-            });
-        }
-        if let Some(r) = &view.last_refusal {
-            ui.colored_label(egui::Color32::LIGHT_RED, r);
-        }
-        ui.separator();
-        ui.heading("Log");
-        egui::ScrollArea::vertical().stick_to_bottom(true).show(ui, |ui| {
-            let start = chronicle.0.len().saturating_sub(60);
-            for e in &chronicle.0[start..] {
-                ui.label(e.to_string());
-            }
         });
-    });
     Ok(())
 }
 
@@ -328,7 +344,11 @@ struct ScreenshotPlan {
     frame: u32,
 }
 
-fn take_screenshot(mut commands: Commands, mut plan: ResMut<ScreenshotPlan>, mut exit: MessageWriter<AppExit>) {
+fn take_screenshot(
+    mut commands: Commands,
+    mut plan: ResMut<ScreenshotPlan>,
+    mut exit: MessageWriter<AppExit>,
+) {
     plan.frame += 1;
     if plan.frame == plan.at_frame {
         commands

@@ -79,7 +79,10 @@ pub fn difficulty(world: &World, rifts: &[Hex], h: Hex) -> Option<i32> {
         .difficulty(&level.difficulty)
         .map(|d| d.corruption_difficulty)
         .unwrap_or(0);
-    Some(r.corruption_base + r.corruption_per_distance * dist - r.corruption_per_adjacent * adjacent + adj)
+    Some(
+        r.corruption_base + r.corruption_per_distance * dist - r.corruption_per_adjacent * adjacent
+            + adj,
+    )
 }
 
 /// Probability that 2d6 ≥ target.
@@ -205,7 +208,9 @@ fn roll_resistance(world: &mut World) {
             if ok {
                 continue;
             }
-            let Some(mut am) = world.get_mut::<Army>(a) else { break };
+            let Some(mut am) = world.get_mut::<Army>(a) else {
+                break;
+            };
             let Some(unit) = am.units.iter_mut().find(|x| x.id == u.id) else {
                 continue;
             };
@@ -215,7 +220,9 @@ fn roll_resistance(world: &mut World) {
                 unit: u.id,
                 amount: 1,
             });
-            let Some(am) = world.get::<Army>(a) else { break };
+            let Some(am) = world.get::<Army>(a) else {
+                break;
+            };
             let Some(unit) = am.units.iter().find(|x| x.id == u.id) else {
                 continue;
             };

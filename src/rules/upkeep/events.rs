@@ -18,7 +18,10 @@ pub(super) fn plugin(app: &mut App) {
         },
         Placement::End,
     )
-    .add_systems(StepSchedule("R2"), draw_event_cards.in_set(RuleSet::R2Events));
+    .add_systems(
+        StepSchedule("R2"),
+        draw_event_cards.in_set(RuleSet::R2Events),
+    );
 }
 
 /// Which deck a camp draws from at R2.

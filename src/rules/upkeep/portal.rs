@@ -23,7 +23,10 @@ pub(super) fn plugin(app: &mut App) {
         },
         Placement::End,
     )
-    .add_systems(StepSchedule("R8"), open_portal_phase.in_set(RuleSet::R8Portal));
+    .add_systems(
+        StepSchedule("R8"),
+        open_portal_phase.in_set(RuleSet::R8Portal),
+    );
 }
 
 /// R8.2: a new phase, a fresh allowance of crystals.

@@ -24,7 +24,10 @@ pub(super) fn plugin(app: &mut App) {
         },
         Placement::End,
     )
-    .configure_sets(StepSchedule("R7"), (RuleSet::R7Labs, RuleSet::R7Offer).chain())
+    .configure_sets(
+        StepSchedule("R7"),
+        (RuleSet::R7Labs, RuleSet::R7Offer).chain(),
+    )
     .add_systems(
         StepSchedule("R7"),
         (
@@ -54,7 +57,11 @@ pub fn resources_missing(world: &World) -> Stock {
     let Some(id) = &r.current else {
         return Stock::default();
     };
-    let need = world.content().tech(id).map(|t| t.resources).unwrap_or_default();
+    let need = world
+        .content()
+        .tech(id)
+        .map(|t| t.resources)
+        .unwrap_or_default();
     let mut missing = Stock::default();
     for (res, n) in need.iter() {
         missing.add(res, n.saturating_sub(r.placed.get(res)));
@@ -110,7 +117,9 @@ pub fn add_points(world: &mut World, n: u32) {
 fn run_labs(world: &mut World) {
     let labs = labs(world);
     if labs.is_empty() {
-        world.emit(GameEvent::Note("R7.1: no laboratory — research is skipped".into()));
+        world.emit(GameEvent::Note(
+            "R7.1: no laboratory — research is skipped".into(),
+        ));
         return;
     }
     let db = world.content();
@@ -118,14 +127,21 @@ fn run_labs(world: &mut World) {
     let target = db.rules().analysis_target;
     let mut points = 0;
     for (_, oid, slot) in labs {
-        let assigned = world.resource::<Research>().analysing.get(&(oid, slot)).copied();
+        let assigned = world
+            .resource::<Research>()
+            .analysing
+            .get(&(oid, slot))
+            .copied();
         let Some(h) = assigned else {
             points += per_lab;
             continue;
         };
         if !world.tile(h).is_some_and(|t| t.artifact) {
             // The token is gone: the lab goes back to research, this time without a point.
-            world.resource_mut::<Research>().analysing.remove(&(oid, slot));
+            world
+                .resource_mut::<Research>()
+                .analysing
+                .remove(&(oid, slot));
             continue;
         }
         let dice = world.resource_mut::<GameRng>().two_d6();
@@ -140,7 +156,10 @@ fn run_labs(world: &mut World) {
         if !ok {
             continue;
         }
-        world.resource_mut::<Research>().analysing.remove(&(oid, slot));
+        world
+            .resource_mut::<Research>()
+            .analysing
+            .remove(&(oid, slot));
         if let Some(mut t) = world.tile_mut(h) {
             t.artifact = false;
         }

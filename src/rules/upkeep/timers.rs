@@ -18,7 +18,10 @@ pub(super) fn plugin(app: &mut App) {
         },
         Placement::End,
     )
-    .add_systems(StepSchedule("R4"), remove_time_markers.in_set(RuleSet::R4Timers));
+    .add_systems(
+        StepSchedule("R4"),
+        remove_time_markers.in_set(RuleSet::R4Timers),
+    );
 }
 
 /// R4: tiles in board order, then outposts by id.
@@ -59,9 +62,7 @@ fn remove_time_markers(world: &mut World) {
             let grows = db
                 .building(id)
                 .is_some_and(|b| b.effects.contains(&BuildingEffect::GrowOutpost));
-            if grows
-                && let Some(next) = db.size(&op.size).and_then(|s| s.next.clone())
-            {
+            if grows && let Some(next) = db.size(&op.size).and_then(|s| s.next.clone()) {
                 op.size = next;
             }
         }

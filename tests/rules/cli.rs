@@ -1,0 +1,97 @@
+//! The command line, as a user types it: exit codes and messages.
+
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_chaos-outpost"))
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = bin().args(args).output().expect("run the binary");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).to_string(),
+        String::from_utf8_lossy(&o.stderr).to_string(),
+    )
+}
+
+#[test]
+fn check_passes_on_the_base_content_and_fails_on_a_broken_file() {
+    let (code, out, _) = run(&["check"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("0 error(s)"));
+    let dir = std::env::temp_dir().join(format!("co-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let bad = dir.join("units.ron");
+    std::fs::write(&bad, "[\n  (\n    id: \"x\",\n    nmae: \"X\",\n  ),\n]\n").expect("write");
+    let (code, out, _) = run(&["check", bad.to_str().expect("utf8")]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("units.ron:4:"), "{out}");
+    let (code, out, _) = run(&["check", "--json", bad.to_str().expect("utf8")]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(v["errors"].as_u64().unwrap_or(0) >= 1);
+}
+
+#[test]
+fn sim_prints_json_with_the_fields_tools_need() {
+    let (code, out, err) = run(&[
+        "sim",
+        "--level",
+        "first_light",
+        "--seed",
+        "3",
+        "--games",
+        "2",
+        "--cycles",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(v["games"], 2);
+    assert!(
+        v["eladrin_win_rate"]
+            .as_f64()
+            .is_some_and(|r| (0.0..=1.0).contains(&r))
+    );
+    assert!(v["mean_cycles"].as_f64().is_some());
+    assert!(
+        v["results"][0]["per_cycle"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty())
+    );
+}
+
+#[test]
+fn bad_input_gets_a_clear_message_and_a_non_zero_exit() {
+    let (code, _, err) = run(&["sim", "--level", "atlantis"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no level named `atlantis`"), "{err}");
+    let (code, _, err) = run(&["sim", "--frobnicate"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--frobnicate"), "{err}");
+    let (code, _, err) = run(&["sim", "--difficulty", "nightmare"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("nightmare"), "{err}");
+    let (code, _, err) = run(&["replay", "/nonexistent/replay.ron"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("/nonexistent/replay.ron"), "{err}");
+}
+
+#[test]
+fn a_recorded_game_replays_to_the_same_hash() {
+    let dir = std::env::temp_dir().join(format!("co-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("game.replay.ron");
+    let f = file.to_str().expect("utf8");
+    let (code, out, err) = run(&[
+        "sim", "--level", "standard", "--seed", "8", "--cycles", "12", "--record", f, "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let hash = v["results"][0]["hash"].as_str().expect("hash").to_string();
+    let (code, out, err) = run(&["replay", f]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), hash);
+}

@@ -1,0 +1,264 @@
+//! A small scenario builder: a hexagon of neutral forest, outposts, armies, improvements, rifts,
+//! content tweaks; then single steps run one at a time with scripted dice.
+
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use bevy::prelude::{App, World};
+use chaos_outpost::content::*;
+use chaos_outpost::rules::snapshot::state_hash;
+use chaos_outpost::rules::{
+    Action, Army, Chronicle, Cycle, CycleOrder, GameEvent, GameRng, GameWorld, Outpost, Refusal,
+    StepSchedule, Tile, setup, submit,
+};
+use hexx::Hex;
+
+/// The base content, embedded.
+pub fn base() -> ContentDb {
+    match ContentDb::embedded() {
+        Ok(db) => db,
+        Err(ps) => panic!("base content must load: {ps:?}"),
+    }
+}
+
+/// A stock from pairs.
+pub fn st(pairs: &[(Res, u32)]) -> Stock {
+    let mut s = Stock::default();
+    for (r, n) in pairs {
+        s.add(*r, *n);
+    }
+    s
+}
+
+/// Builds a level and a game.
+pub struct Builder {
+    pub db: ContentDb,
+    pub level: Level,
+    seed: u64,
+}
+
+impl Builder {
+    /// A hexagon of `radius`, all forest (a terrain with no yield bonus, move cost 1).
+    pub fn new(radius: u32) -> Builder {
+        let terrain = Hex::ZERO
+            .range(radius)
+            .map(|h| ((h.x, h.y), "forest".to_string()))
+            .collect();
+        Builder {
+            db: base(),
+            level: Level {
+                id: "test".into(),
+                name: "Test".into(),
+                description: String::new(),
+                intro: String::new(),
+                difficulty: "normal".into(),
+                map: MapDef::Generated { radius, seed: 1 },
+                terrain,
+                rifts: vec![],
+                corrupted: vec![],
+                outposts: vec![],
+                improvements: vec![],
+                armies: vec![],
+                artifacts: vec![],
+                lying: vec![],
+                exclude_research: vec![],
+                victory: Victory::default(),
+            },
+            seed: 7,
+        }
+    }
+    pub fn seed(mut self, s: u64) -> Self {
+        self.seed = s;
+        self
+    }
+    pub fn terrain(mut self, at: At, t: &str) -> Self {
+        self.level.terrain.push((at, t.into()));
+        self
+    }
+    /// The first outpost holds the portal.
+    pub fn outpost(
+        mut self,
+        name: &str,
+        at: At,
+        size: &str,
+        stock: Stock,
+        buildings: &[&str],
+    ) -> Self {
+        let portal = self.level.outposts.is_empty();
+        self.level.outposts.push(OutpostStart {
+            name: name.into(),
+            at,
+            size: size.into(),
+            stock,
+            buildings: buildings.iter().map(|b| b.to_string()).collect(),
+            portal,
+        });
+        self
+    }
+    pub fn army(mut self, camp: Camp, at: At, units: &[&str]) -> Self {
+        self.level.armies.push(ArmyStart {
+            camp,
+            at,
+            units: units.iter().map(|u| u.to_string()).collect(),
+        });
+        self
+    }
+    pub fn improvement(mut self, at: At, id: &str) -> Self {
+        self.level.improvements.push((at, id.into()));
+        self
+    }
+    pub fn rift(mut self, at: At) -> Self {
+        self.level.rifts.push(at);
+        self
+    }
+    pub fn corrupted(mut self, at: At) -> Self {
+        self.level.corrupted.push(at);
+        self
+    }
+    pub fn artifact(mut self, at: At) -> Self {
+        self.level.artifacts.push(at);
+        self
+    }
+    pub fn lying(mut self, at: At, s: Stock) -> Self {
+        self.level.lying.push((at, s));
+        self
+    }
+    pub fn difficulty(mut self, d: &str) -> Self {
+        self.level.difficulty = d.into();
+        self
+    }
+    /// Changes the content for this scenario.
+    pub fn with(mut self, f: impl FnOnce(&mut ContentSet)) -> Self {
+        f(&mut self.db.set);
+        self
+    }
+    /// Spawns the game at the start of cycle 1, no step run yet.
+    pub fn build(mut self) -> Scn {
+        if self.level.outposts.is_empty() {
+            self = self.outpost("Home", (0, 0), "camp", Stock::default(), &[]);
+        }
+        let mut db = self.db;
+        db.levels.insert("test".into(), self.level);
+        // Content tweaks change the catalogs: rebuild the id indexes.
+        db.reindex();
+        let mut app = setup::headless_app(Arc::new(db));
+        if let Err(e) = setup::spawn_game(app.world_mut(), "test", None, self.seed) {
+            panic!("scenario must spawn: {e}");
+        }
+        Scn { app }
+    }
+}
+
+/// A running scenario.
+pub struct Scn {
+    pub app: App,
+}
+
+pub fn hex(at: At) -> Hex {
+    Hex::new(at.0, at.1)
+}
+
+impl Scn {
+    pub fn w(&mut self) -> &mut World {
+        self.app.world_mut()
+    }
+    /// Forces the next d6 results.
+    pub fn dice(&mut self, faces: &[u8]) {
+        self.w().resource_mut::<GameRng>().script(faces);
+    }
+    /// Puts the cycle at `step` and runs that step's schedule once (as the driver would).
+    pub fn run(&mut self, step: &'static str) {
+        self.at(step);
+        self.w().run_schedule(StepSchedule(step));
+    }
+    /// Puts the cycle at `step` without running it (for actions of that step).
+    pub fn at(&mut self, step: &'static str) {
+        let i = self
+            .w()
+            .resource::<CycleOrder>()
+            .position(step)
+            .expect("known step");
+        let mut c = self.w().resource_mut::<Cycle>();
+        c.step = i;
+        c.entered = true;
+    }
+    pub fn outpost(&mut self, name: &str) -> Outpost {
+        let w = self.w();
+        let mut q = w.query::<&Outpost>();
+        q.iter(w)
+            .find(|o| o.name == name)
+            .cloned()
+            .expect("outpost")
+    }
+    pub fn outpost_mut(&mut self, name: &str, f: impl FnOnce(&mut Outpost)) {
+        let w = self.w();
+        let mut q = w.query::<&mut Outpost>();
+        for mut o in q.iter_mut(w) {
+            if o.name == name {
+                f(&mut o);
+                return;
+            }
+        }
+        panic!("no outpost {name}");
+    }
+    pub fn armies(&mut self) -> Vec<Army> {
+        let w = self.w();
+        let mut v: Vec<Army> = w.query::<&Army>().iter(w).cloned().collect();
+        v.sort_by_key(|a| a.id);
+        v
+    }
+    pub fn army_at(&mut self, at: At, camp: Camp) -> Option<Army> {
+        self.armies()
+            .into_iter()
+            .find(|a| a.hex == hex(at) && a.camp == camp)
+    }
+    pub fn army_mut(&mut self, id: u32, f: impl FnOnce(&mut Army)) {
+        let w = self.w();
+        let e = w.army_by_id(id).expect("army");
+        let mut a = w.get_mut::<Army>(e).expect("army");
+        f(&mut a);
+    }
+    pub fn tile(&mut self, at: At) -> Tile {
+        self.w().tile(hex(at)).cloned().expect("tile")
+    }
+    pub fn tile_mut(&mut self, at: At, f: impl FnOnce(&mut Tile)) {
+        let mut t = self.w().tile_mut(hex(at)).expect("tile");
+        f(&mut t);
+    }
+    pub fn submit(&mut self, a: Action) -> Result<(), Refusal> {
+        submit(self.w(), Camp::Eladrins, a)
+    }
+    pub fn hash(&mut self) -> u64 {
+        state_hash(self.w())
+    }
+    pub fn events(&mut self) -> Vec<GameEvent> {
+        self.w().resource::<Chronicle>().0.clone()
+    }
+    pub fn clear_events(&mut self) {
+        self.w().resource_mut::<Chronicle>().0.clear();
+    }
+    /// Dice events whose purpose starts with `what`.
+    pub fn rolls(&mut self, what: &str) -> Vec<(Vec<u8>, i32, bool)> {
+        self.events()
+            .into_iter()
+            .filter_map(|e| match e {
+                GameEvent::Dice {
+                    what: w,
+                    dice,
+                    target,
+                    success,
+                    ..
+                } if w.starts_with(what) => Some((dice, target, success)),
+                _ => None,
+            })
+            .collect()
+    }
+    /// Asserts an action is refused with `want` and changes nothing.
+    pub fn refused(&mut self, a: Action, want: Refusal) {
+        let before = self.hash();
+        let got = self.submit(a.clone());
+        assert_eq!(got, Err(want), "action {a:?}");
+        assert_eq!(before, self.hash(), "a refused action must change nothing");
+    }
+}

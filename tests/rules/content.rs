@@ -1,0 +1,139 @@
+//! Content loading and checks: the base content is clean; broken files name file, line and
+//! field; every level starts.
+
+use std::sync::Arc;
+
+use chaos_outpost::content::{ContentDb, Severity, SourceFile, embedded_files};
+use chaos_outpost::rules::{Board, setup};
+
+use crate::common::*;
+
+fn with_file(name: &str, f: impl Fn(String) -> String) -> Vec<chaos_outpost::content::Problem> {
+    let files: Vec<SourceFile> = embedded_files()
+        .into_iter()
+        .map(|mut s| {
+            if s.path.ends_with(name) {
+                s.text = f(s.text);
+            }
+            s
+        })
+        .collect();
+    match ContentDb::from_files(files) {
+        Ok(db) => db.warnings,
+        Err(ps) => ps,
+    }
+}
+
+#[test]
+fn the_base_content_loads_without_problems_and_has_enough_variety() {
+    let db = base();
+    assert!(db.warnings.is_empty(), "{:?}", db.warnings);
+    let s = &db.set;
+    assert!(s.events.len() >= 20 && s.chaos.len() >= 20);
+    assert!(s.research.len() >= 15 && s.artifacts.len() >= 10 && s.exploration.len() >= 12);
+    for l in ["first_light", "standard", "hard", "stress"] {
+        assert!(db.levels.contains_key(l), "level {l}");
+    }
+}
+
+#[test]
+fn an_unknown_field_is_an_error_at_its_line() {
+    let ps = with_file("terrains.ron", |t| {
+        t.replacen("move_cost: 2", "move_cots: 2", 1)
+    });
+    let p = &ps[0];
+    assert_eq!(p.severity, Severity::Error);
+    assert!(p.file.ends_with("terrains.ron"));
+    assert_eq!(p.field, "Terrain.move_cots");
+    let line = embedded_files()
+        .iter()
+        .find(|f| f.path.ends_with("terrains.ron"))
+        .map(|f| {
+            f.text
+                .lines()
+                .position(|l| l.contains("move_cost: 2"))
+                .unwrap_or(0)
+                + 1
+        })
+        .unwrap_or(0);
+    assert_eq!(p.line, line);
+}
+
+#[test]
+fn an_unknown_unit_reference_names_file_line_and_field() {
+    let ps = with_file("units.ron", |t| {
+        t.replacen(
+            "corrupts_into: Some(\"husk\")",
+            "corrupts_into: Some(\"hsuk\")",
+            1,
+        )
+    });
+    let p = ps
+        .iter()
+        .find(|p| p.message.contains("hsuk"))
+        .expect("a problem about hsuk");
+    assert!(p.file.ends_with("units.ron"));
+    assert!(p.field.ends_with(".corrupts_into"), "{}", p.field);
+    let text = embedded_files()
+        .into_iter()
+        .find(|f| f.path.ends_with("units.ron"))
+        .map(|f| f.text)
+        .unwrap_or_default();
+    let line = text
+        .lines()
+        .position(|l| l.contains("corrupts_into: Some(\"husk\")"))
+        .unwrap_or(0)
+        + 1;
+    assert_eq!(p.line, line);
+}
+
+#[test]
+fn a_duplicate_id_and_a_syntax_error_are_reported() {
+    let ps = with_file("buildings.ron", |t| {
+        t.replacen("id: \"granary\"", "id: \"laboratory\"", 1)
+    });
+    assert!(
+        ps.iter()
+            .any(|p| p.message.contains("duplicate id `laboratory`")),
+        "{ps:?}"
+    );
+    let ps = with_file("chaos.ron", |t| t.replacen("),", ")", 1));
+    assert_eq!(ps[0].severity, Severity::Error);
+    assert!(ps[0].file.ends_with("chaos.ron") && ps[0].line > 0);
+}
+
+#[test]
+fn a_level_with_an_outpost_off_the_map_or_an_unknown_size_is_refused() {
+    let ps = with_file("first_light.ron", |t| {
+        t.replacen("size: \"camp\"", "size: \"metropolis\"", 1)
+    });
+    assert!(
+        ps.iter()
+            .any(|p| p.message.contains("metropolis") && p.line > 0),
+        "{ps:?}"
+    );
+    let ps = with_file("first_light.ron", |t| {
+        t.replacen("radius: 5", "radius: 100000", 1)
+    });
+    assert!(ps.iter().any(|p| p.field == "map.radius"), "{ps:?}");
+}
+
+#[test]
+fn every_level_starts_and_the_stress_map_has_ten_thousand_hexes() {
+    let db = Arc::new(base());
+    for id in db.levels.keys() {
+        let mut app = setup::headless_app(db.clone());
+        setup::spawn_game(app.world_mut(), id, None, 1).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let n = app.world().resource::<Board>().order.len();
+        if id == "stress" {
+            assert!(n >= 10_000, "stress map has {n} hexes");
+        }
+    }
+}
+
+#[test]
+fn a_generated_map_is_the_same_every_time() {
+    let db = base();
+    let l = db.levels.get("standard").expect("standard");
+    assert_eq!(setup::make_map(&db, l), setup::make_map(&db, l));
+}

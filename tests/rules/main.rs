@@ -1,0 +1,16 @@
+//! Integration tests of the game, one module per rule of `RULES.md` (named after the rule they
+//! pin), plus content, saves, replays and the command line. One test binary keeps link time low.
+
+mod common;
+
+mod cli;
+mod content;
+mod cycle;
+mod r2_events;
+mod r3_generation;
+mod r4_timers;
+mod r5_upkeep;
+mod r6_corruption;
+mod r7_research;
+mod r8_portal;
+mod snapshot;

@@ -1,0 +1,271 @@
+//! R5 — Upkeep: buildings and non-food upkeep (inactive when unpaid), armies eat ceil(n/3) food
+//! (psara for some), famine tokens and their effects, extra food against famine.
+
+use chaos_outpost::content::{Camp, Effect, Res};
+use chaos_outpost::rules::effects::{apply, attack_hit_on, hp_left};
+use chaos_outpost::rules::{Action, Refusal, Research};
+
+use crate::common::*;
+
+#[test]
+fn r5_2_an_unpaid_building_is_inactive_this_phase() {
+    let mut s = Builder::new(4)
+        .outpost("Home", (0, 0), "camp", Default::default(), &["laboratory"])
+        .build();
+    s.w().resource_mut::<Research>().current = Some("deep_cellars".into());
+    s.run("R5");
+    assert!(s.outpost("Home").buildings[0].inactive);
+    s.run("R7");
+    assert_eq!(
+        s.w().resource::<Research>().points,
+        0,
+        "an inactive lab adds no point"
+    );
+}
+
+#[test]
+fn r5_1_upkeep_is_paid_from_the_influence_zone_too() {
+    let mut s = Builder::new(4)
+        .outpost("Home", (0, 0), "camp", Default::default(), &["laboratory"])
+        .lying((2, 0), st(&[(Res::Food, 1)]))
+        .build();
+    s.run("R5");
+    assert!(!s.outpost("Home").buildings[0].inactive);
+    assert!(s.tile((2, 0)).lying.is_empty());
+}
+
+#[test]
+fn r5_3_four_units_eat_two_food() {
+    let mut s = Builder::new(4)
+        .outpost("Home", (0, 0), "camp", st(&[(Res::Food, 5)]), &[])
+        .army(
+            Camp::Eladrins,
+            (0, 0),
+            &["ranger", "warden", "warden", "ranger"],
+        )
+        .build();
+    s.run("R5");
+    assert_eq!(s.outpost("Home").stock.get(Res::Food), 3);
+    assert_eq!(s.armies()[0].famine, 0);
+}
+
+#[test]
+fn r5_3_three_units_eat_one_food() {
+    let mut s = Builder::new(4)
+        .outpost("Home", (0, 0), "camp", st(&[(Res::Food, 5)]), &[])
+        .army(Camp::Eladrins, (0, 0), &["ranger", "warden", "warden"])
+        .build();
+    s.run("R5");
+    assert_eq!(s.outpost("Home").stock.get(Res::Food), 4);
+}
+
+#[test]
+fn r5_3_psara_eaters_eat_psara_instead_of_food() {
+    let mut s = Builder::new(4)
+        .outpost(
+            "Home",
+            (0, 0),
+            "camp",
+            st(&[(Res::Food, 5), (Res::Psara, 5)]),
+            &[],
+        )
+        .army(
+            Camp::Eladrins,
+            (0, 0),
+            &["wyvern_rider", "wyvern_rider", "ranger"],
+        )
+        .build();
+    s.run("R5");
+    let o = s.outpost("Home");
+    assert_eq!(
+        o.stock.get(Res::Psara),
+        4,
+        "two psara eaters: one group of three"
+    );
+    assert_eq!(o.stock.get(Res::Food), 4, "one food eater: one group");
+}
+
+#[test]
+fn r5_4_each_missing_food_point_is_a_famine_token() {
+    let mut s = Builder::new(4)
+        .outpost("Home", (0, 0), "camp", st(&[(Res::Food, 1)]), &[])
+        .army(
+            Camp::Eladrins,
+            (0, 0),
+            &["warden", "warden", "warden", "warden"],
+        )
+        .build();
+    s.run("R5");
+    assert_eq!(s.armies()[0].famine, 1, "needs 2, has 1: one token");
+    s.run("R5");
+    assert_eq!(s.armies()[0].famine, 3, "tokens accumulate: 2 more");
+}
+
+#[test]
+fn r5_4_famine_costs_a_hit_point_and_an_attack_pip_per_token() {
+    let mut s = Builder::new(4)
+        .army(Camp::Eladrins, (0, 0), &["warden"])
+        .build();
+    let a = s.armies()[0].clone();
+    let (hp0, hit0) = (
+        hp_left(s.w(), &a, &a.units[0]),
+        attack_hit_on(s.w(), &a, &a.units[0]),
+    );
+    s.run("R5");
+    let a = s.armies()[0].clone();
+    assert_eq!(a.famine, 1);
+    assert_eq!(hp_left(s.w(), &a, &a.units[0]), hp0 - 1);
+    assert_eq!(
+        attack_hit_on(s.w(), &a, &a.units[0]),
+        hit0 + 1,
+        "−1 to attack rolls"
+    );
+}
+
+#[test]
+fn r5_4_starving_units_die_when_famine_takes_their_last_hit_point() {
+    let mut s = Builder::new(4)
+        .army(Camp::Eladrins, (0, 0), &["arcanist", "warden"])
+        .build();
+    // Arcanist 2 HP, warden 4 HP; each upkeep without food adds one token.
+    s.run("R5");
+    s.run("R5");
+    let a = s.armies();
+    assert_eq!(a.len(), 1);
+    assert_eq!(
+        a[0].units
+            .iter()
+            .map(|u| u.kind.as_str())
+            .collect::<Vec<_>>(),
+        vec!["warden"]
+    );
+}
+
+#[test]
+fn r5_4_healing_never_restores_famine_losses() {
+    let mut s = Builder::new(4)
+        .army(Camp::Eladrins, (0, 0), &["warden"])
+        .build();
+    let id = s.armies()[0].id;
+    s.army_mut(id, |a| {
+        a.famine = 1;
+        a.units[0].wounds = 2;
+    });
+    apply(s.w(), &[Effect::Heal(10)], None);
+    let a = s.armies()[0].clone();
+    assert_eq!(a.units[0].wounds, 0);
+    let full = hp_left(s.w(), &a, &a.units[0]);
+    assert_eq!(a.famine, 1);
+    s.army_mut(id, |a| a.famine = 0);
+    let a = s.armies()[0].clone();
+    assert_eq!(
+        hp_left(s.w(), &a, &a.units[0]),
+        full + 1,
+        "only food (R5.5) restores it"
+    );
+}
+
+#[test]
+fn r5_5_extra_food_removes_famine_tokens() {
+    let mut s = Builder::new(4)
+        .outpost("Home", (0, 0), "camp", st(&[(Res::Food, 3)]), &[])
+        .army(Camp::Eladrins, (0, 0), &["warden", "warden"])
+        .build();
+    let id = s.armies()[0].id;
+    s.army_mut(id, |a| a.famine = 2);
+    s.at("R5");
+    s.submit(Action::Feed {
+        army: id,
+        tokens: 2,
+    })
+    .expect("feed");
+    assert_eq!(s.armies()[0].famine, 0);
+    assert_eq!(s.outpost("Home").stock.get(Res::Food), 1);
+}
+
+#[test]
+fn r5_5_feeding_is_refused_without_enough_food_or_tokens_or_outside_r5() {
+    let mut s = Builder::new(4)
+        .outpost("Home", (0, 0), "camp", st(&[(Res::Food, 1)]), &[])
+        .army(Camp::Eladrins, (0, 0), &["warden"])
+        .army(Camp::Chaos, (3, 0), &["husk"])
+        .build();
+    let id = s.armies()[0].id;
+    let chaos = s.armies()[1].id;
+    s.army_mut(id, |a| a.famine = 2);
+    s.at("R5");
+    s.refused(
+        Action::Feed {
+            army: id,
+            tokens: 2,
+        },
+        Refusal::NotEnough {
+            res: Res::Food,
+            need: 2,
+            have: 1,
+        },
+    );
+    s.refused(
+        Action::Feed {
+            army: id,
+            tokens: 3,
+        },
+        Refusal::NotThatMuchFamine { tokens: 2 },
+    );
+    s.refused(
+        Action::Feed {
+            army: id,
+            tokens: 0,
+        },
+        Refusal::NothingToDo,
+    );
+    s.refused(
+        Action::Feed {
+            army: 999,
+            tokens: 1,
+        },
+        Refusal::UnknownArmy(999),
+    );
+    s.refused(
+        Action::Feed {
+            army: chaos,
+            tokens: 1,
+        },
+        Refusal::NotYourArmy(chaos),
+    );
+    s.at("R7");
+    s.refused(
+        Action::Feed {
+            army: id,
+            tokens: 1,
+        },
+        Refusal::WrongStep {
+            needs: "R5".into(),
+            now: "R7".into(),
+        },
+    );
+}
+
+#[test]
+fn r5_2_a_unit_whose_non_food_upkeep_is_unpaid_is_inactive() {
+    let mut s = Builder::new(4)
+        .outpost("Home", (0, 0), "camp", st(&[(Res::Crystal, 1)]), &[])
+        .army(Camp::Eladrins, (0, 0), &["golem", "golem"])
+        .build();
+    s.run("R5");
+    let a = s.armies()[0].clone();
+    assert!(!a.units[0].inactive, "the first golem gets the crystal");
+    assert!(a.units[1].inactive, "the second stands idle");
+    assert_eq!(a.famine, 0, "an unpaid non-food upkeep is no famine");
+}
+
+#[test]
+fn r5_1_an_army_away_from_outposts_eats_what_lies_on_its_tile() {
+    let mut s = Builder::new(8)
+        .army(Camp::Eladrins, (6, 0), &["warden"])
+        .lying((6, 0), st(&[(Res::Food, 2)]))
+        .build();
+    s.run("R5");
+    assert_eq!(s.tile((6, 0)).lying.get(Res::Food), 1);
+    assert_eq!(s.armies()[0].famine, 0);
+}

@@ -1,0 +1,191 @@
+//! R8 — The portal: cells from the base up, power at most 3 crystals a phase, corruption markers
+//! blocking and racing, victory and defeat.
+
+use chaos_outpost::content::{Camp, Res};
+use chaos_outpost::rules::upkeep::portal::add_corruption;
+use chaos_outpost::rules::{Action, Outcome, Portal, Refusal};
+
+use crate::common::*;
+
+fn rich() -> Builder {
+    Builder::new(4).outpost(
+        "Home",
+        (0, 0),
+        "citadel",
+        st(&[
+            (Res::Stone, 20),
+            (Res::Wood, 12),
+            (Res::Sand, 12),
+            (Res::Crystal, 20),
+        ]),
+        &[],
+    )
+}
+
+fn build_all(s: &mut Scn) {
+    let arches = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .portal()
+        .arches
+        .clone();
+    for (i, a) in arches.iter().enumerate() {
+        for _ in 0..a.len() {
+            s.submit(Action::BuildPortalCell { arch: i })
+                .expect("build");
+        }
+    }
+}
+
+#[test]
+fn r8_1_a_cell_is_paid_and_built_from_the_base_up() {
+    let mut s = rich().build();
+    s.at("R8");
+    let cost = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .portal()
+        .arches[0][0];
+    let before = s.outpost("Home").stock;
+    s.submit(Action::BuildPortalCell { arch: 0 })
+        .expect("build");
+    assert_eq!(s.w().resource::<Portal>().built, vec![1, 0]);
+    let after = s.outpost("Home").stock;
+    for (r, n) in cost.iter() {
+        assert_eq!(before.get(r) - after.get(r), n);
+    }
+    s.submit(Action::BuildPortalCell { arch: 1 })
+        .expect("arches rise in parallel");
+    assert_eq!(s.w().resource::<Portal>().built, vec![1, 1]);
+}
+
+#[test]
+fn r8_1_an_unaffordable_cell_or_a_complete_arch_is_refused() {
+    let mut s = Builder::new(4).build();
+    s.at("R8");
+    let cost = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .portal()
+        .arches[0][0];
+    let (r, n) = cost.iter().next().expect("a cost");
+    s.refused(
+        Action::BuildPortalCell { arch: 0 },
+        Refusal::NotEnough {
+            res: r,
+            need: n,
+            have: 0,
+        },
+    );
+    s.refused(Action::BuildPortalCell { arch: 9 }, Refusal::UnknownArch(9));
+    let mut s = rich().build();
+    s.at("R8");
+    build_all(&mut s);
+    s.refused(
+        Action::BuildPortalCell { arch: 0 },
+        Refusal::ArchComplete(0),
+    );
+}
+
+#[test]
+fn r8_2_power_needs_both_arches_and_at_most_3_crystals_a_phase() {
+    let mut s = rich().build();
+    s.at("R8");
+    s.refused(Action::PowerPortal { crystals: 1 }, Refusal::PortalNotBuilt);
+    build_all(&mut s);
+    s.refused(
+        Action::PowerPortal { crystals: 4 },
+        Refusal::CrystalLimit { max: 3, used: 0 },
+    );
+    s.submit(Action::PowerPortal { crystals: 2 })
+        .expect("power");
+    s.refused(
+        Action::PowerPortal { crystals: 2 },
+        Refusal::CrystalLimit { max: 3, used: 2 },
+    );
+    s.submit(Action::PowerPortal { crystals: 1 })
+        .expect("power");
+    assert_eq!(s.w().resource::<Portal>().power, 3);
+    // A new phase, a new allowance.
+    s.run("R8");
+    s.submit(Action::PowerPortal { crystals: 3 })
+        .expect("power");
+    assert_eq!(s.w().resource::<Portal>().power, 6);
+}
+
+#[test]
+fn r8_3_a_corruption_marker_blocks_power_until_pushed_back() {
+    let mut s = rich().build();
+    s.at("R8");
+    build_all(&mut s);
+    s.submit(Action::PowerPortal { crystals: 1 })
+        .expect("power");
+    add_corruption(s.w(), 1);
+    s.refused(Action::PowerPortal { crystals: 1 }, Refusal::PowerBlocked);
+    chaos_outpost::rules::effects::apply(
+        s.w(),
+        &[chaos_outpost::content::Effect::PushBackCorruption(1)],
+        None,
+    );
+    s.submit(Action::PowerPortal { crystals: 1 })
+        .expect("unblocked");
+    assert_eq!(s.w().resource::<Portal>().power, 2);
+}
+
+#[test]
+fn r8_2_filling_the_star_powers_the_portal_and_the_eladrins_win() {
+    let mut s = rich().build();
+    s.at("R8");
+    build_all(&mut s);
+    let star = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .portal()
+        .star;
+    let mut phases = 0;
+    while s.w().resource::<Outcome>().winner.is_none() && phases < 10 {
+        s.run("R8");
+        let room = star - s.w().resource::<Portal>().power;
+        s.submit(Action::PowerPortal {
+            crystals: room.min(3),
+        })
+        .expect("power");
+        phases += 1;
+    }
+    let o = s.w().resource::<Outcome>().clone();
+    assert_eq!(o.winner, Some(Camp::Eladrins));
+    assert!(o.reason.contains("Portal operational"));
+    assert_eq!(phases, star.div_ceil(3));
+    s.refused(Action::PowerPortal { crystals: 1 }, Refusal::GameOver);
+}
+
+#[test]
+fn r8_4_chaos_takes_the_portal_when_the_last_cell_is_corrupted() {
+    let mut s = rich().build();
+    s.at("R8");
+    build_all(&mut s);
+    s.submit(Action::PowerPortal { crystals: 3 })
+        .expect("power");
+    let track = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .portal()
+        .track;
+    add_corruption(s.w(), track - 3 - 1);
+    assert_eq!(s.w().resource::<Outcome>().winner, None, "one cell left");
+    add_corruption(s.w(), 1);
+    let o = s.w().resource::<Outcome>().clone();
+    assert_eq!(o.winner, Some(Camp::Chaos));
+    assert!(o.reason.contains("R8.4"));
+}
+
+#[test]
+fn r8_power_track_reads_crystals_then_markers() {
+    use chaos_outpost::rules::decks::PowerCell::*;
+    let p = Portal {
+        power: 2,
+        corruption: 1,
+        ..Default::default()
+    };
+    assert_eq!(p.track(5), vec![Crystal, Crystal, Corruption, Empty, Empty]);
+}
