@@ -263,7 +263,7 @@ impl fmt::Display for GameEvent {
                 let total: i32 = dice.iter().map(|d| *d as i32).sum();
                 write!(
                     f,
-                    "{what}: rolled {dice:?} = {total} vs {target}+ → {}{}",
+                    "{what}: rolled {dice:?} = {total} vs {target}+ -> {}{}",
                     if *success { "success" } else { "failure" },
                     at.map(|a| format!(" at {}", h(&a))).unwrap_or_default()
                 )
@@ -277,7 +277,7 @@ impl fmt::Display for GameEvent {
                 army,
                 change,
                 tokens,
-            } => write!(f, "Army {army}: famine {change:+} → {tokens} token(s)"),
+            } => write!(f, "Army {army}: famine {change:+} -> {tokens} token(s)"),
             UnitDied { army, unit, cause } => {
                 write!(f, "Unit {unit} of army {army} died ({cause})")
             }
@@ -297,7 +297,7 @@ impl fmt::Display for GameEvent {
                 gained,
                 lost,
             } => write!(f, "Outpost {outpost}: +{gained} −{lost}"),
-            ResearchPoints { added, total } => write!(f, "Research +{added} → {total}"),
+            ResearchPoints { added, total } => write!(f, "Research +{added} -> {total}"),
             ResearchOffered { cards } => write!(f, "Research offered: {}", cards.join(", ")),
             ResearchChosen { tech } => write!(f, "Research chosen: {tech}"),
             ResearchFunded { res, amount } => {
@@ -325,15 +325,15 @@ impl fmt::Display for GameEvent {
                 write!(f, "Portal arch {} cell {} built", arch + 1, cell + 1)
             }
             PortalPowered { crystals, power } => {
-                write!(f, "{crystals} crystal(s) into the portal → power {power}")
+                write!(f, "{crystals} crystal(s) into the portal -> power {power}")
             }
             PortalCorrupted { added, markers } => write!(
                 f,
-                "Chaos corrupts the power track: +{added} → {markers} marker(s)"
+                "Chaos corrupts the power track: +{added} -> {markers} marker(s)"
             ),
             CorruptionPushedBack { removed, markers } => write!(
                 f,
-                "Corruption pushed back: −{removed} → {markers} marker(s)"
+                "Corruption pushed back: −{removed} -> {markers} marker(s)"
             ),
             Passed { camp } => write!(f, "{camp:?} passes"),
             GameOver { winner, reason } => write!(f, "Game over: {winner:?} win — {reason}"),
