@@ -79,6 +79,18 @@ enum Cmd {
     },
 }
 
+/// Prints a line to stdout; a closed pipe (`| head`) ends the program quietly instead of
+/// panicking.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let mut o = std::io::stdout().lock();
+        if writeln!(o, $($t)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -208,9 +220,9 @@ fn run_sim(
             "mean_cycles": mean_cycles,
             "results": reports,
         });
-        println!("{doc}");
+        out!("{doc}");
     } else if games > 1 {
-        println!(
+        out!(
             "{} games: Eladrins won {wins} ({:.1} %), mean {mean_cycles:.1} cycles",
             reports.len(),
             rate * 100.0
@@ -220,12 +232,12 @@ fn run_sim(
 }
 
 fn print_report(r: &sim::GameReport) {
-    println!("== game seed {} ==", r.seed);
-    println!(
+    out!("== game seed {} ==", r.seed);
+    out!(
         "cycle | stock                                   | corrupt | famine | units E/C | portal | power/corr | tech"
     );
     for c in &r.per_cycle {
-        println!(
+        out!(
             "{:>5} | {:<39} | {:>7} | {:>6} | {:>4}/{:<4} | {:>2}/{:<3} | {:>4}/{:<5} | {}",
             c.cycle,
             c.stock.to_string(),
@@ -241,10 +253,10 @@ fn print_report(r: &sim::GameReport) {
         );
     }
     match r.winner {
-        Some(w) => println!("result: {w:?} win after {} cycles — {}", r.cycles, r.reason),
-        None => println!("result: undecided — {}", r.reason),
+        Some(w) => out!("result: {w:?} win after {} cycles — {}", r.cycles, r.reason),
+        None => out!("result: undecided — {}", r.reason),
     }
-    println!("actions: {}, final state hash: {}", r.actions, r.hash);
+    out!("actions: {}, final state hash: {}", r.actions, r.hash);
 }
 
 /// Files of a PATH argument: a file, or the `.ron` files of a folder (and its `levels/`, and
@@ -327,12 +339,12 @@ fn check(paths: &[PathBuf], json: bool) -> ExitCode {
             "warnings": warnings,
             "problems": problems,
         });
-        println!("{doc}");
+        out!("{doc}");
     } else {
         for p in &problems {
-            println!("{p}");
+            out!("{p}");
         }
-        println!(
+        out!(
             "checked {}: {errors} error(s), {warnings} warning(s)",
             checked.join(", ")
         );
@@ -352,6 +364,6 @@ fn run_replay(file: &Path) -> Result<(), String> {
     }
     let mut app = chaos_outpost::rules::setup::headless_app(db);
     let h = snapshot::play_replay(app.world_mut(), &r)?;
-    println!("{h:016x}");
+    out!("{h:016x}");
     Ok(())
 }
