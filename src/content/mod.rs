@@ -6,6 +6,7 @@
 //! `Problem` naming the file, the line and column, and the field, with a sentence that says how to
 //! fix it.
 
+pub mod asset;
 pub mod schema;
 mod validate;
 
@@ -455,15 +456,29 @@ pub fn ron_files_in(dir: &Path) -> Result<Vec<PathBuf>, Problem> {
     Ok(out)
 }
 
+/// The first occurrence of `needle` at or after `from` that is not inside a `//` comment.
+fn find_outside_comments(text: &str, from: usize, needle: &str) -> Option<usize> {
+    let mut at = from;
+    while let Some(i) = text.get(at..)?.find(needle) {
+        let hit = at + i;
+        let line_start = text[..hit].rfind('\n').map(|j| j + 1).unwrap_or(0);
+        if !text[line_start..hit].contains("//") {
+            return Some(hit);
+        }
+        at = hit + needle.len().max(1);
+    }
+    None
+}
+
 /// Finds the line and column of a value in a RON text: the first anchor, then each next anchor
 /// after it (`["\"farm\"", "terrains", "\"plainz\""]`). Falls back to the longest prefix found.
 pub fn locate(text: &str, anchors: &[&str]) -> (usize, usize) {
     let mut pos = 0usize;
     let mut found_any = false;
     for a in anchors {
-        match text[pos..].find(a) {
+        match find_outside_comments(text, pos, a) {
             Some(i) => {
-                pos += i;
+                pos = i;
                 found_any = true;
             }
             None => break,

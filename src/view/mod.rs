@@ -30,7 +30,7 @@ pub struct GamePlugin;
 
 impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins(RulesPlugin)
+        app.add_plugins((RulesPlugin, crate::content::asset::plugin))
             .init_resource::<ViewState>()
             .add_systems(Startup, (spawn_camera, spawn_map).chain())
             .add_systems(
