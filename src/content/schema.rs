@@ -189,6 +189,8 @@ pub struct RulesNumbers {
     pub combat_rounds: u8,
     /// Safety bound: a game ends in a Chaos win after this many cycles (0 = no limit).
     pub max_cycles: u32,
+    /// The Chaos unit summoned at an open rift in the main phase (once per rift per cycle).
+    pub chaos_summon: String,
 }
 
 impl Default for RulesNumbers {
@@ -206,6 +208,7 @@ impl Default for RulesNumbers {
             action_points: 2,
             combat_rounds: 5,
             max_cycles: 60,
+            chaos_summon: "rift_spawn".into(),
         }
     }
 }
@@ -459,7 +462,7 @@ pub enum Where {
     /// Every Eladrin outpost (stocks) or army (units).
     #[default]
     All,
-    /// The weakest/nearest-to-Chaos one, chosen by the rules' stable order.
+    /// The one most exposed to Chaos: nearest an open rift, then lowest id.
     One,
 }
 

@@ -162,6 +162,18 @@ pub(super) fn content<'a>(
         }
     }
     out.extend(r.out);
+    let mut r = report("rules.ron");
+    if db
+        .unit(&n.chaos_summon)
+        .is_none_or(|u| u.camp != Camp::Chaos)
+    {
+        r.err(
+            &["chaos_summon"],
+            "rules.chaos_summon".into(),
+            format!("`{}` is not a Chaos unit id from units.ron", n.chaos_summon),
+        );
+    }
+    out.extend(r.out);
 
     let mut r = report("terrains.ron");
     r.ids(

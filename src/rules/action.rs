@@ -65,6 +65,85 @@ pub enum Action {
     },
     /// R9: pass the turn.
     Pass,
+    /// R9.1: build an improvement on a tile.
+    BuildImprovement {
+        /// The tile.
+        at: At,
+        /// Improvement id.
+        improvement: String,
+    },
+    /// R9.2: build a building in an outpost.
+    BuildBuilding {
+        /// Outpost id.
+        outpost: u32,
+        /// Building id.
+        building: String,
+    },
+    /// R9.2 reading: recruit a unit in an outpost (it has no action points this phase).
+    Recruit {
+        /// Outpost id.
+        outpost: u32,
+        /// Unit type id.
+        unit: String,
+    },
+    /// R9.4: activate an army (its orders follow, then `EndActivation`).
+    Activate {
+        /// Army id.
+        army: u32,
+    },
+    /// R9.4: the active army moves (cheapest path; each unit pays the points).
+    Move {
+        /// Destination.
+        to: At,
+    },
+    /// R9.4: a unit of the active army uses an action printed on its card.
+    UseCard {
+        /// Unit id.
+        unit: u32,
+        /// Card action id.
+        action: String,
+    },
+    /// R9.3: an Explorer of the active army explores its tile (all its remaining points).
+    Explore {
+        /// Unit id.
+        unit: u32,
+    },
+    /// R9.4: the active army takes in another friendly army on its tile (1 point each).
+    Merge {
+        /// The army joining.
+        from: u32,
+    },
+    /// R9.4: units leave the active army as a new army (1 point each; never under famine, R5.4).
+    Detach {
+        /// Unit ids.
+        units: Vec<u32>,
+    },
+    /// R9.5: the active army attacks an enemy army on its tile.
+    Engage {
+        /// Enemy army id.
+        target: u32,
+        /// Retreat when fewer units than this remain (0: fight to the end).
+        retreat_below: u32,
+    },
+    /// R8.3: the active army's ritualists perform a ritual.
+    Ritual {
+        /// Ritual id.
+        ritual: String,
+    },
+    /// R9.2 reading: a Founder of the active army founds an outpost on its tile.
+    FoundOutpost {
+        /// Unit id.
+        unit: u32,
+        /// The new outpost's name.
+        name: String,
+    },
+    /// R9.4: end the activation (unused points are lost); the turn passes.
+    EndActivation,
+    /// Chaos summons a unit at an open rift (once per rift per main phase).
+    Summon {
+        /// The rift.
+        rift: At,
+    },
     /// An action kind added by a plugin (a later chapter): routed to its `ExtActions` handler.
     Ext {
         /// The kind, as registered.
@@ -142,6 +221,84 @@ pub enum Refusal {
     PowerBlocked,
     /// No action kind registered under that name.
     UnknownKind(String),
+    /// An id the content does not know.
+    UnknownContent(String),
+    /// Not on the map.
+    OffMap(At),
+    /// R9.1: one improvement per tile.
+    ImprovementThere(At),
+    /// Not on this terrain.
+    WrongTerrain {
+        /// What.
+        what: String,
+        /// The tile's terrain.
+        terrain: String,
+    },
+    /// A technology must be researched first.
+    Locked(String),
+    /// R9.1: an enemy unit is on the tile.
+    EnemyThere(At),
+    /// R9.1: neither in a control zone nor held by a military unit.
+    NotControlled(At),
+    /// R9.2: the outpost's size caps its buildings.
+    NoSlot {
+        /// Slots of its size.
+        slots: u32,
+    },
+    /// Not a recruitable unit.
+    NotRecruitable(String),
+    /// Only the Eladrins do this.
+    EladrinsOnly,
+    /// R9.4: an activation must be opened first.
+    NoActivation,
+    /// R9.4: finish the open activation first.
+    ActivationOpen(u32),
+    /// R9.4: an army is activated once per turn.
+    AlreadyActivated(u32),
+    /// No unit of the army can act.
+    NothingCanAct(u32),
+    /// No unit with that id in the active army.
+    UnknownUnit(u32),
+    /// Not enough action points.
+    NoActionPoints {
+        /// Unit id.
+        unit: u32,
+        /// Points needed.
+        need: u8,
+        /// Points left.
+        have: u8,
+    },
+    /// No path within the action points.
+    Unreachable(At),
+    /// Inactive units (unpaid upkeep, R5.2) hold the army.
+    InactiveUnits,
+    /// A skill is needed.
+    MissingSkill(String),
+    /// R9.3: the tile was explored already.
+    AlreadyExplored(At),
+    /// The other army is not on this tile.
+    NotHere(u32),
+    /// R5.4: an army with famine tokens can't detach units.
+    Famished(u32),
+    /// That army is not an enemy.
+    NotAnEnemy(u32),
+    /// R9.5: no unit able to fight.
+    NoFighter(u32),
+    /// Ritualists with points are missing.
+    RitualistsNeeded {
+        /// Needed.
+        need: u32,
+        /// There.
+        have: u32,
+    },
+    /// Not on an open rift.
+    NotOnRift(At),
+    /// Chaos summoned at this rift already this phase.
+    AlreadySummoned(At),
+    /// Too close to an outpost to found one.
+    TooCloseToOutpost,
+    /// The tile is corrupted.
+    Corrupted(At),
     /// A plugin's own reason.
     Other(String),
 }
@@ -191,6 +348,59 @@ impl fmt::Display for Refusal {
                 "R8.3: a corruption marker blocks the power track; push it back first"
             ),
             UnknownKind(k) => write!(f, "no action kind `{k}` is known"),
+            UnknownContent(id) => write!(f, "`{id}` is not in the game's content"),
+            OffMap((q, r)) => write!(f, "({q}, {r}) is not on the map"),
+            ImprovementThere((q, r)) => write!(
+                f,
+                "R9.1: ({q}, {r}) already has an improvement (one per tile)"
+            ),
+            WrongTerrain { what, terrain } => write!(f, "{what} can't be built on {terrain}"),
+            Locked(t) => write!(f, "research {t} first"),
+            EnemyThere((q, r)) => write!(f, "R9.1: an enemy unit is on ({q}, {r})"),
+            NotControlled((q, r)) => write!(
+                f,
+                "R9.1: ({q}, {r}) is in no outpost's control zone and no friendly military unit holds it"
+            ),
+            NoSlot { slots } => write!(f, "R9.2: the outpost's size allows {slots} buildings"),
+            NotRecruitable(u) => write!(f, "{u} can't be recruited"),
+            EladrinsOnly => write!(f, "only the Eladrins do this"),
+            NoActivation => write!(f, "R9.4: activate an army first"),
+            ActivationOpen(a) => write!(
+                f,
+                "R9.4: army {a} is being activated: end its activation first"
+            ),
+            AlreadyActivated(a) => write!(f, "R9.4: army {a} was already activated this turn"),
+            NothingCanAct(a) => write!(f, "no unit of army {a} can act"),
+            UnknownUnit(u) => write!(f, "no unit {u} in the active army"),
+            NoActionPoints { unit, need, have } => write!(
+                f,
+                "R9.4: unit {unit} needs {need} action point(s) and has {have}"
+            ),
+            Unreachable((q, r)) => write!(
+                f,
+                "R9.4: ({q}, {r}) can't be reached with the action points left"
+            ),
+            InactiveUnits => write!(
+                f,
+                "R5.2: an inactive unit (upkeep unpaid) can't move; detach it first"
+            ),
+            MissingSkill(s) => write!(f, "that needs the {s} skill"),
+            AlreadyExplored((q, r)) => write!(f, "R9.3: ({q}, {r}) was explored already"),
+            NotHere(a) => write!(f, "army {a} is not on this tile"),
+            Famished(a) => write!(f, "R5.4: army {a} has famine tokens and can't detach units"),
+            NotAnEnemy(a) => write!(f, "army {a} is not an enemy"),
+            NoFighter(a) => write!(f, "R9.5: army {a} has no unit able to fight"),
+            RitualistsNeeded { need, have } => write!(
+                f,
+                "{need} ritualist(s) with action points needed, {have} there"
+            ),
+            NotOnRift((q, r)) => write!(f, "({q}, {r}) is not an open rift"),
+            AlreadySummoned((q, r)) => write!(f, "Chaos already summoned at ({q}, {r}) this turn"),
+            TooCloseToOutpost => write!(
+                f,
+                "a new outpost must stand outside every outpost's control zone"
+            ),
+            Corrupted((q, r)) => write!(f, "({q}, {r}) is corrupted"),
             Other(s) => write!(f, "{s}"),
         }
     }
@@ -417,7 +627,6 @@ pub fn validate(world: &mut World, by: Camp, action: &Action) -> Result<(), Refu
             }
             Ok(())
         }
-        Action::Pass => super::main_phase::validate_turn(world, by),
         Action::Ext { kind, args } => {
             let h = world
                 .get_resource::<ExtActions>()
@@ -425,6 +634,8 @@ pub fn validate(world: &mut World, by: Camp, action: &Action) -> Result<(), Refu
                 .ok_or_else(|| Refusal::UnknownKind(kind.clone()))?;
             (h.validate)(world, by, args)
         }
+        // Pass and every other main-phase action (R9).
+        a => super::main_phase::validate(world, by, a),
     }
 }
 
@@ -556,7 +767,6 @@ fn apply(world: &mut World, by: Camp, action: &Action) {
                 power,
             });
         }
-        Action::Pass => super::main_phase::pass(world, by),
         Action::Ext { kind, args } => {
             if let Some(h) = world
                 .get_resource::<ExtActions>()
@@ -565,6 +775,7 @@ fn apply(world: &mut World, by: Camp, action: &Action) {
                 (h.apply)(world, by, args);
             }
         }
+        a => super::main_phase::apply(world, by, a),
     }
 }
 

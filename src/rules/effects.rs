@@ -8,7 +8,7 @@ use hexx::Hex;
 use super::board::key;
 use super::upkeep::{corruption, portal, research};
 use super::{
-    Army, Board, GameEvent, GameSetup, GameWorld, Ids, Modifiers, Outpost, Portal, Rift, Tile, Unit,
+    Army, GameEvent, GameSetup, GameWorld, Ids, Modifiers, Outpost, Portal, Rift, Tile, Unit,
 };
 use crate::content::{Camp, Effect, Stock, Where};
 
@@ -74,6 +74,21 @@ fn apply_one(world: &mut World, effect: &Effect, at: Option<Hex>) {
         Effect::Famine(n, which) => {
             let mut armies = eladrin_armies(world);
             if *which == Where::One {
+                // The army most exposed to Chaos: nearest an open rift, then lowest id.
+                let rifts = super::upkeep::corruption::open_rifts(world);
+                armies.sort_by_key(|a| {
+                    let h = world.get::<Army>(*a).map(|x| x.hex);
+                    let d = h
+                        .map(|h| {
+                            rifts
+                                .iter()
+                                .map(|r| r.unsigned_distance_to(h))
+                                .min()
+                                .unwrap_or(u32::MAX)
+                        })
+                        .unwrap_or(u32::MAX);
+                    (d, world.get::<Army>(*a).map(|x| x.id).unwrap_or(0))
+                });
                 armies.truncate(1);
             }
             for a in armies {
@@ -360,7 +375,7 @@ fn cleanse(world: &mut World, n: u32) {
     let mut q = world.query::<&Tile>();
     let mut v: Vec<Hex> = q
         .iter(world)
-        .filter(|t| t.corrupted && t.rift == Rift::None)
+        .filter(|t| t.corrupted && t.rift != Rift::Open)
         .map(|t| t.hex)
         .collect();
     v.sort_by_key(|h| {
@@ -379,7 +394,6 @@ fn cleanse(world: &mut World, n: u32) {
         }
         world.emit(GameEvent::TileCleansed { at: h });
     }
-    let _ = world.resource::<Board>();
 }
 
 /// The d6 result each attack die of a unit needs: its card's `hit_on`, one harder per famine

@@ -240,6 +240,124 @@ pub enum GameEvent {
         /// How.
         reason: String,
     },
+    /// Something was built or put under construction (R9.1, R9.2).
+    Built {
+        /// Content id.
+        id: String,
+        /// Where.
+        at: Hex,
+        /// Time markers.
+        timer: u8,
+    },
+    /// A unit was recruited.
+    Recruited {
+        /// Unit type.
+        unit: String,
+        /// Where.
+        at: Hex,
+    },
+    /// An outpost was founded.
+    OutpostFounded {
+        /// Its name.
+        name: String,
+        /// Where.
+        at: Hex,
+    },
+    /// An outpost fell to Chaos.
+    OutpostLost {
+        /// Its name.
+        name: String,
+        /// Where.
+        at: Hex,
+    },
+    /// An army was activated (R9.4).
+    Activated {
+        /// Army id.
+        army: u32,
+    },
+    /// An activation ended.
+    ActivationEnded {
+        /// Army id.
+        army: u32,
+    },
+    /// An army moved.
+    Moved {
+        /// Army id.
+        army: u32,
+        /// The hexes entered.
+        path: Vec<Hex>,
+        /// Action points each unit paid.
+        cost: u8,
+    },
+    /// A card action was used.
+    CardAction {
+        /// Unit id.
+        unit: u32,
+        /// Action id.
+        action: String,
+    },
+    /// A tile was explored (R9.3).
+    Explored {
+        /// Where.
+        at: Hex,
+        /// Exploration card.
+        card: String,
+    },
+    /// Two armies merged.
+    Merged {
+        /// Receiving army.
+        into: u32,
+        /// Army that joined.
+        from: u32,
+    },
+    /// Units left an army.
+    Detached {
+        /// The army left.
+        from: u32,
+        /// The new army.
+        army: u32,
+    },
+    /// A battle began (R9.5).
+    BattleStarted {
+        /// Attacker.
+        attacker: u32,
+        /// Defender.
+        defender: u32,
+        /// Where.
+        at: Hex,
+    },
+    /// A round was fought.
+    RoundFought {
+        /// Round number.
+        round: u8,
+        /// Hits by (attacker, defender).
+        hits: (u32, u32),
+    },
+    /// An army retreated.
+    Retreated {
+        /// Army id.
+        army: u32,
+        /// Where to.
+        to: Hex,
+    },
+    /// A battle ended.
+    BattleEnded {
+        /// Attacker.
+        attacker: u32,
+        /// Defender.
+        defender: u32,
+        /// Rounds fought.
+        rounds: u8,
+        /// How.
+        end: super::main_phase::combat::BattleEnd,
+    },
+    /// A ritual was performed.
+    RitualPerformed {
+        /// Ritual id.
+        ritual: String,
+        /// Where.
+        at: Hex,
+    },
     /// A free-form note from a plugin.
     Note(String),
 }
@@ -337,6 +455,44 @@ impl fmt::Display for GameEvent {
             ),
             Passed { camp } => write!(f, "{camp:?} passes"),
             GameOver { winner, reason } => write!(f, "Game over: {winner:?} win — {reason}"),
+            Built { id, at, timer } => {
+                write!(f, "{id} started at {} ({timer} time marker(s))", h(at))
+            }
+            Recruited { unit, at } => write!(f, "{unit} recruited at {}", h(at)),
+            OutpostFounded { name, at } => write!(f, "{name} founded at {}", h(at)),
+            OutpostLost { name, at } => write!(f, "{name} at {} falls to Chaos", h(at)),
+            Activated { army } => write!(f, "Army {army} activated"),
+            ActivationEnded { army } => write!(f, "Army {army} ends its activation"),
+            Moved { army, path, cost } => write!(
+                f,
+                "Army {army} moves to {} ({cost} AP)",
+                path.last().map(h).unwrap_or_default()
+            ),
+            CardAction { unit, action } => write!(f, "Unit {unit} uses {action}"),
+            Explored { at, card } => write!(f, "Explored {}: {card}", h(at)),
+            Merged { into, from } => write!(f, "Army {from} joins army {into}"),
+            Detached { from, army } => write!(f, "Army {army} splits from army {from}"),
+            BattleStarted {
+                attacker,
+                defender,
+                at,
+            } => write!(f, "Army {attacker} attacks army {defender} at {}", h(at)),
+            RoundFought { round, hits } => write!(
+                f,
+                "Round {round}: {} hit(s) dealt, {} taken",
+                hits.0, hits.1
+            ),
+            Retreated { army, to } => write!(f, "Army {army} retreats to {}", h(to)),
+            BattleEnded {
+                attacker,
+                defender,
+                rounds,
+                end,
+            } => write!(
+                f,
+                "Battle of {attacker} against {defender} ends after {rounds} round(s): {end:?}"
+            ),
+            RitualPerformed { ritual, at } => write!(f, "Ritual {ritual} performed at {}", h(at)),
             Note(s) => write!(f, "{s}"),
         }
     }

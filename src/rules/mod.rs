@@ -106,7 +106,8 @@ impl CycleOrder {
 /// Where a new step goes.
 #[derive(Debug, Clone, Copy)]
 pub enum Placement {
-    /// At the end of the upkeep phase list as it stands.
+    /// At the end of the list as it stands (after R9 once the core is in: use `Before("R9")`
+    /// for a new upkeep step).
     End,
     /// Right before a step.
     Before(&'static str),
@@ -149,6 +150,9 @@ pub struct Cycle {
     pub turn: Camp,
     /// Main phase: passes in a row.
     pub passes: u32,
+    /// Main phase: the army being activated (R9.4), whose camp's turn goes on until it ends.
+    #[serde(default)]
+    pub activation: Option<u32>,
 }
 
 impl Default for Cycle {
@@ -159,6 +163,7 @@ impl Default for Cycle {
             entered: false,
             turn: Camp::Eladrins,
             passes: 0,
+            activation: None,
         }
     }
 }
@@ -395,6 +400,7 @@ pub fn advance(world: &mut World) {
         c.entered = false;
         c.passes = 0;
         c.turn = Camp::Eladrins;
+        c.activation = None;
         c.step = step_ix + 1;
         if c.step >= order.0.len() {
             c.step = 0;

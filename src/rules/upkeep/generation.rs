@@ -87,6 +87,10 @@ fn produce_resources(world: &mut World) {
         let Some(op) = world.get::<Outpost>(o) else {
             continue;
         };
+        // An outpost standing on corrupted ground produces nothing, like any corrupted tile.
+        if world.tile(op.hex).is_some_and(|t| t.is_corrupted()) {
+            continue;
+        }
         let mut y = Stock::default();
         for b in op.buildings.iter().filter(|b| b.working()) {
             if let Some(def) = db.building(&b.id) {

@@ -1,0 +1,317 @@
+//! R9.1 improvements on tiles, R9.2 buildings in outposts, recruiting units and founding
+//! outposts (readings of R9.2: outposts grow and new ones are founded by units that can).
+
+use bevy::prelude::*;
+use hexx::Hex;
+
+use super::{active_army, hex_of, spend_ap};
+use crate::content::{At, Camp, Skill, Stock};
+use crate::rules::economy::{available, outpost_purse, pay};
+use crate::rules::effects::spawn;
+use crate::rules::{Army, Board, GameEvent, GameWorld, Ids, Modifiers, Outpost, Refusal, Works};
+
+/// The Eladrin outpost whose control zone holds `h` (lowest id first), if any (R9.1).
+pub fn controlling_outpost(world: &mut World, h: Hex) -> Option<Entity> {
+    let db = world.content();
+    world.outposts().into_iter().find(|o| {
+        world
+            .get::<Outpost>(*o)
+            .is_some_and(|op| op.hex.unsigned_distance_to(h) <= op.control(&db))
+    })
+}
+
+/// Armies of `camp` on `h`, by id.
+pub fn armies_on(world: &mut World, h: Hex, camp: Camp) -> Vec<Entity> {
+    world
+        .armies()
+        .into_iter()
+        .filter(|e| {
+            world
+                .get::<Army>(*e)
+                .is_some_and(|a| a.hex == h && a.camp == camp)
+        })
+        .collect()
+}
+
+fn has_military(world: &World, army: Entity) -> bool {
+    let db = world.content();
+    world.get::<Army>(army).is_some_and(|a| {
+        a.units
+            .iter()
+            .any(|u| db.unit(&u.kind).is_some_and(|t| t.military))
+    })
+}
+
+/// Where an improvement on `h` is paid from: the tile, then the controlling outpost (R9.1).
+fn improvement_purse(world: &mut World, h: Hex) -> Vec<crate::rules::economy::Source> {
+    let mut v = Vec::new();
+    if let Some(e) = world.resource::<Board>().get(h) {
+        v.push(crate::rules::economy::Source::Tile(e));
+    }
+    if let Some(o) = controlling_outpost(world, h) {
+        v.push(crate::rules::economy::Source::Outpost(o));
+    }
+    v
+}
+
+fn unlocked(world: &World, requires: &Option<String>) -> Result<(), Refusal> {
+    match requires {
+        Some(t)
+            if !world.resource::<crate::rules::Research>().done.contains(t)
+                && !world
+                    .resource::<Modifiers>()
+                    .unlocked
+                    .iter()
+                    .any(|u| u == t) =>
+        {
+            Err(Refusal::Locked(t.clone()))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn short(need: &Stock, have: &Stock) -> Result<(), Refusal> {
+    for (r, n) in need.iter() {
+        if have.get(r) < n {
+            return Err(Refusal::NotEnough {
+                res: r,
+                need: n,
+                have: have.get(r),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// R9.1: all three conditions, one improvement per tile, terrain and technology.
+pub fn validate_improvement(world: &mut World, at: At, id: &str) -> Result<(), Refusal> {
+    let h = hex_of(at);
+    let db = world.content();
+    let imp = db
+        .improvement(id)
+        .ok_or_else(|| Refusal::UnknownContent(id.to_string()))?;
+    let tile = world.tile(h).cloned().ok_or(Refusal::OffMap(at))?;
+    if tile.improvement.is_some() {
+        return Err(Refusal::ImprovementThere(at));
+    }
+    if !imp.terrains.is_empty() && !imp.terrains.contains(&tile.terrain) {
+        return Err(Refusal::WrongTerrain {
+            what: id.to_string(),
+            terrain: tile.terrain.clone(),
+        });
+    }
+    if db
+        .terrain(&tile.terrain)
+        .is_some_and(|t| t.water || t.impassable)
+        && imp.terrains.is_empty()
+    {
+        return Err(Refusal::WrongTerrain {
+            what: id.to_string(),
+            terrain: tile.terrain.clone(),
+        });
+    }
+    unlocked(world, &imp.requires_tech)?;
+    if !armies_on(world, h, Camp::Chaos).is_empty() {
+        return Err(Refusal::EnemyThere(at));
+    }
+    let controlled = controlling_outpost(world, h).is_some();
+    let held = armies_on(world, h, Camp::Eladrins)
+        .into_iter()
+        .any(|a| has_military(world, a));
+    if !controlled && !held {
+        return Err(Refusal::NotControlled(at));
+    }
+    let purse = improvement_purse(world, h);
+    short(&imp.cost, &available(world, &purse))
+}
+
+/// Applies R9.1.
+pub fn build_improvement(world: &mut World, at: At, id: &str) {
+    let h = hex_of(at);
+    let db = world.content();
+    let Some(imp) = db.improvement(id) else {
+        return;
+    };
+    let purse = improvement_purse(world, h);
+    if !pay(world, &purse, &imp.cost) {
+        return;
+    }
+    if let Some(mut t) = world.tile_mut(h) {
+        t.improvement = Some(Works {
+            id: id.to_string(),
+            timer: imp.build_time,
+            inactive: false,
+        });
+    }
+    world.emit(GameEvent::Built {
+        id: id.to_string(),
+        at: h,
+        timer: imp.build_time,
+    });
+}
+
+/// R9.2: cost from the outpost or its influence zone; the size's slots cap all buildings.
+pub fn validate_building(world: &mut World, outpost: u32, id: &str) -> Result<(), Refusal> {
+    let db = world.content();
+    let b = db
+        .building(id)
+        .ok_or_else(|| Refusal::UnknownContent(id.to_string()))?;
+    let o = world
+        .outpost_by_id(outpost)
+        .ok_or(Refusal::UnknownOutpost(outpost))?;
+    let op = world
+        .get::<Outpost>(o)
+        .ok_or(Refusal::UnknownOutpost(outpost))?;
+    let slots = db.size(&op.size).map(|s| s.building_slots).unwrap_or(0);
+    if op.buildings.len() as u32 >= slots {
+        return Err(Refusal::NoSlot { slots });
+    }
+    unlocked(world, &b.requires_tech)?;
+    short(&b.cost, &available(world, &outpost_purse(world, o)))
+}
+
+/// Applies R9.2.
+pub fn build_building(world: &mut World, outpost: u32, id: &str) {
+    let db = world.content();
+    let Some(b) = db.building(id) else { return };
+    let Some(o) = world.outpost_by_id(outpost) else {
+        return;
+    };
+    if !pay(world, &outpost_purse(world, o), &b.cost) {
+        return;
+    }
+    let Some(mut op) = world.get_mut::<Outpost>(o) else {
+        return;
+    };
+    op.buildings.push(Works {
+        id: id.to_string(),
+        timer: b.build_time,
+        inactive: false,
+    });
+    let at = op.hex;
+    world.emit(GameEvent::Built {
+        id: id.to_string(),
+        at,
+        timer: b.build_time,
+    });
+}
+
+/// Recruiting (R9.2 reading): a unit with a recruit cost joins the Eladrins on the outpost's tile.
+pub fn validate_recruit(world: &mut World, outpost: u32, unit: &str) -> Result<(), Refusal> {
+    let db = world.content();
+    let t = db
+        .unit(unit)
+        .ok_or_else(|| Refusal::UnknownContent(unit.to_string()))?;
+    let cost = t
+        .recruit_cost
+        .filter(|_| t.camp == Camp::Eladrins)
+        .ok_or_else(|| Refusal::NotRecruitable(unit.to_string()))?;
+    let o = world
+        .outpost_by_id(outpost)
+        .ok_or(Refusal::UnknownOutpost(outpost))?;
+    short(&cost, &available(world, &outpost_purse(world, o)))
+}
+
+/// Applies a recruitment: the new unit has no action points this phase.
+pub fn recruit(world: &mut World, outpost: u32, unit: &str) {
+    let db = world.content();
+    let Some(cost) = db.unit(unit).and_then(|t| t.recruit_cost) else {
+        return;
+    };
+    let Some(o) = world.outpost_by_id(outpost) else {
+        return;
+    };
+    if !pay(world, &outpost_purse(world, o), &cost) {
+        return;
+    }
+    let Some(h) = world.get::<Outpost>(o).map(|x| x.hex) else {
+        return;
+    };
+    spawn(world, Camp::Eladrins, h, unit, 1);
+    world.emit(GameEvent::Recruited {
+        unit: unit.to_string(),
+        at: h,
+    });
+}
+
+/// Founding an outpost (R9.2 reading): a Founder unit of the active army, on land outside every
+/// outpost's control zone, spends its action points (hourglass) and becomes a camp.
+pub fn validate_found(world: &mut World, by: Camp, unit: u32) -> Result<(), Refusal> {
+    let (e, army) = active_army(world, by)?;
+    let u = army
+        .units
+        .iter()
+        .find(|u| u.id == unit)
+        .ok_or(Refusal::UnknownUnit(unit))?;
+    let db = world.content();
+    if !db
+        .unit(&u.kind)
+        .is_some_and(|t| t.skills.contains(&Skill::Founder))
+    {
+        return Err(Refusal::MissingSkill("Founder".into()));
+    }
+    if u.ap == 0 {
+        return Err(Refusal::NoActionPoints {
+            unit,
+            need: 1,
+            have: 0,
+        });
+    }
+    if controlling_outpost(world, army.hex).is_some()
+        || world.outposts().iter().any(|o| {
+            world
+                .get::<Outpost>(*o)
+                .is_some_and(|op| op.hex == army.hex)
+        })
+    {
+        return Err(Refusal::TooCloseToOutpost);
+    }
+    if world.tile(army.hex).is_some_and(|t| t.is_corrupted()) {
+        return Err(Refusal::Corrupted(super::at_of(army.hex)));
+    }
+    let smallest = db.set.outpost_sizes.first();
+    if smallest.is_none() {
+        return Err(Refusal::Other("no outpost size in the content".into()));
+    }
+    let _ = e;
+    Ok(())
+}
+
+/// Applies a founding.
+pub fn found(world: &mut World, by: Camp, unit: u32, name: &str) {
+    let Ok((e, army)) = active_army(world, by) else {
+        return;
+    };
+    spend_ap(world, e, unit, u8::MAX);
+    if let Some(mut a) = world.get_mut::<Army>(e) {
+        a.units.retain(|u| u.id != unit);
+        if a.units.is_empty() {
+            world.despawn(e);
+            world.resource_mut::<crate::rules::Cycle>().activation = None;
+        }
+    }
+    let db = world.content();
+    let size = db
+        .set
+        .outpost_sizes
+        .first()
+        .map(|s| s.id.clone())
+        .unwrap_or_default();
+    let id = world.resource_mut::<Ids>().fresh();
+    let name: String = name.chars().take(40).collect();
+    let name = if name.trim().is_empty() {
+        format!("Outpost {id}")
+    } else {
+        name
+    };
+    world.spawn(Outpost {
+        id,
+        name: name.clone(),
+        hex: army.hex,
+        size,
+        stock: Stock::default(),
+        buildings: vec![],
+        portal: false,
+    });
+    world.emit(GameEvent::OutpostFounded { name, at: army.hex });
+}
