@@ -63,6 +63,9 @@ enum Cmd {
         /// Write the first game's replay to this file.
         #[arg(long)]
         record: Option<PathBuf>,
+        /// Print the first game's event log (every roll, card and move) to stderr.
+        #[arg(long)]
+        log: bool,
     },
     /// Validate the base content and each PATH (a RON file, a level, a folder).
     Check {
@@ -120,6 +123,7 @@ fn main() -> ExitCode {
             difficulty,
             json,
             record,
+            log,
         }) => run_sim(
             &level,
             seed,
@@ -128,6 +132,7 @@ fn main() -> ExitCode {
             difficulty.as_deref(),
             json,
             record,
+            log,
         ),
         Some(Cmd::Check { paths, json }) => return check(&paths, json),
         Some(Cmd::Replay { file }) => run_replay(&file),
@@ -170,6 +175,7 @@ fn run_sim(
     difficulty: Option<&str>,
     json: bool,
     record: Option<PathBuf>,
+    log: bool,
 ) -> Result<(), String> {
     if games == 0 || games > 100_000 {
         return Err("--games must be from 1 to 100000".into());
@@ -190,6 +196,11 @@ fn run_sim(
     for k in 0..games {
         let s = seed.wrapping_add(k as u64);
         let (mut app, report) = sim::play_game(db.clone(), &id, difficulty, s, cycles)?;
+        if k == 0 && log {
+            for e in &app.world().resource::<chaos_outpost::rules::Chronicle>().0 {
+                eprintln!("{e}");
+            }
+        }
         if k == 0
             && let Some(path) = &record
         {

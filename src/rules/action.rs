@@ -79,7 +79,7 @@ pub enum Action {
         /// Building id.
         building: String,
     },
-    /// R9.2 reading: recruit a unit in an outpost (it has no action points this phase).
+    /// R9.2 reading: recruit a unit in an outpost; it joins the Eladrin army there (or a new one).
     Recruit {
         /// Outpost id.
         outpost: u32,

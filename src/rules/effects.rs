@@ -274,6 +274,9 @@ pub fn spawn(world: &mut World, camp: Camp, hex: Hex, unit: &str, count: u32) {
             .get::<Army>(*e)
             .is_some_and(|a| a.camp == camp && a.hex == hex)
     });
+    // Fresh units come with their action points: an army that was not activated yet this turn
+    // may use them at once; one that was keeps its "activated" mark.
+    let ap = world.content().rules().action_points;
     let mut units = Vec::new();
     for _ in 0..count {
         let id = world.resource_mut::<Ids>().fresh();
@@ -281,7 +284,7 @@ pub fn spawn(world: &mut World, camp: Camp, hex: Hex, unit: &str, count: u32) {
             id,
             kind: unit.to_string(),
             wounds: 0,
-            ap: 0,
+            ap,
             inactive: false,
             embarked: false,
         });

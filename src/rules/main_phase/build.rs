@@ -212,7 +212,7 @@ pub fn validate_recruit(world: &mut World, outpost: u32, unit: &str) -> Result<(
     short(&cost, &available(world, &outpost_purse(world, o)))
 }
 
-/// Applies a recruitment: the new unit has no action points this phase.
+/// Applies a recruitment.
 pub fn recruit(world: &mut World, outpost: u32, unit: &str) {
     let db = world.content();
     let Some(cost) = db.unit(unit).and_then(|t| t.recruit_cost) else {

@@ -1,0 +1,205 @@
+//! Legal actions: every action a camp may take now, for the AI, the view and tests. Candidates
+//! are generated per step, then filtered through `validate`, so `legal_actions` and `validate`
+//! can never disagree about what they list.
+
+use bevy::prelude::*;
+
+use super::main_phase::activate::reachable;
+use super::main_phase::at_of;
+use super::upkeep::{corruption, research};
+use super::{Action, Army, Board, Cycle, GameWorld, Outpost, Research, action::validate};
+use crate::content::Camp;
+
+/// Every action `by` may take now, in a stable order.
+pub fn legal_actions(world: &mut World, by: Camp) -> Vec<Action> {
+    candidates(world, by)
+        .into_iter()
+        .filter(|a| validate(world, by, a).is_ok())
+        .collect()
+}
+
+/// A superset of the legal actions (unvalidated), in a stable order.
+pub fn candidates(world: &mut World, by: Camp) -> Vec<Action> {
+    let mut v = Vec::new();
+    let db = world.content();
+    match world.step_id() {
+        "R5" => {
+            v.push(Action::Done);
+            for e in world.armies() {
+                if let Some(a) = world.get::<Army>(e) {
+                    for t in 1..=a.famine.min(20) {
+                        v.push(Action::Feed { army: a.id, tokens: t });
+                    }
+                }
+            }
+        }
+        "R7" => {
+            v.push(Action::Done);
+            let r = world.resource::<Research>().clone();
+            for t in &r.offer {
+                v.push(Action::ChooseResearch { tech: t.clone() });
+            }
+            let missing = research::resources_missing(world);
+            let labs = research::labs(world);
+            for o in world.outposts() {
+                let Some(op) = world.get::<Outpost>(o).cloned() else {
+                    continue;
+                };
+                for (res, n) in missing.iter() {
+                    for k in 1..=n.min(20) {
+                        v.push(Action::FundResearch {
+                            outpost: op.id,
+                            res,
+                            amount: k,
+                        });
+                    }
+                }
+                let zone = world
+                    .resource::<Board>()
+                    .within(op.hex, op.influence(&db));
+                for (_, oid, slot) in labs.iter().filter(|l| l.1 == op.id) {
+                    v.push(Action::AssignLab {
+                        outpost: *oid,
+                        slot: *slot,
+                        artifact: None,
+                    });
+                    for h in &zone {
+                        if world.tile(*h).is_some_and(|t| t.artifact) {
+                            v.push(Action::AssignLab {
+                                outpost: *oid,
+                                slot: *slot,
+                                artifact: Some(at_of(*h)),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        "R8" => {
+            v.push(Action::Done);
+            for i in 0..db.portal().arches.len() {
+                v.push(Action::BuildPortalCell { arch: i });
+            }
+            for n in 1..=super::upkeep::portal::crystals_allowed(world).min(20) {
+                v.push(Action::PowerPortal { crystals: n });
+            }
+        }
+        "R9" => main_candidates(world, by, &mut v),
+        _ => v.push(Action::Done),
+    }
+    v
+}
+
+fn main_candidates(world: &mut World, by: Camp, v: &mut Vec<Action>) {
+    let db = world.content();
+    if let Some(id) = world.resource::<Cycle>().activation {
+        let Some(e) = world.army_by_id(id) else { return };
+        let Some(a) = world.get::<Army>(e).cloned() else { return };
+        for (h, _, _) in reachable(world, &a) {
+            v.push(Action::Move { to: at_of(h) });
+        }
+        for u in &a.units {
+            if let Some(t) = db.unit(&u.kind) {
+                for c in &t.actions {
+                    v.push(Action::UseCard {
+                        unit: u.id,
+                        action: c.id.clone(),
+                    });
+                }
+            }
+            v.push(Action::Explore { unit: u.id });
+            v.push(Action::FoundOutpost {
+                unit: u.id,
+                name: String::new(),
+            });
+            if a.units.len() > 1 {
+                v.push(Action::Detach { units: vec![u.id] });
+            }
+        }
+        for other in world.armies() {
+            let Some(o) = world.get::<Army>(other) else {
+                continue;
+            };
+            if o.hex != a.hex || o.id == a.id {
+                continue;
+            }
+            if o.camp == a.camp {
+                v.push(Action::Merge { from: o.id });
+            } else {
+                v.push(Action::Engage {
+                    target: o.id,
+                    retreat_below: 0,
+                });
+            }
+        }
+        for r in &db.set.rituals {
+            v.push(Action::Ritual {
+                ritual: r.id.clone(),
+            });
+        }
+        v.push(Action::EndActivation);
+        return;
+    }
+    v.push(Action::Pass);
+    for e in world.armies() {
+        if let Some(a) = world.get::<Army>(e)
+            && a.camp == by
+        {
+            v.push(Action::Activate { army: a.id });
+        }
+    }
+    match by {
+        Camp::Eladrins => {
+            // Tiles where an improvement could go: control zones and tiles held by armies.
+            let mut tiles = Vec::new();
+            let board = world.resource::<Board>().clone();
+            for o in world.outposts() {
+                if let Some(op) = world.get::<Outpost>(o) {
+                    tiles.extend(board.within(op.hex, op.control(&db)));
+                }
+            }
+            for e in world.armies() {
+                if let Some(a) = world.get::<Army>(e)
+                    && a.camp == Camp::Eladrins
+                {
+                    tiles.push(a.hex);
+                }
+            }
+            tiles.sort_by_key(|h| super::board::key(*h));
+            tiles.dedup();
+            for h in tiles {
+                if world.tile(h).is_some_and(|t| t.improvement.is_some()) {
+                    continue;
+                }
+                for imp in &db.set.improvements {
+                    v.push(Action::BuildImprovement {
+                        at: at_of(h),
+                        improvement: imp.id.clone(),
+                    });
+                }
+            }
+            for o in world.outposts() {
+                let Some(op) = world.get::<Outpost>(o).cloned() else {
+                    continue;
+                };
+                for b in &db.set.buildings {
+                    v.push(Action::BuildBuilding {
+                        outpost: op.id,
+                        building: b.id.clone(),
+                    });
+                }
+                for u in db.set.units.iter().filter(|u| u.recruit_cost.is_some()) {
+                    v.push(Action::Recruit {
+                        outpost: op.id,
+                        unit: u.id.clone(),
+                    });
+                }
+            }
+        }
+        Camp::Chaos => {
+            for r in corruption::open_rifts(world) {
+                v.push(Action::Summon { rift: at_of(r) });
+            }
+        }
+    }
+}
