@@ -28,7 +28,10 @@ pub fn candidates(world: &mut World, by: Camp) -> Vec<Action> {
             for e in world.armies() {
                 if let Some(a) = world.get::<Army>(e) {
                     for t in 1..=a.famine.min(20) {
-                        v.push(Action::Feed { army: a.id, tokens: t });
+                        v.push(Action::Feed {
+                            army: a.id,
+                            tokens: t,
+                        });
                     }
                 }
             }
@@ -54,9 +57,7 @@ pub fn candidates(world: &mut World, by: Camp) -> Vec<Action> {
                         });
                     }
                 }
-                let zone = world
-                    .resource::<Board>()
-                    .within(op.hex, op.influence(&db));
+                let zone = world.resource::<Board>().within(op.hex, op.influence(&db));
                 for (_, oid, slot) in labs.iter().filter(|l| l.1 == op.id) {
                     v.push(Action::AssignLab {
                         outpost: *oid,
@@ -93,8 +94,12 @@ pub fn candidates(world: &mut World, by: Camp) -> Vec<Action> {
 fn main_candidates(world: &mut World, by: Camp, v: &mut Vec<Action>) {
     let db = world.content();
     if let Some(id) = world.resource::<Cycle>().activation {
-        let Some(e) = world.army_by_id(id) else { return };
-        let Some(a) = world.get::<Army>(e).cloned() else { return };
+        let Some(e) = world.army_by_id(id) else {
+            return;
+        };
+        let Some(a) = world.get::<Army>(e).cloned() else {
+            return;
+        };
         for (h, _, _) in reachable(world, &a) {
             v.push(Action::Move { to: at_of(h) });
         }

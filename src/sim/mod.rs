@@ -8,9 +8,9 @@ use serde::Serialize;
 
 use crate::content::{Camp, ContentDb, Res, Stock};
 use crate::rules::economy::{available, outpost_purse};
+use crate::rules::legal::legal_actions;
 use crate::rules::snapshot::state_hash;
 use crate::rules::upkeep::{portal, research};
-use crate::rules::legal::legal_actions;
 use crate::rules::{
     Action, Army, Cycle, GameWorld, Outcome, Outpost, Portal, Research, Tile, setup, submit,
 };
@@ -187,7 +187,10 @@ fn portal_shortfall(world: &mut World) -> Stock {
     let p = world.resource::<Portal>().clone();
     let mut need = Stock::default();
     for (i, arch) in db.portal().arches.iter().enumerate() {
-        for cost in arch.iter().skip(p.built.get(i).copied().unwrap_or(0) as usize) {
+        for cost in arch
+            .iter()
+            .skip(p.built.get(i).copied().unwrap_or(0) as usize)
+        {
             need.add_all(cost);
         }
     }
@@ -276,7 +279,9 @@ fn main_phase_action(world: &mut World, by: Camp) -> Action {
             // Activate an explorer standing on unexplored ground.
             for x in &legal {
                 if let Action::Activate { army } = x
-                    && let Some(a) = world.army_by_id(*army).and_then(|e| world.get::<Army>(e).cloned())
+                    && let Some(a) = world
+                        .army_by_id(*army)
+                        .and_then(|e| world.get::<Army>(e).cloned())
                 {
                     let explorer = a.units.iter().any(|u| {
                         db.unit(&u.kind)

@@ -229,6 +229,20 @@ impl Scn {
     pub fn submit(&mut self, a: Action) -> Result<(), Refusal> {
         submit(self.w(), Camp::Eladrins, a)
     }
+    pub fn submit_as(&mut self, by: Camp, a: Action) -> Result<(), Refusal> {
+        submit(self.w(), by, a)
+    }
+    /// Asserts an action by `by` is refused with `want` and changes nothing.
+    pub fn refused_as(&mut self, by: Camp, a: Action, want: Refusal) {
+        let before = self.hash();
+        let got = self.submit_as(by, a.clone());
+        assert_eq!(got, Err(want), "action {a:?}");
+        assert_eq!(before, self.hash(), "a refused action must change nothing");
+    }
+    /// Army id at a hex for a camp.
+    pub fn army_id(&mut self, at: At, camp: Camp) -> u32 {
+        self.army_at(at, camp).map(|a| a.id).expect("army there")
+    }
     pub fn hash(&mut self) -> u64 {
         state_hash(self.w())
     }

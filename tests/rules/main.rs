@@ -13,4 +13,7 @@ mod r5_upkeep;
 mod r6_corruption;
 mod r7_research;
 mod r8_portal;
+mod r9_combat;
+mod r9_main;
+mod r9_perft;
 mod snapshot;

@@ -1,0 +1,601 @@
+//! R9 — The main phase: building (R9.1, R9.2), exploring (R9.3), activating (R9.4), rituals,
+//! Chaos summoning, turn order and outposts falling.
+
+use chaos_outpost::content::{Camp, Res};
+use chaos_outpost::rules::main_phase::activate::{path_to, reachable};
+use chaos_outpost::rules::{Action, Cycle, GameEvent, Outcome, Portal, Refusal, Research, Rift};
+
+use crate::common::*;
+
+fn main_phase(b: Builder) -> Scn {
+    let mut s = b.build();
+    s.run("R9");
+    s
+}
+
+#[test]
+fn r9_1_an_improvement_needs_a_control_zone_or_a_military_unit() {
+    let mut s = main_phase(
+        Builder::new(6)
+            .outpost(
+                "Home",
+                (0, 0),
+                "camp",
+                st(&[(Res::Wood, 10), (Res::Stone, 10)]),
+                &[],
+            )
+            .army(Camp::Eladrins, (4, 0), &["warden"])
+            .army(Camp::Eladrins, (-4, 0), &["settler"])
+            .lying((4, 0), st(&[(Res::Wood, 5), (Res::Stone, 5)]))
+            .lying((-4, 0), st(&[(Res::Wood, 5), (Res::Stone, 5)])),
+    );
+    s.refused(
+        Action::BuildImprovement {
+            at: (3, -2),
+            improvement: "lumber_camp".into(),
+        },
+        Refusal::NotControlled((3, -2)),
+    );
+    s.refused(
+        Action::BuildImprovement {
+            at: (-4, 0),
+            improvement: "lumber_camp".into(),
+        },
+        Refusal::NotControlled((-4, 0)),
+    );
+    // Held by a military unit: paid from the tile.
+    s.submit(Action::BuildImprovement {
+        at: (4, 0),
+        improvement: "lumber_camp".into(),
+    })
+    .expect("held tile");
+    let t = s.tile((4, 0));
+    let imp = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .improvement("lumber_camp")
+        .cloned()
+        .expect("lumber camp");
+    assert_eq!(
+        t.improvement.as_ref().map(|w| (w.id.as_str(), w.timer)),
+        Some(("lumber_camp", imp.build_time))
+    );
+    assert_eq!(t.lying.get(Res::Wood), 5 - imp.cost.get(Res::Wood));
+}
+
+#[test]
+fn r9_1_an_improvement_is_refused_with_an_enemy_on_the_tile_or_one_already_there() {
+    let mut s = main_phase(
+        Builder::new(6)
+            .outpost(
+                "Home",
+                (0, 0),
+                "camp",
+                st(&[(Res::Wood, 10), (Res::Stone, 10)]),
+                &[],
+            )
+            .army(Camp::Chaos, (1, 0), &["husk"])
+            .improvement((0, 1), "lumber_camp"),
+    );
+    s.refused(
+        Action::BuildImprovement {
+            at: (1, 0),
+            improvement: "lumber_camp".into(),
+        },
+        Refusal::EnemyThere((1, 0)),
+    );
+    s.refused(
+        Action::BuildImprovement {
+            at: (0, 1),
+            improvement: "lumber_camp".into(),
+        },
+        Refusal::ImprovementThere((0, 1)),
+    );
+    s.refused(
+        Action::BuildImprovement {
+            at: (-1, 0),
+            improvement: "quarry".into(),
+        },
+        Refusal::WrongTerrain {
+            what: "quarry".into(),
+            terrain: "forest".into(),
+        },
+    );
+    let tech = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .improvement("orchard")
+        .and_then(|i| i.requires_tech.clone())
+        .expect("orchard needs a tech");
+    s.refused(
+        Action::BuildImprovement {
+            at: (-1, 0),
+            improvement: "orchard".into(),
+        },
+        Refusal::Locked(tech),
+    );
+}
+
+#[test]
+fn r9_1_resources_come_from_the_controlling_outpost_and_the_turn_passes() {
+    let mut s = main_phase(Builder::new(6).outpost(
+        "Home",
+        (0, 0),
+        "camp",
+        st(&[(Res::Wood, 10), (Res::Stone, 10)]),
+        &[],
+    ));
+    s.submit(Action::BuildImprovement {
+        at: (1, 0),
+        improvement: "lumber_camp".into(),
+    })
+    .expect("build");
+    let cost = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .improvement("lumber_camp")
+        .map(|i| i.cost)
+        .unwrap_or_default();
+    assert_eq!(
+        s.outpost("Home").stock.get(Res::Wood),
+        10 - cost.get(Res::Wood)
+    );
+    assert_eq!(
+        s.w().resource::<Cycle>().turn,
+        Camp::Chaos,
+        "one action, then the other camp"
+    );
+    s.refused(
+        Action::Pass,
+        Refusal::NotYourTurn {
+            expected: Camp::Chaos,
+        },
+    );
+}
+
+#[test]
+fn r9_2_a_building_is_paid_and_the_size_caps_the_buildings() {
+    let mut s = main_phase(Builder::new(4).outpost(
+        "Home",
+        (0, 0),
+        "camp",
+        st(&[(Res::Wood, 30), (Res::Stone, 30), (Res::Food, 10)]),
+        &["granary", "granary"],
+    ));
+    let home = s.outpost("Home").id;
+    s.submit(Action::BuildBuilding {
+        outpost: home,
+        building: "laboratory".into(),
+    })
+    .expect("third slot");
+    let o = s.outpost("Home");
+    assert_eq!(o.buildings.len(), 3);
+    assert!(
+        o.buildings[2].timer > 0,
+        "under construction: time markers (R4)"
+    );
+    s.submit_as(Camp::Chaos, Action::Pass)
+        .expect("chaos passes");
+    s.refused(
+        Action::BuildBuilding {
+            outpost: home,
+            building: "laboratory".into(),
+        },
+        Refusal::NoSlot { slots: 3 },
+    );
+}
+
+#[test]
+fn r9_2_recruiting_adds_a_unit_at_the_outpost() {
+    let mut s = main_phase(Builder::new(4).outpost(
+        "Home",
+        (0, 0),
+        "camp",
+        st(&[(Res::Food, 5), (Res::Wood, 5)]),
+        &[],
+    ));
+    let home = s.outpost("Home").id;
+    s.submit(Action::Recruit {
+        outpost: home,
+        unit: "ranger".into(),
+    })
+    .expect("recruit");
+    assert_eq!(
+        s.army_at((0, 0), Camp::Eladrins).map(|a| a.units.len()),
+        Some(1)
+    );
+    s.submit_as(Camp::Chaos, Action::Pass).expect("pass");
+    s.refused(
+        Action::Recruit {
+            outpost: home,
+            unit: "husk".into(),
+        },
+        Refusal::NotRecruitable("husk".into()),
+    );
+}
+
+#[test]
+fn r9_2_a_founder_founds_an_outpost_outside_control_zones() {
+    let mut s = main_phase(Builder::new(6).army(Camp::Eladrins, (4, 0), &["settler", "warden"]));
+    let id = s.army_id((4, 0), Camp::Eladrins);
+    let settler = s.armies()[0].units[0].id;
+    s.submit(Action::Activate { army: id }).expect("activate");
+    s.submit(Action::FoundOutpost {
+        unit: settler,
+        name: "Riverwatch".into(),
+    })
+    .expect("found");
+    let o = s.outpost("Riverwatch");
+    assert_eq!(o.hex, hex((4, 0)));
+    assert_eq!(
+        s.armies()[0].units.len(),
+        1,
+        "the settler became the outpost"
+    );
+}
+
+#[test]
+fn r9_3_only_an_explorer_explores_spending_all_its_points() {
+    let mut s = main_phase(Builder::new(6).army(Camp::Eladrins, (3, 0), &["ranger", "warden"]));
+    let id = s.army_id((3, 0), Camp::Eladrins);
+    let (ranger, warden) = (s.armies()[0].units[0].id, s.armies()[0].units[1].id);
+    s.submit(Action::Activate { army: id }).expect("activate");
+    s.refused(
+        Action::Explore { unit: warden },
+        Refusal::MissingSkill("Explorer".into()),
+    );
+    s.submit(Action::Explore { unit: ranger }).expect("explore");
+    let a = s.armies()[0].clone();
+    assert_eq!(a.units[0].ap, 0, "all remaining points");
+    assert_eq!(a.units[1].ap, 2);
+    let card = s
+        .tile((3, 0))
+        .modifier
+        .expect("the card sets the tile's modifier");
+    assert!(
+        s.events()
+            .iter()
+            .any(|e| matches!(e, GameEvent::Explored { card: c, .. } if *c == card))
+    );
+}
+
+#[test]
+fn r9_3_an_exploration_modifier_adds_production() {
+    let mut s = Builder::new(8)
+        .with(|c| {
+            c.exploration[0].modifier.yields = st(&[(Res::Crystal, 2)]);
+        })
+        .build();
+    let card = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .set
+        .exploration[0]
+        .id
+        .clone();
+    s.tile_mut((6, 0), |t| t.modifier = Some(card));
+    s.run("R3");
+    assert_eq!(s.tile((6, 0)).lying.get(Res::Crystal), 2);
+}
+
+#[test]
+fn r9_4_two_action_points_one_tile_each_more_on_difficult_terrain() {
+    let mut s = main_phase(Builder::new(6).terrain((1, 0), "hills").army(
+        Camp::Eladrins,
+        (0, 0),
+        &["warden"],
+    ));
+    let a = s.armies()[0].clone();
+    assert_eq!(a.units[0].ap, 2);
+    let reach: Vec<_> = reachable(s.w(), &a)
+        .into_iter()
+        .map(|(h, c, _)| ((h.x, h.y), c))
+        .collect();
+    assert!(reach.contains(&((1, -1), 1)));
+    assert!(reach.contains(&((2, -1), 2)));
+    assert!(reach.contains(&((1, 0), 2)), "hills cost 2");
+    assert!(
+        !reach.iter().any(|(h, _)| *h == (2, 0)),
+        "beyond the hills: 3 points"
+    );
+    assert!(reach.iter().all(|(_, c)| *c <= 2));
+    let id = a.id;
+    s.submit(Action::Activate { army: id }).expect("activate");
+    s.refused(Action::Move { to: (3, 0) }, Refusal::Unreachable((3, 0)));
+    s.submit(Action::Move { to: (1, -1) }).expect("move");
+    assert_eq!(s.armies()[0].units[0].ap, 1);
+    s.submit(Action::Move { to: (2, -1) }).expect("move again");
+    let a = s.armies()[0].clone();
+    assert_eq!(a.hex, hex((2, -1)));
+    assert_eq!(
+        s.w().resource::<Cycle>().activation,
+        None,
+        "no point left: the activation ends"
+    );
+    assert_eq!(s.w().resource::<Cycle>().turn, Camp::Chaos);
+}
+
+#[test]
+fn r9_4_a_pathfinder_crosses_difficult_terrain_at_one_point() {
+    let s0 = Builder::new(6)
+        .terrain((1, 0), "mountains")
+        .army(Camp::Eladrins, (0, 0), &["ranger"]);
+    let mut s = main_phase(s0);
+    let a = s.armies()[0].clone();
+    assert_eq!(path_to(s.w(), &a, hex((1, 0))).map(|p| p.1), Some(1));
+}
+
+#[test]
+fn r9_4_enemies_block_the_way_but_can_be_reached() {
+    let mut s = main_phase(
+        Builder::new(6)
+            .army(Camp::Eladrins, (0, 0), &["warden"])
+            .army(Camp::Chaos, (1, 0), &["husk"]),
+    );
+    let a = s.army_at((0, 0), Camp::Eladrins).expect("army");
+    let reach: Vec<_> = reachable(s.w(), &a)
+        .into_iter()
+        .map(|(h, c, _)| ((h.x, h.y), c))
+        .collect();
+    assert!(
+        reach.contains(&((1, 0), 1)),
+        "the enemy's tile can be entered"
+    );
+    for (h, _) in reach.iter().filter(|(h, _)| *h != (1, 0)) {
+        let (path, _) = path_to(s.w(), &a, hex(*h)).expect("a path");
+        assert!(
+            !path.contains(&hex((1, 0))),
+            "no path crosses the enemy: {h:?} via {path:?}"
+        );
+    }
+}
+
+#[test]
+fn r9_4_an_army_is_activated_once_per_turn_and_unused_points_are_lost() {
+    let mut s = main_phase(Builder::new(6).army(Camp::Eladrins, (0, 0), &["warden"]));
+    let id = s.armies()[0].id;
+    s.submit(Action::Activate { army: id }).expect("activate");
+    s.refused(Action::Pass, Refusal::ActivationOpen(id));
+    s.submit(Action::Move { to: (1, 0) }).expect("move");
+    s.submit(Action::EndActivation).expect("end");
+    assert_eq!(s.armies()[0].units[0].ap, 0, "the unused point is lost");
+    s.submit_as(Camp::Chaos, Action::Pass)
+        .expect("chaos passes");
+    s.refused(Action::Activate { army: id }, Refusal::AlreadyActivated(id));
+    s.refused(Action::Move { to: (2, 0) }, Refusal::NoActivation);
+}
+
+#[test]
+fn r9_4_hourglass_ends_activation_of_the_unit() {
+    let mut s = main_phase(
+        Builder::new(4)
+            .outpost("Home", (0, 0), "camp", st(&[(Res::Food, 5)]), &[])
+            .army(Camp::Eladrins, (0, 0), &["healer", "warden"]),
+    );
+    let id = s.armies()[0].id;
+    let (healer, warden) = (s.armies()[0].units[0].id, s.armies()[0].units[1].id);
+    s.army_mut(id, |a| a.units[1].wounds = 1);
+    s.submit(Action::Activate { army: id }).expect("activate");
+    s.submit(Action::UseCard {
+        unit: healer,
+        action: "mend".into(),
+    })
+    .expect("mend");
+    let a = s.armies()[0].clone();
+    assert_eq!(a.units[0].ap, 0, "hourglass: all its points");
+    assert_eq!(a.units[1].ap, 2, "the other unit keeps its own");
+    assert_eq!(a.units[1].wounds, 0, "mend healed");
+    assert_eq!(
+        s.outpost("Home").stock.get(Res::Food),
+        4,
+        "its cost was paid"
+    );
+    s.refused(
+        Action::UseCard {
+            unit: healer,
+            action: "mend".into(),
+        },
+        Refusal::NoActionPoints {
+            unit: healer,
+            need: 1,
+            have: 0,
+        },
+    );
+    s.refused(
+        Action::UseCard {
+            unit: warden,
+            action: "mend".into(),
+        },
+        Refusal::UnknownContent("mend".into()),
+    );
+}
+
+#[test]
+fn r9_4_merging_costs_the_receiving_army_a_point() {
+    let mut s = main_phase(
+        Builder::new(4)
+            .army(Camp::Eladrins, (1, 0), &["warden"])
+            .army(Camp::Eladrins, (1, 0), &["ranger", "ranger"]),
+    );
+    let armies = s.armies();
+    let (a, b) = (armies[0].id, armies[1].id);
+    s.army_mut(b, |x| x.famine = 1);
+    s.submit(Action::Activate { army: a }).expect("activate");
+    s.submit(Action::Merge { from: b }).expect("merge");
+    let armies = s.armies();
+    assert_eq!(armies.len(), 1);
+    let m = &armies[0];
+    assert_eq!(m.units.len(), 3);
+    assert_eq!(m.units[0].ap, 1, "the receiving army paid 1");
+    assert_eq!(m.famine, 1, "newcomers share the army's famine (R5.4)");
+}
+
+#[test]
+fn r9_4_famine_army_cannot_detach() {
+    let mut s = main_phase(Builder::new(4).army(Camp::Eladrins, (1, 0), &["warden", "ranger"]));
+    let id = s.armies()[0].id;
+    let ranger = s.armies()[0].units[1].id;
+    s.army_mut(id, |a| a.famine = 1);
+    s.submit(Action::Activate { army: id }).expect("activate");
+    s.refused(
+        Action::Detach {
+            units: vec![ranger],
+        },
+        Refusal::Famished(id),
+    );
+    s.army_mut(id, |a| a.famine = 0);
+    s.submit(Action::Detach {
+        units: vec![ranger],
+    })
+    .expect("detach");
+    let armies = s.armies();
+    assert_eq!(armies.len(), 2);
+    assert!(
+        armies[1].activated,
+        "the new army was part of this activation"
+    );
+    assert_eq!(armies[1].units[0].ap, 1, "detaching cost a point");
+}
+
+#[test]
+fn rituals_seal_a_rift_and_push_back_corruption() {
+    let mut s = main_phase(
+        Builder::new(6)
+            .rift((3, 0))
+            .lying(
+                (3, 0),
+                st(&[(Res::Crystal, 5), (Res::Stone, 5), (Res::Psara, 2)]),
+            )
+            .army(Camp::Eladrins, (3, 0), &["arcanist", "arcanist"]),
+    );
+    s.w().resource_mut::<Portal>().corruption = 2;
+    let id = s.armies()[0].id;
+    s.submit(Action::Activate { army: id }).expect("activate");
+    s.submit(Action::Ritual {
+        ritual: "seal_rift".into(),
+    })
+    .expect("seal");
+    assert_eq!(s.tile((3, 0)).rift, Rift::Closed);
+    assert_eq!(
+        s.w().resource::<Portal>().corruption,
+        1,
+        "closing a rift pushes back a marker (R8.3)"
+    );
+    assert_eq!(s.tile((3, 0)).lying.get(Res::Crystal), 3);
+}
+
+#[test]
+fn rituals_need_their_ritualists_and_an_open_rift() {
+    let mut s = main_phase(
+        Builder::new(6)
+            .rift((3, 0))
+            .lying((2, 0), st(&[(Res::Crystal, 5), (Res::Stone, 5)]))
+            .army(Camp::Eladrins, (2, 0), &["arcanist", "warden"]),
+    );
+    let id = s.armies()[0].id;
+    s.submit(Action::Activate { army: id }).expect("activate");
+    s.refused(
+        Action::Ritual {
+            ritual: "seal_rift".into(),
+        },
+        Refusal::RitualistsNeeded { need: 2, have: 1 },
+    );
+    s.refused(
+        Action::Ritual {
+            ritual: "purify".into(),
+        },
+        Refusal::NotEnough {
+            res: Res::Psara,
+            need: 1,
+            have: 0,
+        },
+    );
+}
+
+#[test]
+fn chaos_summons_once_per_rift_each_turn() {
+    let mut s = main_phase(Builder::new(6).rift((4, 0)));
+    s.submit(Action::Pass).expect("eladrins pass");
+    s.submit_as(Camp::Chaos, Action::Summon { rift: (4, 0) })
+        .expect("summon");
+    let unit = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .rules()
+        .chaos_summon
+        .clone();
+    assert_eq!(
+        s.army_at((4, 0), Camp::Chaos)
+            .map(|a| a.units[0].kind.clone()),
+        Some(unit)
+    );
+    s.submit(Action::Pass).expect("pass");
+    s.refused_as(
+        Camp::Chaos,
+        Action::Summon { rift: (4, 0) },
+        Refusal::AlreadySummoned((4, 0)),
+    );
+    s.refused_as(
+        Camp::Chaos,
+        Action::Summon { rift: (2, 0) },
+        Refusal::NotOnRift((2, 0)),
+    );
+    s.refused_as(
+        Camp::Chaos,
+        Action::BuildImprovement {
+            at: (1, 0),
+            improvement: "farm".into(),
+        },
+        Refusal::EladrinsOnly,
+    );
+}
+
+#[test]
+fn an_outpost_falls_to_a_chaos_army_alone_on_it_and_the_portal_with_it() {
+    let mut s = main_phase(
+        Builder::new(6)
+            .outpost("Home", (0, 0), "camp", Default::default(), &[])
+            .outpost("Far", (4, 0), "camp", Default::default(), &[])
+            .army(Camp::Chaos, (3, 0), &["husk"])
+            .army(Camp::Chaos, (1, 0), &["husk"]),
+    );
+    s.submit(Action::Pass).expect("pass");
+    let c = s.army_id((3, 0), Camp::Chaos);
+    s.submit_as(Camp::Chaos, Action::Activate { army: c })
+        .expect("activate");
+    s.submit_as(Camp::Chaos, Action::Move { to: (4, 0) })
+        .expect("move");
+    assert!(
+        s.events()
+            .iter()
+            .any(|e| matches!(e, GameEvent::OutpostLost { name, .. } if name == "Far"))
+    );
+    assert_eq!(
+        s.w().resource::<Outcome>().winner,
+        None,
+        "Far held no portal"
+    );
+    s.submit_as(Camp::Chaos, Action::EndActivation).ok();
+    s.submit(Action::Pass).expect("pass");
+    let c = s.army_id((1, 0), Camp::Chaos);
+    s.submit_as(Camp::Chaos, Action::Activate { army: c })
+        .expect("activate");
+    s.submit_as(Camp::Chaos, Action::Move { to: (0, 0) })
+        .expect("move");
+    let o = s.w().resource::<Outcome>().clone();
+    assert_eq!(o.winner, Some(Camp::Chaos));
+    assert!(o.reason.contains("portal"));
+}
+
+#[test]
+fn research_is_not_a_main_phase_action() {
+    let mut s = main_phase(Builder::new(4));
+    s.w().resource_mut::<Research>().offer = vec!["x".into()];
+    s.refused(
+        Action::ChooseResearch { tech: "x".into() },
+        Refusal::WrongStep {
+            needs: "R7".into(),
+            now: "R9".into(),
+        },
+    );
+}
