@@ -144,6 +144,27 @@ pub enum Action {
         /// The rift.
         rift: At,
     },
+    /// R9.4: the active army boards its boats (1 point each unit, once per cycle).
+    Embark,
+    /// R9.4: the active army, afloat, lands on a neighbouring land tile.
+    Land {
+        /// The land tile.
+        to: At,
+    },
+    /// R9.4: the active army's boats load resources from the tile or the outposts around.
+    Load {
+        /// Resource.
+        res: Res,
+        /// Amount.
+        amount: u32,
+    },
+    /// R9.4: the boats unload resources on the army's tile (into an outpost standing there).
+    Unload {
+        /// Resource.
+        res: Res,
+        /// Amount.
+        amount: u32,
+    },
     /// An action kind added by a plugin (a later chapter): routed to its `ExtActions` handler.
     Ext {
         /// The kind, as registered.
@@ -299,6 +320,26 @@ pub enum Refusal {
     TooCloseToOutpost,
     /// The tile is corrupted.
     Corrupted(At),
+    /// R9.4: a unit embarks or lands once per cycle.
+    AlreadyEmbarked(u32),
+    /// Afloat (true) or ashore (false) already.
+    Afloat(bool),
+    /// Not enough boat seats.
+    NoBoat {
+        /// Seats.
+        seats: u32,
+        /// Units to carry.
+        passengers: u32,
+    },
+    /// No water next to the army.
+    NoWater(At),
+    /// The boats' hold is full.
+    HoldFull {
+        /// Capacity.
+        hold: u32,
+        /// Carried.
+        carried: u32,
+    },
     /// A plugin's own reason.
     Other(String),
 }
@@ -401,6 +442,16 @@ impl fmt::Display for Refusal {
                 "a new outpost must stand outside every outpost's control zone"
             ),
             Corrupted((q, r)) => write!(f, "({q}, {r}) is corrupted"),
+            AlreadyEmbarked(u) => write!(f, "R9.4: unit {u} already embarked or landed this cycle"),
+            Afloat(true) => write!(f, "the army is afloat: land first"),
+            Afloat(false) => write!(f, "the army is ashore: embark first"),
+            NoBoat { seats, passengers } => {
+                write!(f, "R9.4: boats for {seats} unit(s), {passengers} to carry")
+            }
+            NoWater((q, r)) => write!(f, "no water next to ({q}, {r}) to embark on"),
+            HoldFull { hold, carried } => {
+                write!(f, "the boats hold {hold} resources and carry {carried}")
+            }
             Other(s) => write!(f, "{s}"),
         }
     }

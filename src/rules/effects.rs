@@ -304,6 +304,8 @@ pub fn spawn(world: &mut World, camp: Camp, hex: Hex, unit: &str, count: u32) {
                 famine: 0,
                 units,
                 activated: false,
+                afloat: false,
+                cargo: Default::default(),
             });
         }
     }

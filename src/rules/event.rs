@@ -358,6 +358,36 @@ pub enum GameEvent {
         /// Where.
         at: Hex,
     },
+    /// An army embarked.
+    Embarked {
+        /// Army id.
+        army: u32,
+        /// Where.
+        at: Hex,
+    },
+    /// An army landed.
+    Landed {
+        /// Army id.
+        army: u32,
+        /// Where.
+        at: Hex,
+    },
+    /// Boats loaded resources.
+    Loaded {
+        /// Army id.
+        army: u32,
+        /// What.
+        stock: Stock,
+    },
+    /// Boats unloaded resources.
+    Unloaded {
+        /// Army id.
+        army: u32,
+        /// What.
+        stock: Stock,
+        /// Where.
+        at: Hex,
+    },
     /// A free-form note from a plugin.
     Note(String),
 }
@@ -493,6 +523,10 @@ impl fmt::Display for GameEvent {
                 "Battle of {attacker} against {defender} ends after {rounds} round(s): {end:?}"
             ),
             RitualPerformed { ritual, at } => write!(f, "Ritual {ritual} performed at {}", h(at)),
+            Embarked { army, at } => write!(f, "Army {army} embarks at {}", h(at)),
+            Landed { army, at } => write!(f, "Army {army} lands at {}", h(at)),
+            Loaded { army, stock } => write!(f, "Army {army} loads {stock}"),
+            Unloaded { army, stock, at } => write!(f, "Army {army} unloads {stock} at {}", h(at)),
             Note(s) => write!(f, "{s}"),
         }
     }

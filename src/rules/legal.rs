@@ -137,6 +137,22 @@ fn main_candidates(world: &mut World, by: Camp, v: &mut Vec<Action>) {
                 });
             }
         }
+        v.push(Action::Embark);
+        let board = world.resource::<Board>().clone();
+        for n in board.neighbors(a.hex) {
+            v.push(Action::Land { to: at_of(n) });
+        }
+        let (_, hold) = super::main_phase::embark::capacity(&db, &a);
+        if hold > 0 {
+            for res in crate::content::Res::ALL {
+                for k in 1..=hold.min(20) {
+                    v.push(Action::Load { res, amount: k });
+                }
+                for k in 1..=a.cargo.get(res).min(20) {
+                    v.push(Action::Unload { res, amount: k });
+                }
+            }
+        }
         for r in &db.set.rituals {
             v.push(Action::Ritual {
                 ritual: r.id.clone(),

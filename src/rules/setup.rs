@@ -343,6 +343,8 @@ pub fn spawn_game(
             famine: 0,
             units,
             activated: false,
+            afloat: false,
+            cargo: Default::default(),
         });
     }
 

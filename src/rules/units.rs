@@ -39,4 +39,10 @@ pub struct Army {
     pub units: Vec<Unit>,
     /// Activated this main phase (R9.4: once per turn).
     pub activated: bool,
+    /// Aboard its boats (R9.4 embark): moves over water, lands to go ashore.
+    #[serde(default)]
+    pub afloat: bool,
+    /// Resources carried by its boats.
+    #[serde(default)]
+    pub cargo: crate::content::Stock,
 }

@@ -599,3 +599,73 @@ fn research_is_not_a_main_phase_action() {
         },
     );
 }
+
+#[test]
+fn r9_4_embarking_costs_a_point_each_once_per_cycle_and_boats_sail_and_carry() {
+    let mut s = main_phase(
+        Builder::new(6)
+            .terrain((1, 0), "lake")
+            .terrain((2, 0), "lake")
+            .outpost("Home", (0, 0), "camp", st(&[(Res::Stone, 6)]), &[])
+            .army(Camp::Eladrins, (0, 0), &["boat", "warden"]),
+    );
+    let id = s.armies()[0].id;
+    s.submit(Action::Activate { army: id }).expect("activate");
+    s.refused(Action::Move { to: (1, 0) }, Refusal::Unreachable((1, 0)));
+    s.submit(Action::Load {
+        res: Res::Stone,
+        amount: 4,
+    })
+    .expect("load");
+    assert_eq!(s.outpost("Home").stock.get(Res::Stone), 2);
+    assert_eq!(
+        s.armies()[0].units.iter().map(|u| u.ap).collect::<Vec<_>>(),
+        vec![1, 2],
+        "loading cost the boat 1"
+    );
+    s.submit(Action::EndActivation).expect("end");
+    s.submit_as(Camp::Chaos, Action::Pass).expect("pass");
+    s.run("R9");
+    s.submit(Action::Activate { army: id }).expect("activate");
+    s.submit(Action::Embark).expect("embark");
+    let a = s.armies()[0].clone();
+    assert!(a.afloat);
+    assert_eq!(a.cargo.get(Res::Stone), 4);
+    assert_eq!(
+        a.units.iter().map(|u| u.ap).collect::<Vec<_>>(),
+        vec![1, 1],
+        "1 point each"
+    );
+    s.submit(Action::Move { to: (1, 0) }).expect("sail");
+    assert_eq!(s.armies()[0].hex, hex((1, 0)));
+    s.submit_as(Camp::Chaos, Action::Pass).expect("pass");
+    // Next cycle the army lands (the same units may not land this cycle: once per cycle).
+    s.run("R9");
+    s.submit(Action::Activate { army: id }).expect("activate");
+    s.submit(Action::Land { to: (2, -1) }).expect("land");
+    let a = s.armies()[0].clone();
+    assert!(!a.afloat);
+    assert_eq!(a.hex, hex((2, -1)));
+    s.submit(Action::Unload {
+        res: Res::Stone,
+        amount: 4,
+    })
+    .expect("unload");
+    assert_eq!(s.tile((2, -1)).lying.get(Res::Stone), 4);
+    let a = s.armies()[0].clone();
+    s.refused(Action::Embark, Refusal::AlreadyEmbarked(a.units[0].id));
+}
+
+#[test]
+fn r9_4_a_unit_embarks_or_lands_once_per_cycle() {
+    let mut s = main_phase(Builder::new(6).terrain((1, 0), "lake").army(
+        Camp::Eladrins,
+        (0, 0),
+        &["boat", "warden"],
+    ));
+    let id = s.armies()[0].id;
+    s.submit(Action::Activate { army: id }).expect("activate");
+    s.submit(Action::Embark).expect("embark");
+    let boat = s.armies()[0].units[0].id;
+    s.refused(Action::Land { to: (0, 1) }, Refusal::AlreadyEmbarked(boat));
+}

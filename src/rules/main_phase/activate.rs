@@ -17,11 +17,15 @@ use crate::rules::{
 };
 
 /// What entering `h` costs a unit: the terrain's move cost plus the tile's exploration modifier;
-/// a Pathfinder pays 1 on difficult terrain. `None`: impassable or water (boats: not yet).
-pub fn enter_cost(world: &World, h: Hex, pathfinder: bool) -> Option<u8> {
+/// a Pathfinder pays 1 on difficult terrain. Afloat (embarked), only water, at 1 point a tile.
+/// `None`: the tile can't be entered that way.
+pub fn enter_cost(world: &World, h: Hex, pathfinder: bool, afloat: bool) -> Option<u8> {
     let t = world.tile(h)?;
     let db = world.content();
     let terrain = db.terrain(&t.terrain)?;
+    if afloat {
+        return terrain.water.then_some(1);
+    }
     if terrain.impassable || terrain.water {
         return None;
     }
@@ -46,7 +50,7 @@ fn army_step_cost(world: &World, army: &Army, h: Hex) -> Option<u8> {
         db.unit(&u.kind)
             .is_some_and(|t| t.skills.contains(&Skill::Pathfinder))
     });
-    enter_cost(world, h, all_pathfinders)
+    enter_cost(world, h, all_pathfinders, army.afloat)
 }
 
 /// Tiles the army can reach with its action points, with their cost, cheapest first. Enemy
@@ -418,6 +422,8 @@ pub fn detach(world: &mut World, by: Camp, units: &[u32]) {
         famine: 0,
         units: leaving,
         activated: true,
+        afloat: false,
+        cargo: Default::default(),
     });
     world.emit(GameEvent::Detached {
         from: a.id,

@@ -382,7 +382,7 @@ pub fn retreat_tile(world: &mut World, army: &Army) -> Option<Hex> {
     let board = world.resource::<Board>().clone();
     let mut options: Vec<Hex> = board
         .neighbors(army.hex)
-        .filter(|h| super::activate::enter_cost(world, *h, false).is_some())
+        .filter(|h| super::activate::enter_cost(world, *h, false, army.afloat).is_some())
         .collect();
     options.retain(|h| armies_on(world, *h, army.camp.enemy()).is_empty());
     options.sort_by_key(|h| {

@@ -9,6 +9,7 @@
 pub mod activate;
 pub mod build;
 pub mod combat;
+pub mod embark;
 pub mod rituals;
 
 use std::collections::BTreeSet;
@@ -144,6 +145,10 @@ pub fn is_main_action(a: &Action) -> bool {
             | FoundOutpost { .. }
             | EndActivation
             | Summon { .. }
+            | Embark
+            | Land { .. }
+            | Load { .. }
+            | Unload { .. }
     )
 }
 
@@ -161,6 +166,10 @@ fn is_order(a: &Action) -> bool {
             | Ritual { .. }
             | FoundOutpost { .. }
             | EndActivation
+            | Embark
+            | Land { .. }
+            | Load { .. }
+            | Unload { .. }
     )
 }
 
@@ -200,6 +209,10 @@ pub fn validate(world: &mut World, by: Camp, a: &Action) -> Result<(), Refusal> 
         Action::FoundOutpost { unit, .. } => build::validate_found(world, by, *unit),
         Action::EndActivation => active_army(world, by).map(|_| ()),
         Action::Summon { rift } => rituals::validate_summon(world, by, hex_of(*rift)),
+        Action::Embark => embark::validate_embark(world, by),
+        Action::Land { to } => embark::validate_land(world, by, hex_of(*to)),
+        Action::Load { res, amount } => embark::validate_load(world, by, *res, *amount),
+        Action::Unload { res, amount } => embark::validate_unload(world, by, *res, *amount),
         _ => Err(Refusal::Other("not a main-phase action".into())),
     }
 }
@@ -240,6 +253,10 @@ pub fn apply(world: &mut World, by: Camp, a: &Action) {
         Action::FoundOutpost { unit, name } => build::found(world, by, *unit, name),
         Action::EndActivation => end_activation(world),
         Action::Summon { rift } => rituals::summon(world, hex_of(*rift)),
+        Action::Embark => embark::embark(world, by),
+        Action::Land { to } => embark::land(world, by, hex_of(*to)),
+        Action::Load { res, amount } => embark::load(world, by, *res, *amount),
+        Action::Unload { res, amount } => embark::unload(world, by, *res, *amount),
         _ => {}
     }
     take_outposts(world);
