@@ -39,6 +39,9 @@ enum Cmd {
         /// Frames to wait before the screenshot.
         #[arg(long, default_value_t = 60)]
         frames: u32,
+        /// Hot-seat: the Eladrin players' names, in turn order, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        players: Vec<String>,
     },
     /// Play headless games with a simple policy for both camps and print summaries.
     Sim {
@@ -108,13 +111,14 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        None => play("first_light", 1, None, 60),
+        None => play("first_light", 1, None, 60, &[]),
         Some(Cmd::Play {
             level,
             seed,
             screenshot,
             frames,
-        }) => play(&level, seed, screenshot, frames),
+            players,
+        }) => play(&level, seed, screenshot, frames, &players),
         Some(Cmd::Sim {
             level,
             seed,
@@ -160,10 +164,16 @@ fn problems_text(ps: &[Problem]) -> String {
         .join("\n")
 }
 
-fn play(level: &str, seed: u64, screenshot: Option<PathBuf>, frames: u32) -> Result<(), String> {
+fn play(
+    level: &str,
+    seed: u64,
+    screenshot: Option<PathBuf>,
+    frames: u32,
+    players: &[String],
+) -> Result<(), String> {
     let mut db = base_content()?;
     let id = db.resolve_level(level).map_err(|ps| problems_text(&ps))?;
-    chaos_outpost::view::run(Arc::new(db), &id, seed, screenshot, frames)
+    chaos_outpost::view::run(Arc::new(db), &id, seed, screenshot, frames, players)
 }
 
 #[allow(clippy::too_many_arguments)]

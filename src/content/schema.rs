@@ -771,6 +771,12 @@ pub struct ArmyStart {
 pub struct Victory {
     /// Cycles the Eladrins must hold before Chaos wins by exhaustion (0: the rules default).
     pub max_cycles: u32,
+    /// Technologies the Eladrins must also have researched to win.
+    pub research: Vec<String>,
+    /// Outposts the Eladrins must also hold to win.
+    pub outposts: u32,
+    /// Rifts the Eladrins must also have closed to win.
+    pub rifts_closed: u32,
 }
 
 /// A scenario (`levels/*.ron`).

@@ -739,6 +739,35 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
             format!("unknown difficulty `{}`", l.difficulty),
         );
     }
+    for t in &l.victory.research {
+        if db.tech(t).is_none() {
+            r.err(
+                &["victory", &format!("\"{t}\"")],
+                "victory.research".into(),
+                format!("unknown technology `{t}`: use an id from research.ron"),
+            );
+        }
+        if l.exclude_research.contains(t) {
+            r.err(
+                &["victory", &format!("\"{t}\"")],
+                "victory.research".into(),
+                format!(
+                    "`{t}` is needed to win but excluded from the deck: the level is unwinnable"
+                ),
+            );
+        }
+    }
+    if l.victory.rifts_closed as usize > l.rifts.len() {
+        r.warn(
+            &["rifts_closed"],
+            "victory.rifts_closed".into(),
+            format!(
+                "{} rifts to close but the level opens {} (chaos cards may open more)",
+                l.victory.rifts_closed,
+                l.rifts.len()
+            ),
+        );
+    }
     for t in &l.exclude_research {
         if db.tech(t).is_none() {
             r.warn(

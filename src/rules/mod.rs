@@ -154,6 +154,9 @@ pub struct Cycle {
     /// Main phase: the army being activated (R9.4), whose camp's turn goes on until it ends.
     #[serde(default)]
     pub activation: Option<u32>,
+    /// Hot-seat: which Eladrin player (index into `GameSetup::players`) has the Eladrin turn.
+    #[serde(default)]
+    pub player: usize,
 }
 
 impl Default for Cycle {
@@ -165,6 +168,7 @@ impl Default for Cycle {
             turn: Camp::Eladrins,
             passes: 0,
             activation: None,
+            player: 0,
         }
     }
 }
@@ -211,6 +215,9 @@ pub struct GameSetup {
     pub difficulty: String,
     /// Game seed.
     pub seed: u64,
+    /// Eladrin players sharing the Eladrin turn in this order (hot-seat); one by default.
+    #[serde(default)]
+    pub players: Vec<String>,
 }
 
 /// Every action accepted so far, in order, with who sent it (for replays).

@@ -20,6 +20,30 @@ pub fn win(world: &mut World, winner: Camp, reason: String) {
     world.emit(GameEvent::GameOver { winner, reason });
 }
 
+/// The level's extra Eladrin victory conditions not met yet, in words.
+pub fn missing_conditions(world: &mut World, v: &crate::content::Victory) -> Vec<String> {
+    let mut out = Vec::new();
+    let done = world.resource::<crate::rules::Research>().done.clone();
+    for t in &v.research {
+        if !done.contains(t) {
+            out.push(format!("research {t}"));
+        }
+    }
+    let outposts = world.query::<&Outpost>().iter(world).count() as u32;
+    if outposts < v.outposts {
+        out.push(format!("hold {} outposts ({outposts} now)", v.outposts));
+    }
+    let closed = world
+        .query::<&crate::rules::Tile>()
+        .iter(world)
+        .filter(|t| t.rift == crate::rules::Rift::Closed)
+        .count() as u32;
+    if closed < v.rifts_closed {
+        out.push(format!("close {} rifts ({closed} now)", v.rifts_closed));
+    }
+    out
+}
+
 /// Checks every end condition.
 pub fn check(world: &mut World) {
     if world.resource::<Outcome>().winner.is_some() {
@@ -28,13 +52,24 @@ pub fn check(world: &mut World) {
     let def = world.content();
     let p = world.resource::<Portal>().clone();
     let track = def.portal().track;
+    let level = def
+        .levels
+        .get(&world.resource::<crate::rules::GameSetup>().level)
+        .cloned();
     if p.operational {
-        win(
-            world,
-            Camp::Eladrins,
-            "Portal operational: the portal is powered (R8.2)".into(),
-        );
-        return;
+        // A level may ask for more than the portal (RULES.md R8 reading).
+        let missing = level
+            .as_ref()
+            .map(|l| missing_conditions(world, &l.victory))
+            .unwrap_or_default();
+        if missing.is_empty() {
+            win(
+                world,
+                Camp::Eladrins,
+                "Portal operational: the portal is powered (R8.2)".into(),
+            );
+            return;
+        }
     }
     if p.corruption > 0 && p.power + p.corruption >= track {
         win(

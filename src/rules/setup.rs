@@ -147,6 +147,20 @@ fn deck_of<'a>(cards: impl Iterator<Item = (&'a str, u32)>) -> Vec<String> {
     v
 }
 
+/// Sets the hot-seat Eladrin players (in turn order); at least one, names bounded.
+pub fn set_players(world: &mut World, names: &[String]) {
+    let mut v: Vec<String> = names
+        .iter()
+        .take(8)
+        .map(|n| n.chars().take(32).collect::<String>())
+        .filter(|n: &String| !n.trim().is_empty())
+        .collect();
+    if v.is_empty() {
+        v.push("Eladrins".into());
+    }
+    world.resource_mut::<GameSetup>().players = v;
+}
+
 /// Clears any game in the world and starts `level` with `difficulty` (the level's default when
 /// `None`) and `seed`, then runs the cycle to its first decision.
 pub fn start_game(
@@ -213,6 +227,7 @@ pub fn spawn_game(
         level: level.id.clone(),
         difficulty: difficulty.clone(),
         seed,
+        players: vec!["Eladrins".into()],
     });
 
     let map = make_map(&db, &level);

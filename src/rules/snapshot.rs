@@ -269,6 +269,9 @@ pub struct Replay {
     pub difficulty: String,
     /// Game seed.
     pub seed: u64,
+    /// Hot-seat Eladrin players, in turn order.
+    #[serde(default)]
+    pub players: Vec<String>,
     /// Every action, with who sent it.
     pub actions: Vec<(Camp, crate::rules::Action)>,
     /// The state hash at the end, when recorded.
@@ -284,6 +287,7 @@ pub fn replay_of(world: &mut World) -> Replay {
         level: setup.level,
         difficulty: setup.difficulty,
         seed: setup.seed,
+        players: setup.players.clone(),
         actions: world.resource::<ActionLog>().0.clone(),
         final_hash: Some(state_hash(world)),
     }
@@ -322,6 +326,9 @@ pub fn read_replay(path: &Path) -> Result<Replay, String> {
 /// naming its index, so a replay never silently drifts.
 pub fn play_replay(world: &mut World, r: &Replay) -> Result<u64, String> {
     super::setup::start_game(world, &r.level, Some(&r.difficulty), r.seed)?;
+    if !r.players.is_empty() {
+        super::setup::set_players(world, &r.players);
+    }
     for (i, (by, a)) in r.actions.iter().enumerate() {
         super::submit(world, *by, a.clone())
             .map_err(|e| format!("action {i} ({a:?} by {by:?}) was refused: {e}"))?;

@@ -368,6 +368,7 @@ pub fn run(
     seed: u64,
     screenshot: Option<PathBuf>,
     frames: u32,
+    players: &[String],
 ) -> Result<(), String> {
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
@@ -382,6 +383,7 @@ pub fn run(
     .insert_resource(Content(content))
     .add_plugins(GamePlugin);
     crate::rules::setup::start_game(app.world_mut(), level, None, seed)?;
+    crate::rules::setup::set_players(app.world_mut(), players);
     if let Some(path) = screenshot {
         app.insert_resource(ScreenshotPlan {
             path,

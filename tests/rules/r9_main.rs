@@ -669,3 +669,64 @@ fn r9_4_a_unit_embarks_or_lands_once_per_cycle() {
     let boat = s.armies()[0].units[0].id;
     s.refused(Action::Land { to: (0, 1) }, Refusal::AlreadyEmbarked(boat));
 }
+
+#[test]
+fn r9_hot_seat_players_share_the_eladrin_turn_in_a_fixed_order() {
+    let mut s = main_phase(Builder::new(4));
+    chaos_outpost::rules::setup::set_players(s.w(), &["Ana".into(), "Bo".into(), "Cy".into()]);
+    let who = |s: &mut Scn| chaos_outpost::rules::main_phase::current_player(s.w());
+    assert_eq!(who(&mut s), "Ana");
+    s.submit(Action::Pass).expect("Ana passes");
+    s.submit_as(Camp::Chaos, Action::Summon { rift: (9, 9) })
+        .ok();
+    assert_eq!(who(&mut s), "Bo");
+    let home = s.outpost("Home").id;
+    let _ = home;
+    s.submit_as(Camp::Chaos, Action::Pass).ok();
+    assert_eq!(
+        s.w().resource::<Cycle>().number,
+        2,
+        "Ana and Chaos passed in a row"
+    );
+    assert_eq!(who(&mut s), "Bo", "the order goes on in the next cycle");
+}
+
+#[test]
+fn a_level_may_ask_for_more_than_the_portal() {
+    let mut b = Builder::new(4).outpost("Home", (0, 0), "citadel", st(&[(Res::Crystal, 20)]), &[]);
+    b.level.victory.research = vec!["deep_cellars".into()];
+    let mut s = b.build();
+    let arches = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .portal()
+        .arches
+        .iter()
+        .map(|a| a.len() as u32)
+        .collect::<Vec<_>>();
+    let star = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .portal()
+        .star;
+    {
+        let mut p = s.w().resource_mut::<Portal>();
+        p.built = arches;
+        p.power = star - 1;
+    }
+    s.at("R8");
+    s.submit(Action::PowerPortal { crystals: 1 })
+        .expect("power");
+    assert!(s.w().resource::<Portal>().operational);
+    assert_eq!(
+        s.w().resource::<Outcome>().winner,
+        None,
+        "deep_cellars is still missing"
+    );
+    s.w()
+        .resource_mut::<Research>()
+        .done
+        .push("deep_cellars".into());
+    chaos_outpost::rules::outcome::check(s.w());
+    assert_eq!(s.w().resource::<Outcome>().winner, Some(Camp::Eladrins));
+}

@@ -67,6 +67,7 @@ fn start_main_phase(world: &mut World) {
     }
     world.resource_mut::<Summoned>().0.clear();
     let mut c = world.resource_mut::<Cycle>();
+    // The player order goes on across cycles: whoever is next opens this main phase.
     c.turn = Camp::Eladrins;
     c.passes = 0;
     c.activation = None;
@@ -113,6 +114,7 @@ pub fn spend_ap(world: &mut World, army: Entity, unit: u32, n: u8) {
 
 /// A camp passes: the turn goes to the other camp; two passes in a row end the phase.
 pub fn pass(world: &mut World, by: Camp) {
+    next_player(world, by);
     let mut c = world.resource_mut::<Cycle>();
     c.passes += 1;
     c.turn = by.enemy();
@@ -121,9 +123,35 @@ pub fn pass(world: &mut World, by: Camp) {
 
 /// After any other main-phase action: the turn goes over and the pass streak breaks.
 pub fn acted(world: &mut World, by: Camp) {
+    next_player(world, by);
     let mut c = world.resource_mut::<Cycle>();
     c.passes = 0;
     c.turn = by.enemy();
+}
+
+/// Hot-seat: after an Eladrin turn, the next Eladrin player (fixed order) has the next one.
+fn next_player(world: &mut World, by: Camp) {
+    if by != Camp::Eladrins {
+        return;
+    }
+    let n = world
+        .resource::<crate::rules::GameSetup>()
+        .players
+        .len()
+        .max(1);
+    let mut c = world.resource_mut::<Cycle>();
+    c.player = (c.player + 1) % n;
+}
+
+/// The name of the Eladrin player whose turn it is (hot-seat).
+pub fn current_player(world: &World) -> String {
+    let setup = world.resource::<crate::rules::GameSetup>();
+    let i = world.resource::<Cycle>().player;
+    setup
+        .players
+        .get(i)
+        .cloned()
+        .unwrap_or_else(|| "Eladrins".to_string())
 }
 
 /// Is this a main-phase action (other than `Pass`)?
