@@ -232,7 +232,7 @@ fn run_sim(
     let rate = wins as f64 / reports.len() as f64;
     let mean_cycles = reports.iter().map(|r| r.cycles as f64).sum::<f64>() / reports.len() as f64;
     if json {
-        let doc = serde_json::json!({
+        let mut doc = serde_json::json!({
             "level": id,
             "difficulty": difficulty,
             "seed": seed,
@@ -241,6 +241,12 @@ fn run_sim(
             "mean_cycles": mean_cycles,
             "results": reports,
         });
+        // One game: its result at the top level too.
+        if let [r] = reports.as_slice() {
+            doc["winner"] = serde_json::json!(r.winner);
+            doc["reason"] = serde_json::json!(r.reason);
+            doc["cycles"] = serde_json::json!(r.cycles);
+        }
         out!("{doc}");
     } else if games > 1 {
         out!(
