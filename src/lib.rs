@@ -2,9 +2,11 @@
 //!
 //! - `rules`: the game itself, headless (`RulesPlugin`), driven only by `Action`s.
 //! - `content`: the RON content (terrains, units, decks, portal, levels) and its checks.
-//! - `sim`: headless games with a simple policy, for the `sim` command and tests.
+//! - `ai`: the Chaos and Eladrin AIs (scored candidate actions, weights in `ai.ron`).
+//! - `sim`: headless AI-vs-AI games, balance runs and benchmarks.
 //! - `view`: the window (`GamePlugin`): it reads the game state and sends `Action`s.
 
+pub mod ai;
 pub mod content;
 pub mod rules;
 pub mod sim;

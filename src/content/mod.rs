@@ -86,7 +86,7 @@ pub struct SourceFile {
 }
 
 /// The content files a content set is made of, by file name.
-pub const CONTENT_FILES: [&str; 14] = [
+pub const CONTENT_FILES: [&str; 15] = [
     "rules.ron",
     "terrains.ron",
     "improvements.ron",
@@ -101,6 +101,7 @@ pub const CONTENT_FILES: [&str; 14] = [
     "rituals.ron",
     "portal.ron",
     "difficulty.ron",
+    "ai.ron",
 ];
 
 /// All loaded content, checked, with indexes by id.
@@ -286,6 +287,7 @@ impl ContentDb {
         }
         set.portal = portal;
         load!("difficulty.ron", set.difficulties);
+        load!("ai.ron", set.ai);
         for f in &level_files {
             match parse_ron::<Level>(f) {
                 Ok(l) => {

@@ -677,6 +677,97 @@ pub struct Difficulty {
     pub portal_corruption_start: u32,
 }
 
+/// Chaos AI weights: each candidate action's score scale (ai.ron). Integers, so that the AI's
+/// choices are exact and the same on every machine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ChaosWeights {
+    /// Attacking an Eladrin army: score per percent of win odds.
+    pub attack: i64,
+    /// Attack only with at least this many percent of win odds.
+    pub attack_min_odds: u32,
+    /// Summoning at a rift.
+    pub summon: i64,
+    /// Moving an army closer to its target, per hex gained.
+    pub advance: i64,
+    /// Percent of armies that march on the portal's outpost rather than the nearest Eladrins.
+    pub rush_portal: u32,
+    /// Using a corrupting card action.
+    pub corrupt: i64,
+    /// Battles simulated to estimate odds.
+    pub odds_samples: u32,
+}
+
+impl Default for ChaosWeights {
+    fn default() -> Self {
+        ChaosWeights {
+            attack: 10,
+            attack_min_odds: 45,
+            summon: 600,
+            advance: 100,
+            rush_portal: 50,
+            corrupt: 300,
+            odds_samples: 200,
+        }
+    }
+}
+
+/// Eladrin AI weights (ai.ron).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EladrinWeights {
+    /// An improvement, per resource point it yields towards what the portal still needs.
+    pub economy: i64,
+    /// An improvement, per food point while food runs short.
+    pub food: i64,
+    /// The first laboratory.
+    pub lab: i64,
+    /// Exploring an unexplored tile.
+    pub explore: i64,
+    /// Recruiting a defender while Chaos is near.
+    pub recruit: i64,
+    /// Moving a military army towards a threatened outpost, per hex gained.
+    pub defend: i64,
+    /// Attacking: score per percent of win odds.
+    pub attack: i64,
+    /// Attack only with at least this many percent of win odds.
+    pub attack_min_odds: u32,
+    /// A ritual that pushes back corruption or seals a rift.
+    pub ritual: i64,
+    /// Chaos armies within this distance of an outpost threaten it.
+    pub threat_radius: u32,
+    /// Battles simulated to estimate odds.
+    pub odds_samples: u32,
+}
+
+impl Default for EladrinWeights {
+    fn default() -> Self {
+        EladrinWeights {
+            economy: 100,
+            food: 120,
+            lab: 500,
+            explore: 150,
+            recruit: 400,
+            defend: 120,
+            attack: 10,
+            attack_min_odds: 55,
+            ritual: 700,
+            threat_radius: 3,
+            odds_samples: 200,
+        }
+    }
+}
+
+/// Both AIs' weights (ai.ron).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AiWeights {
+    /// Chaos.
+    pub chaos: ChaosWeights,
+    /// The Eladrins.
+    pub eladrin: EladrinWeights,
+}
+
 /// All the base content (and a mod's, later) in one place.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ContentSet {
@@ -708,6 +799,8 @@ pub struct ContentSet {
     pub portal: Option<PortalDef>,
     /// difficulty.ron
     pub difficulties: Vec<Difficulty>,
+    /// ai.ron
+    pub ai: AiWeights,
 }
 
 /// A hex coordinate as levels write it: `(q, r)` axial.

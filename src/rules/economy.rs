@@ -61,6 +61,27 @@ pub fn purse_at(world: &mut World, hex: Hex) -> Vec<Source> {
     v
 }
 
+/// A ritual's purse (rituals.ron): what the tile and the outposts around hold, then the stock and
+/// zone of the nearest Eladrin outpost (by distance, then id), however far: the outpost sends its
+/// ritualists what they need.
+pub fn ritual_purse(world: &mut World, hex: Hex) -> Vec<Source> {
+    let mut v = purse_at(world, hex);
+    let nearest = world.outposts().into_iter().min_by_key(|o| {
+        world
+            .get::<Outpost>(*o)
+            .map(|op| (op.hex.unsigned_distance_to(hex), op.id))
+            .unwrap_or((u32::MAX, u32::MAX))
+    });
+    if let Some(o) = nearest {
+        for s in outpost_purse(world, o) {
+            if !v.contains(&s) {
+                v.push(s);
+            }
+        }
+    }
+    v
+}
+
 /// Everything a purse holds.
 pub fn available(world: &World, purse: &[Source]) -> Stock {
     let mut total = Stock::default();

@@ -28,9 +28,9 @@ fn steps(events: &[GameEvent]) -> Vec<String> {
 fn r1_2_upkeep_steps_run_in_order_then_the_main_phase() {
     let mut app = setup::new_game(Arc::new(base()), "first_light", None, 3).expect("start");
     let w = app.world_mut();
-    // Play upkeep decisions with the placeholder policy until the main phase.
+    // Play upkeep decisions with the AI until the main phase.
     while w.step_id() != "R9" {
-        let (by, a) = sim::placeholder_action(w);
+        let (by, a) = sim::next_action(w);
         submit(w, by, a).expect("legal");
     }
     let s = steps(&w.resource::<chaos_outpost::rules::Chronicle>().0);
@@ -42,7 +42,7 @@ fn r1_2_the_main_phase_ends_when_both_camps_pass_in_a_row() {
     let mut app = setup::new_game(Arc::new(base()), "first_light", None, 3).expect("start");
     let w = app.world_mut();
     while w.step_id() != "R9" {
-        let (by, a) = sim::placeholder_action(w);
+        let (by, a) = sim::next_action(w);
         submit(w, by, a).expect("legal");
     }
     assert_eq!(
@@ -69,7 +69,11 @@ fn same_seed_and_same_actions_give_the_same_game_bit_for_bit() {
     // A whole game on the standard level, to its result, twice.
     let (mut a, ra) = sim::play_game(db.clone(), "standard", None, 42, 200).expect("game");
     let (mut b, rb) = sim::play_game(db.clone(), "standard", None, 42, 200).expect("game");
-    assert!(ra.winner.is_some(), "the game reaches a result: {}", ra.reason);
+    assert!(
+        ra.winner.is_some(),
+        "the game reaches a result: {}",
+        ra.reason
+    );
     assert_eq!(ra.hash, rb.hash);
     assert_eq!(ra.actions, rb.actions);
     assert_eq!(state_hash(a.world_mut()), state_hash(b.world_mut()));
@@ -115,7 +119,7 @@ fn a_plugin_adds_a_step_without_editing_the_core() {
     let w = app.world_mut();
     setup::start_game(w, "first_light", None, 9).expect("start");
     while w.step_id() != "R9" {
-        let (by, a) = sim::placeholder_action(w);
+        let (by, a) = sim::next_action(w);
         submit(w, by, a).expect("legal");
     }
     let s = steps(&w.resource::<chaos_outpost::rules::Chronicle>().0);

@@ -7,7 +7,7 @@ use hexx::Hex;
 
 use super::{active_army, at_of};
 use crate::content::{Camp, Skill};
-use crate::rules::economy::{available, pay, purse_at};
+use crate::rules::economy::{available, pay, ritual_purse};
 use crate::rules::effects::{self, close_rift_at, spawn};
 use crate::rules::{Army, GameEvent, GameWorld, Refusal, Rift};
 
@@ -46,7 +46,7 @@ pub fn validate_ritual(world: &mut World, by: Camp, id: &str) -> Result<(), Refu
     if r.on_rift && world.tile(a.hex).is_none_or(|t| t.rift != Rift::Open) {
         return Err(Refusal::NotOnRift(at_of(a.hex)));
     }
-    let purse = purse_at(world, a.hex);
+    let purse = ritual_purse(world, a.hex);
     let funds = available(world, &purse);
     for (res, n) in r.cost.iter() {
         if funds.get(res) < n {
@@ -69,7 +69,7 @@ pub fn perform_ritual(world: &mut World, by: Camp, id: &str) {
     let Some(r) = db.set.rituals.iter().find(|r| r.id == id).cloned() else {
         return;
     };
-    let purse = purse_at(world, a.hex);
+    let purse = ritual_purse(world, a.hex);
     if !pay(world, &purse, &r.cost) {
         return;
     }

@@ -1,0 +1,153 @@
+//! The Chaos AI's candidate actions: summon at rifts, attack what it can beat, march on the
+//! portal or the nearest Eladrins, corrupt with its taints, else end the activation or pass.
+
+use bevy::prelude::*;
+use hexx::Hex;
+
+use super::{Candidate, Choice, active, best, move_towards, outpost_hexes};
+use crate::content::Camp;
+use crate::rules::main_phase::combat::battle_odds;
+use crate::rules::{Action, Army, GameWorld, Portal};
+
+/// Chaos' choice among the legal actions.
+pub fn choose(world: &mut World, legal: &[Action]) -> Choice {
+    if active(world).is_some() {
+        let cas: [Candidate; 3] = [attack, corrupt, advance];
+        return best(world, legal, &cas, Action::EndActivation);
+    }
+    let cas: [Candidate; 2] = [summon, activate];
+    best(world, legal, &cas, Action::Pass)
+}
+
+/// Summon at the first open rift still free this turn.
+pub fn summon(world: &mut World, legal: &[Action]) -> Option<Choice> {
+    let w = world.content().set.ai.chaos.summon;
+    legal
+        .iter()
+        .find(|a| matches!(a, Action::Summon { .. }))
+        .map(|a| Choice {
+            score: w,
+            action: a.clone(),
+            why: "summon",
+        })
+}
+
+/// Where an army marches: the portal's outpost for `rush_portal` percent of armies (by id), the
+/// nearest Eladrin army or outpost for the others.
+pub fn target_of(world: &mut World, army: &Army) -> Option<Hex> {
+    let rush = world.content().set.ai.chaos.rush_portal;
+    let portal = world.resource::<Portal>().hex;
+    if army.id % 100 < rush
+        && world.outposts().iter().any(|o| {
+            world
+                .get::<crate::rules::Outpost>(*o)
+                .is_some_and(|x| x.hex == portal)
+        })
+    {
+        return Some(portal);
+    }
+    let mut targets = outpost_hexes(world);
+    targets.extend(
+        super::armies_of(world, Camp::Eladrins)
+            .into_iter()
+            .map(|a| a.hex),
+    );
+    targets
+        .into_iter()
+        .min_by_key(|h| (h.unsigned_distance_to(army.hex), (h.x, h.y)))
+}
+
+/// Activate the first army that can still act and has somewhere to go or someone to fight.
+pub fn activate(world: &mut World, legal: &[Action]) -> Option<Choice> {
+    let w = world.content().set.ai.chaos.advance;
+    for a in legal {
+        let Action::Activate { army } = a else {
+            continue;
+        };
+        let Some(e) = world.army_by_id(*army) else {
+            continue;
+        };
+        let Some(am) = world.get::<Army>(e).cloned() else {
+            continue;
+        };
+        let target = target_of(world, &am);
+        if target.is_some_and(|t| t != am.hex) || enemy_here(world, &am) {
+            return Some(Choice {
+                score: w,
+                action: a.clone(),
+                why: "activate",
+            });
+        }
+    }
+    None
+}
+
+fn enemy_here(world: &mut World, army: &Army) -> bool {
+    !crate::rules::main_phase::build::armies_on(world, army.hex, army.camp.enemy()).is_empty()
+}
+
+/// Attack the enemy army on this tile with the best odds, if good enough.
+pub fn attack(world: &mut World, legal: &[Action]) -> Option<Choice> {
+    let me = active(world)?;
+    let wts = world.content().set.ai.chaos.clone();
+    let mut top: Option<Choice> = None;
+    for a in legal {
+        let Action::Engage { target, .. } = a else {
+            continue;
+        };
+        let Some(t) = world
+            .army_by_id(*target)
+            .and_then(|e| world.get::<Army>(e).cloned())
+        else {
+            continue;
+        };
+        let odds = battle_odds(world, &me, &t, 0, wts.odds_samples);
+        let pct = (odds.attacker_wins * 100.0).round() as i64;
+        if pct < wts.attack_min_odds as i64 {
+            continue;
+        }
+        let c = Choice {
+            score: wts.attack * pct,
+            action: a.clone(),
+            why: "attack",
+        };
+        if top.as_ref().is_none_or(|x| c.score > x.score) {
+            top = Some(c);
+        }
+    }
+    top
+}
+
+/// Use a corrupting card action (its effects spread corruption) near the Eladrins' outposts,
+/// where it hurts; by the rifts the land is corrupted already.
+pub fn corrupt(world: &mut World, legal: &[Action]) -> Option<Choice> {
+    let me = active(world)?;
+    let near = outpost_hexes(world)
+        .iter()
+        .any(|h| h.unsigned_distance_to(me.hex) <= 3);
+    if !near {
+        return None;
+    }
+    let w = world.content().set.ai.chaos.corrupt;
+    legal
+        .iter()
+        .find(|a| matches!(a, Action::UseCard { .. }))
+        .map(|a| Choice {
+            score: w,
+            action: a.clone(),
+            why: "corrupt",
+        })
+}
+
+/// March on the target.
+pub fn advance(world: &mut World, legal: &[Action]) -> Option<Choice> {
+    let me = active(world)?;
+    let w = world.content().set.ai.chaos.advance;
+    let target = target_of(world, &me)?;
+    let (gain, action) = move_towards(legal, me.hex, target)?;
+    Some(Choice {
+        score: w * gain as i64,
+        action,
+        why: "advance",
+    })
+}
