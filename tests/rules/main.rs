@@ -3,6 +3,7 @@
 
 mod common;
 
+mod ai;
 mod cli;
 mod content;
 mod cycle;

@@ -1,0 +1,148 @@
+//! The AIs: never an illegal action, the obvious move in hand-built positions, determinism.
+
+use std::sync::Arc;
+
+use chaos_outpost::ai;
+use chaos_outpost::content::{Camp, Res};
+use chaos_outpost::rules::{Action, Portal, Rift};
+use chaos_outpost::sim;
+
+use crate::common::*;
+
+#[test]
+fn the_ai_never_proposes_an_illegal_action_over_many_seeded_games() {
+    let db = Arc::new(base());
+    let mut actions = 0;
+    for level in ["first_light", "standard", "hard"] {
+        for seed in 0..8 {
+            // play_game fails on the first refused action.
+            let (_, r) = sim::play_game(db.clone(), level, None, seed, 80)
+                .unwrap_or_else(|e| panic!("{level} seed {seed}: {e}"));
+            actions += r.actions;
+        }
+    }
+    assert!(actions > 1000, "{actions} actions checked");
+}
+
+#[test]
+fn chaos_attacks_a_lone_starving_army_it_can_beat() {
+    let mut s = Builder::new(5)
+        .army(Camp::Eladrins, (2, 0), &["ranger"])
+        .army(Camp::Chaos, (2, 0), &["abomination"])
+        .build();
+    let e = s.army_id((2, 0), Camp::Eladrins);
+    s.army_mut(e, |a| a.famine = 2);
+    s.run("R9");
+    s.submit(Action::Pass).expect("eladrins pass");
+    let (by, c) = ai::decide(s.w());
+    assert_eq!(by, Camp::Chaos);
+    let chaos = s.army_id((2, 0), Camp::Chaos);
+    assert_eq!(c.action, Action::Activate { army: chaos });
+    s.submit_as(by, c.action).expect("activate");
+    let (_, c) = ai::decide(s.w());
+    assert_eq!(
+        c.action,
+        Action::Engage {
+            target: e,
+            retreat_below: 0
+        },
+        "{c:?}"
+    );
+}
+
+#[test]
+fn chaos_does_not_attack_an_army_it_cannot_beat() {
+    let mut s = Builder::new(5)
+        .army(
+            Camp::Eladrins,
+            (2, 0),
+            &["golem", "golem", "warden", "warden"],
+        )
+        .army(Camp::Chaos, (2, 0), &["imp"])
+        .build();
+    s.run("R9");
+    s.submit(Action::Pass).expect("pass");
+    let chaos = s.army_id((2, 0), Camp::Chaos);
+    s.submit_as(Camp::Chaos, Action::Activate { army: chaos })
+        .expect("activate");
+    let (_, c) = ai::decide(s.w());
+    assert!(!matches!(c.action, Action::Engage { .. }), "{c:?}");
+}
+
+#[test]
+fn the_eladrins_close_a_rift_about_to_corrupt_the_portals_last_cell() {
+    let mut s = Builder::new(6)
+        .rift((4, 0))
+        .lying((4, 0), st(&[(Res::Crystal, 3), (Res::Stone, 3)]))
+        .army(Camp::Eladrins, (4, 0), &["arcanist", "arcanist"])
+        .build();
+    let track = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .portal()
+        .track;
+    s.w().resource_mut::<Portal>().corruption = track - 1;
+    s.run("R9");
+    let (_, c) = ai::decide(s.w());
+    let id = s.army_id((4, 0), Camp::Eladrins);
+    assert_eq!(c.action, Action::Activate { army: id });
+    s.submit(c.action).expect("activate");
+    let (_, c) = ai::decide(s.w());
+    assert_eq!(
+        c.action,
+        Action::Ritual {
+            ritual: "seal_rift".into()
+        },
+        "{c:?}"
+    );
+    s.submit(c.action).expect("seal");
+    assert_eq!(s.tile((4, 0)).rift, Rift::Closed);
+    assert_eq!(s.w().resource::<Portal>().corruption, track - 2);
+}
+
+#[test]
+fn the_eladrins_build_what_the_portal_lacks() {
+    let mut s = Builder::new(4)
+        .outpost(
+            "Home",
+            (0, 0),
+            "camp",
+            st(&[(Res::Wood, 10), (Res::Stone, 10), (Res::Food, 10)]),
+            &["laboratory"],
+        )
+        .terrain((1, 0), "dunes")
+        .build();
+    s.run("R9");
+    let (_, c) = ai::decide(s.w());
+    let db = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .0
+        .clone();
+    let Action::BuildImprovement { improvement, .. } = &c.action else {
+        panic!("expected an improvement, got {c:?}");
+    };
+    let y = db
+        .improvement(improvement)
+        .map(|i| i.yields)
+        .unwrap_or_default();
+    let portal_needs: Vec<Res> = db
+        .portal()
+        .arches
+        .iter()
+        .flatten()
+        .flat_map(|c| c.iter().map(|(r, _)| r))
+        .collect();
+    assert!(
+        y.iter().any(|(r, _)| portal_needs.contains(&r)),
+        "{improvement} yields {y}"
+    );
+}
+
+#[test]
+fn same_seed_same_game_with_the_ai_on_both_sides() {
+    let db = Arc::new(base());
+    let (_, a) = sim::play_game(db.clone(), "hard", None, 77, 100).expect("game");
+    let (_, b) = sim::play_game(db, "hard", None, 77, 100).expect("game");
+    assert_eq!((a.hash, a.actions, a.cycles), (b.hash, b.actions, b.cycles));
+}
