@@ -78,6 +78,21 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Time the AI's turns and whole games (medians; build with --release for real figures).
+    Bench {
+        /// Levels to measure.
+        #[arg(long, value_delimiter = ',', default_value = "standard,stress")]
+        levels: Vec<String>,
+        /// Games per level.
+        #[arg(long, default_value_t = 5)]
+        games: u32,
+        /// Cycles per game at most.
+        #[arg(long, default_value_t = 40)]
+        cycles: u32,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Replay a replay file and print the final state's hash.
     Replay {
         /// The replay file.
@@ -140,6 +155,12 @@ fn main() -> ExitCode {
         ),
         Some(Cmd::Check { paths, json }) => return check(&paths, json),
         Some(Cmd::Replay { file }) => run_replay(&file),
+        Some(Cmd::Bench {
+            levels,
+            games,
+            cycles,
+            json,
+        }) => run_bench(&levels, games, cycles, json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -381,6 +402,40 @@ fn check(paths: &[PathBuf], json: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+fn run_bench(levels: &[String], games: u32, cycles: u32, json: bool) -> Result<(), String> {
+    if games == 0 || games > 10_000 || cycles == 0 || cycles > 10_000 {
+        return Err("--games and --cycles must be from 1 to 10000".into());
+    }
+    let mut db = base_content()?;
+    let mut ids = Vec::new();
+    for l in levels {
+        ids.push(db.resolve_level(l).map_err(|ps| problems_text(&ps))?);
+    }
+    let db = Arc::new(db);
+    let mut reports = Vec::new();
+    for id in &ids {
+        let r = sim::bench::run(db.clone(), id, games, cycles)?;
+        if !json {
+            out!(
+                "{:<12} {} games, {} cycles: Chaos turn median {:.2} ms (p95 {:.2}), Eladrin turn median {:.2} ms (p95 {:.2}), game median {:.1} ms",
+                r.level,
+                r.games,
+                r.cycles,
+                r.chaos_turn_median_us as f64 / 1000.0,
+                r.chaos_turn_p95_us as f64 / 1000.0,
+                r.eladrin_turn_median_us as f64 / 1000.0,
+                r.eladrin_turn_p95_us as f64 / 1000.0,
+                r.game_median_us as f64 / 1000.0
+            );
+        }
+        reports.push(r);
+    }
+    if json {
+        out!("{}", serde_json::json!({ "bench": reports, "build": if cfg!(debug_assertions) { "debug" } else { "release" } }));
+    }
+    Ok(())
 }
 
 fn run_replay(file: &Path) -> Result<(), String> {

@@ -1,6 +1,8 @@
 //! Headless AI-vs-AI games: per-cycle summaries and batches of seeded games for the `sim`
 //! command, the tests and the benchmarks.
 
+pub mod bench;
+
 use std::sync::Arc;
 
 use bevy::prelude::*;
