@@ -43,7 +43,7 @@ enum Cmd {
         #[arg(long, value_delimiter = ',')]
         players: Vec<String>,
     },
-    /// Play headless games with a simple policy for both camps and print summaries.
+    /// Play headless AI-vs-AI games and print per-cycle summaries and win rates.
     Sim {
         /// Level id (a file name in levels/ without .ron) or a path to a level file.
         #[arg(long, default_value = "standard")]
@@ -433,7 +433,10 @@ fn run_bench(levels: &[String], games: u32, cycles: u32, json: bool) -> Result<(
         reports.push(r);
     }
     if json {
-        out!("{}", serde_json::json!({ "bench": reports, "build": if cfg!(debug_assertions) { "debug" } else { "release" } }));
+        out!(
+            "{}",
+            serde_json::json!({ "bench": reports, "build": if cfg!(debug_assertions) { "debug" } else { "release" } })
+        );
     }
     Ok(())
 }

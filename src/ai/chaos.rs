@@ -12,7 +12,7 @@ use crate::rules::{Action, Army, GameWorld, Portal};
 /// Chaos' choice among the legal actions.
 pub fn choose(world: &mut World, legal: &[Action]) -> Choice {
     if active(world).is_some() {
-        let cas: [Candidate; 3] = [attack, corrupt, advance];
+        let cas: [Candidate; 4] = [merge, attack, corrupt, advance];
         return best(world, legal, &cas, Action::EndActivation);
     }
     let cas: [Candidate; 2] = [summon, activate];
@@ -116,6 +116,19 @@ pub fn attack(world: &mut World, legal: &[Action]) -> Option<Choice> {
         }
     }
     top
+}
+
+/// Gather: take in the other Chaos armies on this tile before marching or fighting.
+pub fn merge(world: &mut World, legal: &[Action]) -> Option<Choice> {
+    let w = world.content().set.ai.chaos.attack * 100 + 1;
+    legal
+        .iter()
+        .find(|a| matches!(a, Action::Merge { .. }))
+        .map(|a| Choice {
+            score: w,
+            action: a.clone(),
+            why: "merge",
+        })
 }
 
 /// Use a corrupting card action (its effects spread corruption) near the Eladrins' outposts,

@@ -191,6 +191,8 @@ pub struct RulesNumbers {
     pub max_cycles: u32,
     /// The Chaos unit summoned at an open rift in the main phase (once per rift per cycle).
     pub chaos_summon: String,
+    /// No summoning at a rift while this many Chaos units stand on it (they must march first).
+    pub chaos_summon_cap: u32,
 }
 
 impl Default for RulesNumbers {
@@ -209,6 +211,7 @@ impl Default for RulesNumbers {
             combat_rounds: 5,
             max_cycles: 60,
             chaos_summon: "rift_spawn".into(),
+            chaos_summon_cap: 3,
         }
     }
 }

@@ -333,6 +333,8 @@ pub enum Refusal {
     },
     /// No water next to the army.
     NoWater(At),
+    /// Too many Chaos units stand on the rift to summon more.
+    RiftCrowded(At),
     /// The boats' hold is full.
     HoldFull {
         /// Capacity.
@@ -449,6 +451,10 @@ impl fmt::Display for Refusal {
                 write!(f, "R9.4: boats for {seats} unit(s), {passengers} to carry")
             }
             NoWater((q, r)) => write!(f, "no water next to ({q}, {r}) to embark on"),
+            RiftCrowded((q, r)) => write!(
+                f,
+                "too many Chaos units stand on the rift at ({q}, {r}) to summon more"
+            ),
             HoldFull { hold, carried } => {
                 write!(f, "the boats hold {hold} resources and carry {carried}")
             }

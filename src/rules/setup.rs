@@ -223,6 +223,7 @@ pub fn spawn_game(
     world.insert_resource(Research::default());
     world.insert_resource(Modifiers::default());
     world.insert_resource(StepDone::default());
+    world.insert_resource(super::main_phase::Summoned::default());
     world.insert_resource(GameSetup {
         level: level.id.clone(),
         difficulty: difficulty.clone(),

@@ -53,6 +53,9 @@ pub struct Snapshot {
     pub rng: RngState,
     /// Actions so far.
     pub actions: ActionLog,
+    /// Rifts Chaos summoned at this main phase.
+    #[serde(default)]
+    pub summoned: super::main_phase::Summoned,
 }
 
 /// Takes a snapshot of the world.
@@ -84,6 +87,7 @@ pub fn capture(world: &mut World) -> Snapshot {
         outcome: world.resource::<Outcome>().clone(),
         rng: world.resource::<GameRng>().state(),
         actions: world.resource::<ActionLog>().clone(),
+        summoned: world.resource::<super::main_phase::Summoned>().clone(),
     }
 }
 
@@ -198,6 +202,7 @@ pub fn restore(world: &mut World, s: &Snapshot) -> Result<(), String> {
     world.insert_resource(s.outcome.clone());
     world.insert_resource(GameRng::from_state(s.rng));
     world.insert_resource(s.actions.clone());
+    world.insert_resource(s.summoned.clone());
     world.insert_resource(super::Chronicle::default());
     Ok(())
 }

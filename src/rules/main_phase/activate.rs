@@ -358,6 +358,7 @@ pub fn merge(world: &mut World, by: Camp, from: u32) {
             u.ap = u.ap.saturating_sub(1);
         }
         am.famine = am.famine.max(f.famine);
+        am.cargo.add_all(&f.cargo);
         // The newcomers were not activated with this army: they bring no action points.
         am.units.extend(f.units.into_iter().map(|mut u| {
             u.ap = 0;

@@ -269,6 +269,15 @@ pub fn validate_found(world: &mut World, by: Camp, unit: u32) -> Result<(), Refu
     if world.tile(army.hex).is_some_and(|t| t.is_corrupted()) {
         return Err(Refusal::Corrupted(super::at_of(army.hex)));
     }
+    if army.afloat || super::activate::enter_cost(world, army.hex, false, false).is_none() {
+        return Err(Refusal::WrongTerrain {
+            what: "an outpost".into(),
+            terrain: world
+                .tile(army.hex)
+                .map(|t| t.terrain.clone())
+                .unwrap_or_default(),
+        });
+    }
     let smallest = db.set.outpost_sizes.first();
     if smallest.is_none() {
         return Err(Refusal::Other("no outpost size in the content".into()));

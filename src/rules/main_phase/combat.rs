@@ -108,10 +108,16 @@ pub enum BattleEnd {
 /// standing there.
 pub fn defense_of(world: &World, army: &Army) -> i32 {
     let db = world.content();
-    let mut d = world
-        .tile(army.hex)
+    let tile = world.tile(army.hex);
+    let mut d = tile
         .and_then(|t| db.terrain(&t.terrain))
         .map(|t| t.defense as i32)
+        .unwrap_or(0);
+    // An explored tile's modifier (R9.3) may make it easier or harder to hold.
+    d += tile
+        .and_then(|t| t.modifier.as_ref())
+        .and_then(|m| db.set.exploration.iter().find(|c| &c.id == m))
+        .map(|c| c.modifier.defense as i32)
         .unwrap_or(0);
     if army.camp == Camp::Eladrins
         && let Some(mut q) = world.try_query::<&Outpost>()
