@@ -672,7 +672,7 @@ pub struct Difficulty {
     /// Extra starting stock in each Eladrin outpost.
     #[serde(default)]
     pub eladrin_stock: Stock,
-    /// Extra Chaos units spawned when a spawn effect fires.
+    /// Extra Chaos units when a spawn effect fires or Chaos summons at a rift.
     #[serde(default)]
     pub chaos_spawn_bonus: u32,
     /// Portal power track corruption markers at the start.
