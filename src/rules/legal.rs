@@ -4,6 +4,7 @@
 
 use bevy::prelude::*;
 
+use super::economy::{available, outpost_purse};
 use super::main_phase::activate::reachable;
 use super::main_phase::at_of;
 use super::upkeep::{corruption, research};
@@ -12,9 +13,16 @@ use crate::content::Camp;
 
 /// Every action `by` may take now, in a stable order.
 pub fn legal_actions(world: &mut World, by: Camp) -> Vec<Action> {
+    // Moves are generated from the army's reachable tiles, the same search `validate` runs for
+    // each one: validating the first stands for all (the other conditions are the army's), which
+    // keeps this linear instead of one path search per tile. The perft test checks they agree.
+    let mut moves_ok: Option<bool> = None;
     candidates(world, by)
         .into_iter()
-        .filter(|a| validate(world, by, a).is_ok())
+        .filter(|a| match a {
+            Action::Move { .. } => *moves_ok.get_or_insert_with(|| validate(world, by, a).is_ok()),
+            _ => validate(world, by, a).is_ok(),
+        })
         .collect()
 }
 
@@ -138,8 +146,8 @@ fn main_candidates(world: &mut World, by: Camp, v: &mut Vec<Action>) {
             }
         }
         v.push(Action::Embark);
-        let board = world.resource::<Board>().clone();
-        for n in board.neighbors(a.hex) {
+        let around: Vec<hexx::Hex> = world.resource::<Board>().neighbors(a.hex).collect();
+        for n in around {
             v.push(Action::Land { to: at_of(n) });
         }
         let (_, hold) = super::main_phase::embark::capacity(&db, &a);
@@ -173,10 +181,10 @@ fn main_candidates(world: &mut World, by: Camp, v: &mut Vec<Action>) {
         Camp::Eladrins => {
             // Tiles where an improvement could go: control zones and tiles held by armies.
             let mut tiles = Vec::new();
-            let board = world.resource::<Board>().clone();
             for o in world.outposts() {
                 if let Some(op) = world.get::<Outpost>(o) {
-                    tiles.extend(board.within(op.hex, op.control(&db)));
+                    let zone = world.resource::<Board>().within(op.hex, op.control(&db));
+                    tiles.extend(zone);
                 }
             }
             for e in world.armies() {
@@ -188,28 +196,52 @@ fn main_candidates(world: &mut World, by: Camp, v: &mut Vec<Action>) {
             }
             tiles.sort_by_key(|h| super::board::key(*h));
             tiles.dedup();
+            // Prefilter on what any purse could pay (a superset: `validate` still decides), so
+            // that unaffordable candidates don't each pay for a purse search.
+            let mut rich = crate::content::Stock::default();
+            let mut purses = Vec::new();
+            for o in world.outposts() {
+                let have = available(world, &outpost_purse(world, o));
+                rich.add_all(&have);
+                purses.push((o, have));
+            }
             for h in tiles {
-                if world.tile(h).is_some_and(|t| t.improvement.is_some()) {
+                let Some(t) = world.tile(h).cloned() else {
+                    continue;
+                };
+                if t.improvement.is_some() {
                     continue;
                 }
+                let mut here = rich;
+                here.add_all(&t.lying);
                 for imp in &db.set.improvements {
+                    if (!imp.terrains.is_empty() && !imp.terrains.contains(&t.terrain))
+                        || !here.covers(&imp.cost)
+                    {
+                        continue;
+                    }
                     v.push(Action::BuildImprovement {
                         at: at_of(h),
                         improvement: imp.id.clone(),
                     });
                 }
             }
-            for o in world.outposts() {
+            for (o, have) in purses {
                 let Some(op) = world.get::<Outpost>(o).cloned() else {
                     continue;
                 };
-                for b in &db.set.buildings {
+                for b in db.set.buildings.iter().filter(|b| have.covers(&b.cost)) {
                     v.push(Action::BuildBuilding {
                         outpost: op.id,
                         building: b.id.clone(),
                     });
                 }
-                for u in db.set.units.iter().filter(|u| u.recruit_cost.is_some()) {
+                for u in db
+                    .set
+                    .units
+                    .iter()
+                    .filter(|u| u.recruit_cost.is_some_and(|c| have.covers(&c)))
+                {
                     v.push(Action::Recruit {
                         outpost: op.id,
                         unit: u.id.clone(),

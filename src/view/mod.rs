@@ -2,20 +2,22 @@
 //! where the cycle stands and sends `Action`s. The view only reads the game state; every click
 //! becomes an `ActionRequest`, and refusals are shown with the rules' reason.
 
+pub mod cache;
+pub mod driver;
+pub mod input;
+pub mod panels;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::WindowResolution;
-use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
+use bevy_egui::EguiPlugin;
 use hexx::{Hex, HexLayout};
 
 use crate::content::{Camp, Content, ContentDb};
-use crate::rules::{
-    ActionRefused, ActionRequest, Army, Chronicle, Cycle, CycleOrder, Outcome, Outpost, Portal,
-    Research, Rift, RulesPlugin, Tile,
-};
+use crate::rules::{ActionRefused, Army, Outpost, Rift, RulesPlugin, Tile};
 
 /// Pixel size of a hex (centre to corner).
 pub const HEX_SIZE: f32 = 30.0;
@@ -32,24 +34,24 @@ impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins((RulesPlugin, crate::content::asset::plugin))
             .init_resource::<ViewState>()
+            .add_plugins((input::plugin, cache::plugin, panels::plugin, driver::plugin))
             .add_systems(Startup, (spawn_camera, spawn_map).chain())
             .add_systems(
                 Update,
-                (
-                    recolor_tiles,
-                    place_tokens,
-                    read_refusals,
-                    pan_and_zoom_camera,
-                ),
-            )
-            .add_systems(EguiPrimaryContextPass, draw_panels);
+                (recolor_tiles, place_tokens, read_refusals, draw_highlights),
+            );
     }
 }
 
 /// What the view remembers between frames (never game state).
 #[derive(Resource, Default)]
-struct ViewState {
-    last_refusal: Option<String>,
+pub struct ViewState {
+    /// The rules' last refusal, in words.
+    pub last_refusal: Option<String>,
+    /// The hex under the pointer.
+    pub hover: Option<Hex>,
+    /// The selected hex.
+    pub selected: Option<Hex>,
 }
 
 /// Marks the mesh of a tile.
@@ -186,154 +188,38 @@ fn place_tokens(
 
 fn read_refusals(mut refused: MessageReader<ActionRefused>, mut view: ResMut<ViewState>) {
     for r in refused.read() {
-        view.last_refusal = Some(format!("{:?} refused: {}", r.action, r.reason));
+        view.last_refusal = Some(format!("Refused: {}", r.reason));
     }
 }
 
-fn pan_and_zoom_camera(
-    keys: Res<ButtonInput<KeyCode>>,
-    time: Res<Time>,
-    mut cam: Query<&mut Transform, With<Camera2d>>,
-) {
-    let Ok(mut t) = cam.single_mut() else { return };
-    let mut d = Vec2::ZERO;
-    if keys.pressed(KeyCode::ArrowLeft) || keys.pressed(KeyCode::KeyA) {
-        d.x -= 1.0;
+/// Outlines the selected tile and the tiles the selected army can reach (1 point bright green,
+/// more points darker), and the hovered tile.
+fn draw_highlights(mut gizmos: Gizmos, view: Res<ViewState>, cache: Res<cache::ViewCache>) {
+    let l = layout();
+    let ring = |h: Hex, r: f32| -> Vec<Vec2> {
+        let c = l.hex_to_world_pos(h);
+        (0..=6)
+            .map(|i| {
+                let a = std::f32::consts::FRAC_PI_3 * i as f32 + std::f32::consts::FRAC_PI_6;
+                c + Vec2::new(a.cos(), a.sin()) * r
+            })
+            .collect()
+    };
+    for (h, cost) in &cache.reach {
+        let color = if *cost <= 1 {
+            Color::srgb(0.55, 0.95, 0.55)
+        } else {
+            Color::srgb(0.25, 0.6, 0.3)
+        };
+        gizmos.linestrip_2d(ring(*h, HEX_SIZE - 4.0), color);
     }
-    if keys.pressed(KeyCode::ArrowRight) || keys.pressed(KeyCode::KeyD) {
-        d.x += 1.0;
+    if let Some(h) = view.selected {
+        gizmos.linestrip_2d(ring(h, HEX_SIZE - 1.5), Color::srgb(1.0, 0.9, 0.2));
+        gizmos.linestrip_2d(ring(h, HEX_SIZE - 2.5), Color::srgb(1.0, 0.9, 0.2));
     }
-    if keys.pressed(KeyCode::ArrowUp) || keys.pressed(KeyCode::KeyW) {
-        d.y += 1.0;
+    if let Some(h) = view.hover {
+        gizmos.linestrip_2d(ring(h, HEX_SIZE - 1.0), Color::srgba(1.0, 1.0, 1.0, 0.5));
     }
-    if keys.pressed(KeyCode::ArrowDown) || keys.pressed(KeyCode::KeyS) {
-        d.y -= 1.0;
-    }
-    let speed = 500.0 * t.scale.x * time.delta_secs();
-    t.translation += (d * speed).extend(0.0);
-    if keys.pressed(KeyCode::Equal) {
-        t.scale = (t.scale * 0.98).max(Vec3::splat(0.3));
-    }
-    if keys.pressed(KeyCode::Minus) {
-        t.scale = (t.scale * 1.02).min(Vec3::splat(8.0));
-    }
-}
-
-/// The phase bar, the portal, the log and the decision buttons.
-#[allow(clippy::too_many_arguments)]
-fn draw_panels(
-    mut contexts: EguiContexts,
-    cycle: Res<Cycle>,
-    order: Res<CycleOrder>,
-    outcome: Res<Outcome>,
-    portal: Res<Portal>,
-    research: Res<Research>,
-    chronicle: Res<Chronicle>,
-    outposts: Query<&Outpost>,
-    content: Res<Content>,
-    view: Res<ViewState>,
-    mut send: MessageWriter<ActionRequest>,
-) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    // egui 0.36 panels are shown inside a Ui spanning the viewport.
-    let mut root = egui::Ui::new(
-        ctx.clone(),
-        "viewport".into(),
-        egui::UiBuilder::new()
-            .layer_id(egui::LayerId::background())
-            .max_rect(ctx.viewport_rect()),
-    );
-    egui::Panel::top("phase").show(&mut root, |ui| {
-        ui.horizontal(|ui| {
-            ui.heading(format!("Cycle {}", cycle.number));
-            for (i, s) in order.0.iter().enumerate() {
-                let text = format!("{} {}", s.id, s.title);
-                if i == cycle.step {
-                    ui.label(
-                        egui::RichText::new(text)
-                            .strong()
-                            .color(egui::Color32::YELLOW),
-                    );
-                } else {
-                    ui.label(egui::RichText::new(text).weak());
-                }
-            }
-        });
-    });
-    egui::Panel::right("state")
-        .min_size(280.0)
-        .show(&mut root, |ui| {
-            if let Some(w) = outcome.winner {
-                ui.heading(format!("{w:?} win!"));
-                ui.label(&outcome.reason);
-                ui.separator();
-            }
-            let def = content.portal();
-            ui.heading("Portal");
-            for (i, a) in def.arches.iter().enumerate() {
-                ui.label(format!(
-                    "Arch {}: {}/{} cells",
-                    i + 1,
-                    portal.built.get(i).copied().unwrap_or(0),
-                    a.len()
-                ));
-            }
-            ui.label(format!(
-                "Power {}/{} (star at {}), corruption {}",
-                portal.power, def.track, def.star, portal.corruption
-            ));
-            ui.separator();
-            ui.heading("Outposts");
-            let mut ops: Vec<&Outpost> = outposts.iter().collect();
-            ops.sort_by_key(|o| o.id);
-            for o in ops {
-                ui.label(format!("{} ({}): {}", o.name, o.size, o.stock));
-            }
-            ui.separator();
-            ui.heading("Research");
-            match &research.current {
-                Some(t) => ui.label(format!("{t}: {} points", research.points)),
-                None if !research.offer.is_empty() => ui.label("Choose a technology:"),
-                None => ui.label("None under way"),
-            };
-            for t in &research.offer {
-                if ui.button(format!("Research {t}")).clicked() {
-                    send.write(ActionRequest {
-                        by: Camp::Eladrins,
-                        action: crate::rules::Action::ChooseResearch { tech: t.clone() },
-                    });
-                }
-            }
-            ui.separator();
-            let step = order.0.get(cycle.step).map(|s| s.id).unwrap_or("?");
-            if step == "R9" {
-                if ui.button(format!("Pass ({:?})", cycle.turn)).clicked() {
-                    send.write(ActionRequest {
-                        by: cycle.turn,
-                        action: crate::rules::Action::Pass,
-                    });
-                }
-            } else if ui.button("Done with this step").clicked() {
-                send.write(ActionRequest {
-                    by: Camp::Eladrins,
-                    action: crate::rules::Action::Done,
-                });
-            }
-            if let Some(r) = &view.last_refusal {
-                ui.colored_label(egui::Color32::LIGHT_RED, r);
-            }
-            ui.separator();
-            ui.heading("Log");
-            egui::ScrollArea::vertical()
-                .stick_to_bottom(true)
-                .show(ui, |ui| {
-                    let start = chronicle.0.len().saturating_sub(60);
-                    for e in &chronicle.0[start..] {
-                        ui.label(e.to_string());
-                    }
-                });
-        });
-    Ok(())
 }
 
 /// Counts frames and takes the screenshot asked for on the command line, then quits.

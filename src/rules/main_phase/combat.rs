@@ -385,9 +385,9 @@ pub fn retreat_tile(world: &mut World, army: &Army) -> Option<Hex> {
             .collect(),
         Camp::Chaos => crate::rules::upkeep::corruption::open_rifts(world),
     };
-    let board = world.resource::<Board>().clone();
-    let mut options: Vec<Hex> = board
-        .neighbors(army.hex)
+    let around: Vec<Hex> = world.resource::<Board>().neighbors(army.hex).collect();
+    let mut options: Vec<Hex> = around
+        .into_iter()
         .filter(|h| super::activate::enter_cost(world, *h, false, army.afloat).is_some())
         .collect();
     options.retain(|h| armies_on(world, *h, army.camp.enemy()).is_empty());

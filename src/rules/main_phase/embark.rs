@@ -66,8 +66,8 @@ pub fn validate_embark(world: &mut World, by: Camp) -> Result<(), Refusal> {
     if seats == 0 || passengers > seats {
         return Err(Refusal::NoBoat { seats, passengers });
     }
-    let board = world.resource::<Board>().clone();
-    if !board.neighbors(a.hex).any(|n| is_water(world, n)) {
+    let around: Vec<Hex> = world.resource::<Board>().neighbors(a.hex).collect();
+    if !around.into_iter().any(|n| is_water(world, n)) {
         return Err(Refusal::NoWater(at_of(a.hex)));
     }
     ready(&a)

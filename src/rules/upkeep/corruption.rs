@@ -102,22 +102,42 @@ pub fn two_d6_at_least(target: i32) -> f64 {
 pub fn choose_target(world: &mut World) -> Option<(Hex, i32)> {
     let rifts = open_rifts(world);
     let portal = world.resource::<Portal>().hex;
-    // Candidates touch a corrupted tile: look only around corrupted tiles.
-    let mut q = world.query::<&Tile>();
-    let corrupted: Vec<Hex> = q
+    // Candidates touch a corrupted tile: look only around corrupted tiles. Same formula as
+    // `difficulty`, with the lookups done once.
+    let corrupted: std::collections::HashSet<Hex> = world
+        .query::<&Tile>()
         .iter(world)
         .filter(|t| t.is_corrupted())
         .map(|t| t.hex)
         .collect();
+    let db = world.content();
+    let r = db.rules();
+    let level = world.resource::<GameSetup>();
+    let adj = db
+        .difficulty(&level.difficulty)
+        .map(|d| d.corruption_difficulty)
+        .unwrap_or(0);
     let board = world.resource::<Board>();
     let mut best: Option<(i32, u32, (i32, i32), Hex)> = None;
-    for c in corrupted {
-        for n in board.neighbors(c) {
-            if let Some(d) = difficulty(world, &rifts, n) {
-                let cand = (d, n.unsigned_distance_to(portal), key(n), n);
-                if best.is_none_or(|b| (cand.0, cand.1, cand.2) < (b.0, b.1, b.2)) {
-                    best = Some(cand);
-                }
+    let mut order: Vec<&Hex> = corrupted.iter().collect();
+    order.sort_by_key(|h| key(**h));
+    for c in order {
+        for n in board.neighbors(*c) {
+            if corrupted.contains(&n) {
+                continue;
+            }
+            let adjacent = board.neighbors(n).filter(|m| corrupted.contains(m)).count() as i32;
+            let dist = rifts
+                .iter()
+                .map(|x| x.unsigned_distance_to(n) as i32)
+                .min()
+                .unwrap_or(99);
+            let d = r.corruption_base + r.corruption_per_distance * dist
+                - r.corruption_per_adjacent * adjacent
+                + adj;
+            let cand = (d, n.unsigned_distance_to(portal), key(n), n);
+            if best.is_none_or(|b| (cand.0, cand.1, cand.2) < (b.0, b.1, b.2)) {
+                best = Some(cand);
             }
         }
     }

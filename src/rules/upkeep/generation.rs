@@ -135,9 +135,10 @@ fn collect_into_outposts(world: &mut World) {
             continue;
         };
         let mut got = Stock::default();
-        let board = world.resource::<Board>().clone();
         for h in influence_zone(world, &op) {
-            let Some(te) = board.get(h) else { continue };
+            let Some(te) = world.resource::<Board>().get(h) else {
+                continue;
+            };
             let lying = world.get::<Tile>(te).map(|t| t.lying).unwrap_or_default();
             if lying.is_empty() {
                 continue;

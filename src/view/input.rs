@@ -1,0 +1,140 @@
+//! Mouse and keyboard on the map: hovering and selecting hexes, ordering the selected army to
+//! move (right click), panning (drag, arrows/WASD, screen edges) and zooming (wheel, +/-), with
+//! limits. Orders become `ActionRequest`s; the rules decide.
+
+use bevy::input::mouse::{MouseMotion, MouseWheel};
+use bevy::prelude::*;
+use bevy_egui::input::EguiWantsInput;
+
+use super::{ViewState, layout};
+use crate::content::Camp;
+use crate::rules::{Action, ActionRequest, Army, Cycle};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, (pick_hexes, pan_and_zoom_camera));
+}
+
+/// Hover and selection; right click orders the selected Eladrin army to move there.
+pub fn pick_hexes(
+    windows: Query<&Window>,
+    cams: Query<(&Camera, &GlobalTransform)>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    egui: Res<EguiWantsInput>,
+    armies: Query<&Army>,
+    cycle: Res<Cycle>,
+    mut view: ResMut<ViewState>,
+    mut send: MessageWriter<ActionRequest>,
+) {
+    let (Ok(w), Ok((cam, gt))) = (windows.single(), cams.single()) else {
+        return;
+    };
+    if egui.is_pointer_over_area() || egui.wants_pointer_input() {
+        return;
+    }
+    let Some(p) = w.cursor_position() else {
+        view.hover = None;
+        return;
+    };
+    let Ok(world_pos) = cam.viewport_to_world_2d(gt, p) else {
+        return;
+    };
+    let h = layout().world_pos_to_hex(world_pos);
+    view.hover = Some(h);
+    if buttons.just_pressed(MouseButton::Left) {
+        view.selected = Some(h);
+    }
+    if buttons.just_pressed(MouseButton::Right)
+        && let Some(sel) = view.selected
+    {
+        let mine = armies
+            .iter()
+            .filter(|a| a.hex == sel && a.camp == Camp::Eladrins)
+            .min_by_key(|a| a.id);
+        if let Some(a) = mine {
+            if cycle.activation != Some(a.id) {
+                send.write(ActionRequest {
+                    by: Camp::Eladrins,
+                    action: Action::Activate { army: a.id },
+                });
+            }
+            send.write(ActionRequest {
+                by: Camp::Eladrins,
+                action: Action::Move { to: (h.x, h.y) },
+            });
+            view.selected = Some(h);
+        }
+    }
+}
+
+fn pan_and_zoom_camera(
+    keys: Res<ButtonInput<KeyCode>>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    mut motion: MessageReader<MouseMotion>,
+    mut wheel: MessageReader<MouseWheel>,
+    egui: Res<EguiWantsInput>,
+    windows: Query<&Window>,
+    time: Res<Time>,
+    mut cam: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+) {
+    let Ok((mut t, mut proj)) = cam.single_mut() else {
+        return;
+    };
+    let Projection::Orthographic(ortho) = proj.as_mut() else {
+        return;
+    };
+    let mut d = Vec2::ZERO;
+    if !egui.wants_keyboard_input() {
+        if keys.pressed(KeyCode::ArrowLeft) || keys.pressed(KeyCode::KeyA) {
+            d.x -= 1.0;
+        }
+        if keys.pressed(KeyCode::ArrowRight) || keys.pressed(KeyCode::KeyD) {
+            d.x += 1.0;
+        }
+        if keys.pressed(KeyCode::ArrowUp) || keys.pressed(KeyCode::KeyW) {
+            d.y += 1.0;
+        }
+        if keys.pressed(KeyCode::ArrowDown) || keys.pressed(KeyCode::KeyS) {
+            d.y -= 1.0;
+        }
+        if keys.pressed(KeyCode::Equal) {
+            ortho.scale *= 0.98;
+        }
+        if keys.pressed(KeyCode::Minus) {
+            ortho.scale *= 1.02;
+        }
+    }
+    // Screen edges pan too.
+    if let Ok(w) = windows.single()
+        && let Some(p) = w.cursor_position()
+        && !egui.is_pointer_over_area()
+    {
+        let m = 8.0;
+        if p.x < m {
+            d.x -= 1.0;
+        }
+        if p.y < m {
+            d.y += 1.0;
+        }
+        if p.y > w.height() - m {
+            d.y -= 1.0;
+        }
+    }
+    let speed = 500.0 * ortho.scale * time.delta_secs();
+    t.translation += (d * speed).extend(0.0);
+    if !egui.is_pointer_over_area() {
+        for e in wheel.read() {
+            ortho.scale *= if e.y > 0.0 { 0.9 } else { 1.1 };
+        }
+        if buttons.pressed(MouseButton::Middle) {
+            for m in motion.read() {
+                t.translation += Vec3::new(-m.delta.x, m.delta.y, 0.0) * ortho.scale;
+            }
+        }
+    }
+    motion.clear();
+    wheel.clear();
+    ortho.scale = ortho.scale.clamp(0.3, 8.0);
+    // Keep the camera over the map.
+    t.translation.x = t.translation.x.clamp(-4000.0, 4000.0);
+    t.translation.y = t.translation.y.clamp(-4000.0, 4000.0);
+}
