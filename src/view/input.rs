@@ -11,10 +11,24 @@ use crate::content::Camp;
 use crate::rules::{Action, ActionRequest, Army, Cycle};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (pick_hexes, pan_and_zoom_camera));
+    app.add_systems(Update, (pick_hexes, pan_and_zoom_camera, screenshot_on_f12));
+}
+
+/// F12 saves a screenshot (in `CHAOS_OUTPOST_SCREENSHOTS`, else the current folder).
+fn screenshot_on_f12(keys: Res<ButtonInput<KeyCode>>, mut commands: Commands, mut n: Local<u32>) {
+    if !keys.just_pressed(KeyCode::F12) {
+        return;
+    }
+    *n += 1;
+    let dir = std::env::var("CHAOS_OUTPOST_SCREENSHOTS").unwrap_or_else(|_| ".".into());
+    let path = std::path::Path::new(&dir).join(format!("chaos-outpost-{}.png", *n));
+    commands
+        .spawn(bevy::render::view::screenshot::Screenshot::primary_window())
+        .observe(bevy::render::view::screenshot::save_to_disk(path));
 }
 
 /// Hover and selection; right click orders the selected Eladrin army to move there.
+#[allow(clippy::too_many_arguments)]
 pub fn pick_hexes(
     windows: Query<&Window>,
     cams: Query<(&Camera, &GlobalTransform)>,
@@ -22,6 +36,7 @@ pub fn pick_hexes(
     egui: Res<EguiWantsInput>,
     armies: Query<&Army>,
     cycle: Res<Cycle>,
+    board: Res<crate::rules::Board>,
     mut view: ResMut<ViewState>,
     mut send: MessageWriter<ActionRequest>,
 ) {
@@ -39,6 +54,10 @@ pub fn pick_hexes(
         return;
     };
     let h = layout().world_pos_to_hex(world_pos);
+    if !board.contains(h) {
+        view.hover = None;
+        return;
+    }
     view.hover = Some(h);
     if buttons.just_pressed(MouseButton::Left) {
         view.selected = Some(h);
@@ -66,6 +85,7 @@ pub fn pick_hexes(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn pan_and_zoom_camera(
     keys: Res<ButtonInput<KeyCode>>,
     buttons: Res<ButtonInput<MouseButton>>,
