@@ -246,20 +246,18 @@ fn run_sim(
         }
         reports.push(report);
     }
-    let wins = reports
-        .iter()
-        .filter(|r| r.winner == Some(chaos_outpost::content::Camp::Eladrins))
-        .count();
-    let rate = wins as f64 / reports.len() as f64;
-    let mean_cycles = reports.iter().map(|r| r.cycles as f64).sum::<f64>() / reports.len() as f64;
+    let stats = sim::batch_stats(&reports);
     if json {
         let mut doc = serde_json::json!({
             "level": id,
             "difficulty": difficulty,
             "seed": seed,
             "games": reports.len(),
-            "eladrin_win_rate": rate,
-            "mean_cycles": mean_cycles,
+            "eladrin_win_rate": stats.eladrin_win_rate,
+            "win_rate_ci95": stats.win_rate_ci95,
+            "mean_cycles": stats.mean_cycles,
+            "outcomes": stats.outcomes,
+            "per_cycle_mean": stats.per_cycle_mean,
             "results": reports,
         });
         // One game: its result at the top level too.
@@ -270,10 +268,35 @@ fn run_sim(
         }
         out!("{doc}");
     } else if games > 1 {
+        out!("== {} games ==", reports.len());
+        out!("how the games ended:");
+        for (why, n) in &stats.outcomes {
+            out!("  {n:>5}  {why}");
+        }
+        out!("per-cycle averages (games still running):");
+        out!("cycle  games  stock  corrupt  famine  Eladrin  Chaos  cells  power  markers");
+        for row in &stats.per_cycle_mean {
+            out!(
+                "{:>5}  {:>5}  {:>5.1}  {:>7.1}  {:>6.1}  {:>7.1}  {:>5.1}  {:>5.1}  {:>5.1}  {:>7.1}",
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                row[4],
+                row[5],
+                row[6],
+                row[7],
+                row[8],
+                row[9]
+            );
+        }
         out!(
-            "{} games: Eladrins won {wins} ({:.1} %), mean {mean_cycles:.1} cycles",
+            "{} games: Eladrins won {:.1} % (95 % CI {:.1}–{:.1} %), mean {:.1} cycles",
             reports.len(),
-            rate * 100.0
+            stats.eladrin_win_rate * 100.0,
+            stats.win_rate_ci95.0 * 100.0,
+            stats.win_rate_ci95.1 * 100.0,
+            stats.mean_cycles
         );
     }
     Ok(())

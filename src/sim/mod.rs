@@ -154,3 +154,68 @@ pub fn play_game(
     };
     Ok((app, report))
 }
+
+/// Statistics over a batch of games.
+#[derive(Debug, Clone, Serialize)]
+pub struct BatchStats {
+    /// Share of Eladrin wins.
+    pub eladrin_win_rate: f64,
+    /// 95 % Wilson confidence interval of that share.
+    pub win_rate_ci95: (f64, f64),
+    /// Mean cycles.
+    pub mean_cycles: f64,
+    /// How the games ended: (winner and reason, count), most frequent first.
+    pub outcomes: Vec<(String, usize)>,
+    /// Per cycle: (cycle, games still running, mean stock total, mean corrupted tiles, mean
+    /// famine, mean Eladrin units, mean Chaos units, mean portal cells, mean power, mean markers).
+    pub per_cycle_mean: Vec<[f64; 10]>,
+}
+
+/// Win rate with its Wilson interval, outcomes and per-cycle averages.
+pub fn batch_stats(reports: &[GameReport]) -> BatchStats {
+    let n = reports.len().max(1) as f64;
+    let wins = reports
+        .iter()
+        .filter(|r| r.winner == Some(Camp::Eladrins))
+        .count() as f64;
+    let p = wins / n;
+    let z = 1.96f64;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    let mut outcomes: std::collections::BTreeMap<String, usize> = Default::default();
+    for r in reports {
+        let who = r
+            .winner
+            .map(|w| format!("{w:?}"))
+            .unwrap_or("Nobody".into());
+        *outcomes.entry(format!("{who}: {}", r.reason)).or_default() += 1;
+    }
+    let mut outcomes: Vec<(String, usize)> = outcomes.into_iter().collect();
+    outcomes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let longest = reports.iter().map(|r| r.per_cycle.len()).max().unwrap_or(0);
+    let mut per_cycle_mean = Vec::new();
+    for i in 0..longest {
+        let rows: Vec<&CycleSummary> = reports.iter().filter_map(|r| r.per_cycle.get(i)).collect();
+        let k = rows.len() as f64;
+        let mean = |f: &dyn Fn(&CycleSummary) -> f64| rows.iter().map(|c| f(c)).sum::<f64>() / k;
+        per_cycle_mean.push([
+            (i + 1) as f64,
+            k,
+            mean(&|c| c.stock.total() as f64),
+            mean(&|c| c.corrupted as f64),
+            mean(&|c| c.famine as f64),
+            mean(&|c| c.eladrin_units as f64),
+            mean(&|c| c.chaos_units as f64),
+            mean(&|c| c.portal_cells.0 as f64),
+            mean(&|c| c.power as f64),
+            mean(&|c| c.corruption as f64),
+        ]);
+    }
+    BatchStats {
+        eladrin_win_rate: p,
+        win_rate_ci95: ((centre - half).max(0.0), (centre + half).min(1.0)),
+        mean_cycles: reports.iter().map(|r| r.cycles as f64).sum::<f64>() / n,
+        outcomes,
+        per_cycle_mean,
+    }
+}

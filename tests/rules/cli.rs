@@ -56,6 +56,17 @@ fn sim_prints_json_with_the_fields_tools_need() {
             .is_some_and(|r| (0.0..=1.0).contains(&r))
     );
     assert!(v["mean_cycles"].as_f64().is_some());
+    let (lo, hi) = (
+        v["win_rate_ci95"][0].as_f64().unwrap_or(2.0),
+        v["win_rate_ci95"][1].as_f64().unwrap_or(-1.0),
+    );
+    let rate = v["eladrin_win_rate"].as_f64().unwrap_or(-1.0);
+    assert!(lo <= rate && rate <= hi, "{lo} <= {rate} <= {hi}");
+    let ended: u64 = v["outcomes"]
+        .as_array()
+        .map(|a| a.iter().map(|o| o[1].as_u64().unwrap_or(0)).sum())
+        .unwrap_or(0);
+    assert_eq!(ended, 2, "every game's ending is counted");
     assert!(
         v["results"][0]["per_cycle"]
             .as_array()
