@@ -6,7 +6,6 @@ use hexx::Hex;
 
 use super::{Candidate, Choice, active, best, move_towards, outpost_hexes};
 use crate::content::Camp;
-use crate::rules::main_phase::combat::battle_odds;
 use crate::rules::{Action, Army, GameWorld, Portal};
 
 /// Chaos' choice among the legal actions.
@@ -88,34 +87,8 @@ fn enemy_here(world: &mut World, army: &Army) -> bool {
 
 /// Attack the enemy army on this tile with the best odds, if good enough.
 pub fn attack(world: &mut World, legal: &[Action]) -> Option<Choice> {
-    let me = active(world)?;
-    let wts = world.content().set.ai.chaos.clone();
-    let mut top: Option<Choice> = None;
-    for a in legal {
-        let Action::Engage { target, .. } = a else {
-            continue;
-        };
-        let Some(t) = world
-            .army_by_id(*target)
-            .and_then(|e| world.get::<Army>(e).cloned())
-        else {
-            continue;
-        };
-        let odds = battle_odds(world, &me, &t, 0, wts.odds_samples);
-        let pct = (odds.attacker_wins * 100.0).round() as i64;
-        if pct < wts.attack_min_odds as i64 {
-            continue;
-        }
-        let c = Choice {
-            score: wts.attack * pct,
-            action: a.clone(),
-            why: "attack",
-        };
-        if top.as_ref().is_none_or(|x| c.score > x.score) {
-            top = Some(c);
-        }
-    }
-    top
+    let w = world.content().set.ai.chaos.clone();
+    super::best_attack(world, legal, w.odds_samples, w.attack_min_odds, w.attack)
 }
 
 /// Gather: take in the other Chaos armies on this tile before marching or fighting.

@@ -10,7 +10,6 @@ use hexx::Hex;
 use super::{Candidate, Choice, active, armies_of, best, move_towards, outpost_hexes};
 use crate::content::{Camp, Res, Skill, Stock};
 use crate::rules::economy::{available, outpost_purse};
-use crate::rules::main_phase::combat::battle_odds;
 use crate::rules::upkeep::research;
 use crate::rules::{Action, Army, GameWorld, Portal, Research};
 
@@ -334,31 +333,8 @@ pub fn ritual(world: &mut World, legal: &[Action]) -> Option<Choice> {
 
 /// Attack a Chaos army on the tile with good odds.
 pub fn attack(world: &mut World, legal: &[Action]) -> Option<Choice> {
-    let me = active(world)?;
     let w = world.content().set.ai.eladrin.clone();
-    let mut top: Option<Choice> = None;
-    for a in legal {
-        let Action::Engage { target, .. } = a else {
-            continue;
-        };
-        let Some(t) = world
-            .army_by_id(*target)
-            .and_then(|e| world.get::<Army>(e).cloned())
-        else {
-            continue;
-        };
-        let odds = battle_odds(world, &me, &t, 0, w.odds_samples);
-        let pct = (odds.attacker_wins * 100.0).round() as i64;
-        if pct >= w.attack_min_odds as i64 && top.as_ref().is_none_or(|c| w.attack * pct > c.score)
-        {
-            top = Some(Choice {
-                score: w.attack * pct,
-                action: a.clone(),
-                why: "attack",
-            });
-        }
-    }
-    top
+    super::best_attack(world, legal, w.odds_samples, w.attack_min_odds, w.attack)
 }
 
 /// Explore the tile.

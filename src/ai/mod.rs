@@ -102,3 +102,37 @@ pub fn move_towards(legal: &[Action], from: Hex, target: Hex) -> Option<(u32, Ac
         .filter(|(d, _, _)| *d < here)
         .map(|(d, _, a)| (here - d, a.clone()))
 }
+
+/// The attack among `legal` with the best win odds for the active army, if they reach
+/// `min_odds` percent; scored `weight` per percent (both AIs use it with their own weights).
+pub fn best_attack(
+    world: &mut World,
+    legal: &[Action],
+    samples: u32,
+    min_odds: u32,
+    weight: i64,
+) -> Option<Choice> {
+    let me = active(world)?;
+    let mut top: Option<Choice> = None;
+    for a in legal {
+        let Action::Engage { target, .. } = a else {
+            continue;
+        };
+        let Some(t) = world
+            .army_by_id(*target)
+            .and_then(|e| world.get::<Army>(e).cloned())
+        else {
+            continue;
+        };
+        let odds = crate::rules::main_phase::combat::battle_odds(world, &me, &t, 0, samples);
+        let pct = (odds.attacker_wins * 100.0).round() as i64;
+        if pct >= min_odds as i64 && top.as_ref().is_none_or(|c| weight * pct > c.score) {
+            top = Some(Choice {
+                score: weight * pct,
+                action: a.clone(),
+                why: "attack",
+            });
+        }
+    }
+    top
+}

@@ -640,15 +640,7 @@ pub fn validate(world: &mut World, by: Camp, action: &Action) -> Result<(), Refu
                 .outpost_by_id(world.resource::<Portal>().outpost)
                 .ok_or(Refusal::UnknownOutpost(world.resource::<Portal>().outpost))?;
             let have = available(world, &outpost_purse(world, o));
-            for (r, n) in cost.iter() {
-                if have.get(r) < n {
-                    return Err(Refusal::NotEnough {
-                        res: r,
-                        need: n,
-                        have: have.get(r),
-                    });
-                }
-            }
+            crate::rules::economy::can_pay(cost, &have)?;
             Ok(())
         }
         Action::PowerPortal { crystals } => {

@@ -159,3 +159,17 @@ pub fn store(world: &mut World, outpost: Entity, stock: &Stock) -> Stock {
     }
     fitted
 }
+
+/// `Ok` when `have` covers `need`, else the first resource short, as a refusal.
+pub fn can_pay(need: &Stock, have: &Stock) -> Result<(), super::Refusal> {
+    for (r, n) in need.iter() {
+        if have.get(r) < n {
+            return Err(super::Refusal::NotEnough {
+                res: r,
+                need: n,
+                have: have.get(r),
+            });
+        }
+    }
+    Ok(())
+}

@@ -205,15 +205,7 @@ pub fn validate_card(world: &mut World, by: Camp, unit: u32, action: &str) -> Re
     }
     let purse = purse_at(world, a.hex);
     let have = crate::rules::economy::available(world, &purse);
-    for (r, n) in card.cost.iter() {
-        if have.get(r) < n {
-            return Err(Refusal::NotEnough {
-                res: r,
-                need: n,
-                have: have.get(r),
-            });
-        }
-    }
+    crate::rules::economy::can_pay(&card.cost, &have)?;
     Ok(())
 }
 

@@ -70,19 +70,6 @@ fn unlocked(world: &World, requires: &Option<String>) -> Result<(), Refusal> {
     }
 }
 
-fn short(need: &Stock, have: &Stock) -> Result<(), Refusal> {
-    for (r, n) in need.iter() {
-        if have.get(r) < n {
-            return Err(Refusal::NotEnough {
-                res: r,
-                need: n,
-                have: have.get(r),
-            });
-        }
-    }
-    Ok(())
-}
-
 /// R9.1: all three conditions, one improvement per tile, terrain and technology.
 pub fn validate_improvement(world: &mut World, at: At, id: &str) -> Result<(), Refusal> {
     let h = hex_of(at);
@@ -122,7 +109,7 @@ pub fn validate_improvement(world: &mut World, at: At, id: &str) -> Result<(), R
         return Err(Refusal::NotControlled(at));
     }
     let purse = improvement_purse(world, h);
-    short(&imp.cost, &available(world, &purse))
+    crate::rules::economy::can_pay(&imp.cost, &available(world, &purse))
 }
 
 /// Applies R9.1.
@@ -167,7 +154,7 @@ pub fn validate_building(world: &mut World, outpost: u32, id: &str) -> Result<()
         return Err(Refusal::NoSlot { slots });
     }
     unlocked(world, &b.requires_tech)?;
-    short(&b.cost, &available(world, &outpost_purse(world, o)))
+    crate::rules::economy::can_pay(&b.cost, &available(world, &outpost_purse(world, o)))
 }
 
 /// Applies R9.2.
@@ -209,7 +196,7 @@ pub fn validate_recruit(world: &mut World, outpost: u32, unit: &str) -> Result<(
     let o = world
         .outpost_by_id(outpost)
         .ok_or(Refusal::UnknownOutpost(outpost))?;
-    short(&cost, &available(world, &outpost_purse(world, o)))
+    crate::rules::economy::can_pay(&cost, &available(world, &outpost_purse(world, o)))
 }
 
 /// Applies a recruitment.

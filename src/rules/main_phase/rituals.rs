@@ -48,15 +48,7 @@ pub fn validate_ritual(world: &mut World, by: Camp, id: &str) -> Result<(), Refu
     }
     let purse = ritual_purse(world, a.hex);
     let funds = available(world, &purse);
-    for (res, n) in r.cost.iter() {
-        if funds.get(res) < n {
-            return Err(Refusal::NotEnough {
-                res,
-                need: n,
-                have: funds.get(res),
-            });
-        }
-    }
+    crate::rules::economy::can_pay(&r.cost, &funds)?;
     Ok(())
 }
 
