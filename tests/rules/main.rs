@@ -7,6 +7,7 @@ mod ai;
 mod cli;
 mod content;
 mod cycle;
+mod fuzz;
 mod r2_events;
 mod r3_generation;
 mod r4_timers;
