@@ -126,14 +126,14 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        None => play("first_light", 1, None, 60, &[]),
+        None => play("first_light", 1, None, 60, &[], true),
         Some(Cmd::Play {
             level,
             seed,
             screenshot,
             frames,
             players,
-        }) => play(&level, seed, screenshot, frames, &players),
+        }) => play(&level, seed, screenshot, frames, &players, false),
         Some(Cmd::Sim {
             level,
             seed,
@@ -191,10 +191,11 @@ fn play(
     screenshot: Option<PathBuf>,
     frames: u32,
     players: &[String],
+    menu: bool,
 ) -> Result<(), String> {
     let mut db = base_content()?;
     let id = db.resolve_level(level).map_err(|ps| problems_text(&ps))?;
-    chaos_outpost::view::run(Arc::new(db), &id, seed, screenshot, frames, players)
+    chaos_outpost::view::run(Arc::new(db), &id, seed, screenshot, frames, players, menu)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -24,6 +24,8 @@ pub struct ViewCache {
     pub hover: Vec<String>,
     /// Lines describing the selected tile.
     pub selected: Vec<String>,
+    /// Combat preview for each possible attack: (target army, odds).
+    pub odds: Vec<(u32, crate::rules::main_phase::combat::BattleOdds)>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -166,6 +168,25 @@ fn refresh_cache(world: &mut World) {
                 .collect();
         }
     }
+    // The combat preview (R9.5): the same odds the AI weighs, for every attack on offer.
+    let mut odds = Vec::new();
+    if let Some(id) = world.resource::<Cycle>().activation {
+        let me = world
+            .army_by_id(id)
+            .and_then(|e| world.get::<Army>(e).cloned());
+        for a in &legal {
+            if let (Some(me), crate::rules::Action::Engage { target, .. }) = (&me, a)
+                && let Some(t) = world
+                    .army_by_id(*target)
+                    .and_then(|e| world.get::<Army>(e).cloned())
+            {
+                odds.push((
+                    *target,
+                    crate::rules::main_phase::combat::battle_odds(world, me, &t, 0, 500),
+                ));
+            }
+        }
+    }
     let hover_lines = hover.map(|h| describe_tile(world, h)).unwrap_or_default();
     let selected_lines = selected
         .map(|h| describe_tile(world, h))
@@ -176,4 +197,5 @@ fn refresh_cache(world: &mut World) {
     c.reach = reach;
     c.hover = hover_lines;
     c.selected = selected_lines;
+    c.odds = odds;
 }

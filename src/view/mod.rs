@@ -5,6 +5,7 @@
 pub mod cache;
 pub mod driver;
 pub mod input;
+pub mod menu;
 pub mod panels;
 
 use std::path::PathBuf;
@@ -34,8 +35,18 @@ impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins((RulesPlugin, crate::content::asset::plugin))
             .init_resource::<ViewState>()
-            .add_plugins((input::plugin, cache::plugin, panels::plugin, driver::plugin))
-            .add_systems(Startup, (spawn_camera, spawn_map).chain())
+            .add_plugins((
+                input::plugin,
+                cache::plugin,
+                panels::plugin,
+                driver::plugin,
+                menu::plugin,
+            ))
+            .add_systems(Startup, spawn_camera)
+            .add_systems(
+                Update,
+                spawn_map.run_if(resource_changed::<crate::rules::Board>),
+            )
             .add_systems(
                 Update,
                 (recolor_tiles, place_tokens, read_refusals, draw_highlights),
@@ -82,13 +93,18 @@ fn terrain_color(db: &ContentDb, t: &Tile) -> Color {
     }
 }
 
+/// (Re)draws the map whenever a game starts or loads (a new `Board`).
 fn spawn_map(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     tiles: Query<&Tile>,
+    old: Query<Entity, With<TileView>>,
     content: Res<Content>,
 ) {
+    for e in &old {
+        commands.entity(e).despawn();
+    }
     let hex_mesh = meshes.add(RegularPolygon::new(HEX_SIZE - 1.0, 6));
     let l = layout();
     for t in &tiles {
@@ -129,12 +145,15 @@ fn place_tokens(
     outposts: Query<&Outpost>,
     changed_a: Query<(), Changed<Army>>,
     changed_o: Query<(), Changed<Outpost>>,
+    mut gone_a: RemovedComponents<Army>,
+    mut gone_o: RemovedComponents<Outpost>,
     old: Query<Entity, With<Token>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut done_once: Local<bool>,
 ) {
-    if *done_once && changed_a.is_empty() && changed_o.is_empty() {
+    let gone = gone_a.read().count() + gone_o.read().count() > 0;
+    if *done_once && changed_a.is_empty() && changed_o.is_empty() && !gone {
         return;
     }
     *done_once = true;
@@ -255,6 +274,7 @@ pub fn run(
     screenshot: Option<PathBuf>,
     frames: u32,
     players: &[String],
+    open_menu: bool,
 ) -> Result<(), String> {
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
@@ -270,6 +290,7 @@ pub fn run(
     .add_plugins(GamePlugin);
     crate::rules::setup::start_game(app.world_mut(), level, None, seed)?;
     crate::rules::setup::set_players(app.world_mut(), players);
+    app.world_mut().resource_mut::<menu::Menu>().open = open_menu;
     if let Some(path) = screenshot {
         app.insert_resource(ScreenshotPlan {
             path,

@@ -287,7 +287,18 @@ fn draw_panels(
                 ui.label(egui::RichText::new("Select a tile, an army or an outpost to see what it can do. Right click moves the selected army.").weak());
             }
             for a in shown {
-                if ui.button(label(a, db)).clicked() {
+                let mut text = label(a, db);
+                if let Action::Engage { target, .. } = a
+                    && let Some((_, o)) = cache.odds.iter().find(|(t, _)| t == target)
+                {
+                    text = format!(
+                        "{text} — win {:.0} %, lose {:.0} %, undecided {:.0} %",
+                        o.attacker_wins * 100.0,
+                        (o.defender_wins + o.both_destroyed) * 100.0,
+                        o.undecided * 100.0
+                    );
+                }
+                if ui.button(text).clicked() {
                     act(a.clone());
                 }
             }

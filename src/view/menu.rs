@@ -1,0 +1,206 @@
+//! The main menu (new game: level with its description, difficulty and seed; continue from the
+//! quick save; quit), quick save and load (F5 / F9, written atomically), and the result screen.
+//! Starting or loading a game goes through the rules' own `start_game` and `snapshot::load`.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::content::Content;
+use crate::rules::{Cycle, GameSetup, Outcome, Research, snapshot};
+
+/// The menu's state and what it asked for.
+#[derive(Resource)]
+pub struct Menu {
+    /// Shown.
+    pub open: bool,
+    /// Level chosen.
+    pub level: String,
+    /// Difficulty chosen.
+    pub difficulty: String,
+    /// Seed.
+    pub seed: u64,
+    /// Last message (saved, loaded, or why not).
+    pub message: String,
+    pending: Option<Command>,
+}
+
+#[derive(Clone)]
+enum Command {
+    Start,
+    Save,
+    Load,
+}
+
+impl Default for Menu {
+    fn default() -> Self {
+        Menu {
+            open: false,
+            level: "first_light".into(),
+            difficulty: "normal".into(),
+            seed: 1,
+            message: String::new(),
+            pending: None,
+        }
+    }
+}
+
+/// Where the quick save lives: `$XDG_DATA_HOME/chaos-outpost`, else `~/.local/share/chaos-outpost`.
+pub fn quicksave_path() -> PathBuf {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("chaos-outpost").join("quicksave.ron")
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Menu>()
+        .add_systems(Update, (quick_keys, run_menu_commands).chain())
+        .add_systems(EguiPrimaryContextPass, draw_menu);
+}
+
+fn quick_keys(keys: Res<ButtonInput<KeyCode>>, mut menu: ResMut<Menu>) {
+    if keys.just_pressed(KeyCode::F5) {
+        menu.pending = Some(Command::Save);
+    }
+    if keys.just_pressed(KeyCode::F9) {
+        menu.pending = Some(Command::Load);
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        menu.open = !menu.open;
+    }
+}
+
+fn run_menu_commands(world: &mut World) {
+    let Some(cmd) = world.resource_mut::<Menu>().pending.take() else {
+        return;
+    };
+    let path = quicksave_path();
+    let message = match cmd {
+        Command::Start => {
+            let (level, difficulty, seed) = {
+                let m = world.resource::<Menu>();
+                (m.level.clone(), m.difficulty.clone(), m.seed)
+            };
+            let players = world.resource::<GameSetup>().players.clone();
+            match crate::rules::setup::start_game(world, &level, Some(&difficulty), seed) {
+                Ok(()) => {
+                    crate::rules::setup::set_players(world, &players);
+                    world.resource_mut::<Menu>().open = false;
+                    format!("New game: {level}, {difficulty}, seed {seed}")
+                }
+                Err(e) => e,
+            }
+        }
+        Command::Save => match snapshot::save(world, &path) {
+            Ok(()) => format!("Saved to {}", path.display()),
+            Err(e) => e,
+        },
+        Command::Load => match snapshot::load(world, &path) {
+            Ok(()) => {
+                world.resource_mut::<Menu>().open = false;
+                format!("Loaded {}", path.display())
+            }
+            Err(e) => format!("Nothing loaded: {e}"),
+        },
+    };
+    info!("{message}");
+    world.resource_mut::<Menu>().message = message;
+}
+
+fn draw_menu(
+    mut contexts: EguiContexts,
+    mut menu: ResMut<Menu>,
+    content: Res<Content>,
+    outcome: Res<Outcome>,
+    cycle: Res<Cycle>,
+    research: Res<Research>,
+    mut exit: MessageWriter<AppExit>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if let Some(w) = outcome.winner
+        && !menu.open
+    {
+        egui::Window::new("The end")
+            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+            .collapsible(false)
+            .show(ctx, |ui| {
+                ui.heading(match w {
+                    crate::content::Camp::Eladrins => "Victory: the way home is open",
+                    crate::content::Camp::Chaos => "Defeat: Chaos holds the portal",
+                });
+                ui.label(&outcome.reason);
+                ui.label(format!(
+                    "After {} cycles, {} technologies researched.",
+                    outcome.cycle,
+                    research.done.len()
+                ));
+                if ui.button("Main menu").clicked() {
+                    menu.open = true;
+                }
+            });
+    }
+    if !menu.open {
+        return Ok(());
+    }
+    let db = &content.0;
+    egui::Window::new("Chaos Outpost")
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(-150.0, 0.0))
+        .collapsible(false)
+        .resizable(false)
+        .min_width(460.0)
+        .show(ctx, |ui| {
+            ui.heading("New game");
+            for (id, l) in &db.levels {
+                if ui.radio(menu.level == *id, &l.name).clicked() {
+                    menu.level = id.clone();
+                    menu.difficulty = l.difficulty.clone();
+                }
+            }
+            if let Some(l) = db.levels.get(&menu.level) {
+                ui.label(egui::RichText::new(&l.description).italics());
+            }
+            ui.horizontal(|ui| {
+                ui.label("Difficulty:");
+                for d in &db.set.difficulties {
+                    let on = menu.difficulty == d.id;
+                    if ui
+                        .selectable_label(on, &d.name)
+                        .on_hover_text(&d.text)
+                        .clicked()
+                    {
+                        menu.difficulty = d.id.clone();
+                    }
+                }
+            });
+            ui.horizontal(|ui| {
+                ui.label("Seed:");
+                ui.add(egui::DragValue::new(&mut menu.seed));
+            });
+            ui.horizontal(|ui| {
+                if ui.button("Start").clicked() {
+                    menu.pending = Some(Command::Start);
+                }
+                let has_save = quicksave_path().is_file();
+                if ui
+                    .add_enabled(has_save, egui::Button::new("Continue (quick save)"))
+                    .clicked()
+                {
+                    menu.pending = Some(Command::Load);
+                }
+                if cycle.number > 0 && ui.button("Back to the game").clicked() {
+                    menu.open = false;
+                }
+                if ui.button("Quit").clicked() {
+                    exit.write(AppExit::Success);
+                }
+            });
+            ui.label(egui::RichText::new("F5 quick save · F9 quick load · Esc menu").weak());
+            if !menu.message.is_empty() {
+                ui.label(&menu.message);
+            }
+        });
+    Ok(())
+}
