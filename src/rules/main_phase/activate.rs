@@ -250,26 +250,7 @@ pub fn use_card(world: &mut World, by: Camp, unit: u32, action: &str) {
 /// R9.3: an Explorer spends all its remaining points (at least 1) and draws an exploration card
 /// that sets its tile's modifier. A tile is explored once.
 pub fn validate_explore(world: &mut World, by: Camp, unit: u32) -> Result<(), Refusal> {
-    let (_, a) = active_army(world, by)?;
-    let u = a
-        .units
-        .iter()
-        .find(|u| u.id == unit)
-        .ok_or(Refusal::UnknownUnit(unit))?;
-    let db = world.content();
-    if !db
-        .unit(&u.kind)
-        .is_some_and(|t| t.skills.contains(&Skill::Explorer))
-    {
-        return Err(Refusal::MissingSkill("Explorer".into()));
-    }
-    if u.ap == 0 || u.inactive {
-        return Err(Refusal::NoActionPoints {
-            unit,
-            need: 1,
-            have: u.ap,
-        });
-    }
+    let (_, a, _) = super::acting_unit(world, by, unit, Some((&Skill::Explorer, "Explorer")))?;
     if world.tile(a.hex).is_some_and(|t| t.modifier.is_some()) {
         return Err(Refusal::AlreadyExplored(at_of(a.hex)));
     }

@@ -224,26 +224,8 @@ pub fn recruit(world: &mut World, outpost: u32, unit: &str) {
 /// Founding an outpost (R9.2 reading): a Founder unit of the active army, on land outside every
 /// outpost's control zone, spends its action points (hourglass) and becomes a camp.
 pub fn validate_found(world: &mut World, by: Camp, unit: u32) -> Result<(), Refusal> {
-    let (e, army) = active_army(world, by)?;
-    let u = army
-        .units
-        .iter()
-        .find(|u| u.id == unit)
-        .ok_or(Refusal::UnknownUnit(unit))?;
+    let (_, army, _) = super::acting_unit(world, by, unit, Some((&Skill::Founder, "Founder")))?;
     let db = world.content();
-    if !db
-        .unit(&u.kind)
-        .is_some_and(|t| t.skills.contains(&Skill::Founder))
-    {
-        return Err(Refusal::MissingSkill("Founder".into()));
-    }
-    if u.ap == 0 {
-        return Err(Refusal::NoActionPoints {
-            unit,
-            need: 1,
-            have: 0,
-        });
-    }
     if controlling_outpost(world, army.hex).is_some()
         || world.outposts().iter().any(|o| {
             world
@@ -269,7 +251,6 @@ pub fn validate_found(world: &mut World, by: Camp, unit: u32) -> Result<(), Refu
     if smallest.is_none() {
         return Err(Refusal::Other("no outpost size in the content".into()));
     }
-    let _ = e;
     Ok(())
 }
 

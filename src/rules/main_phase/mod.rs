@@ -103,6 +103,38 @@ pub fn active_army(world: &mut World, by: Camp) -> Result<(Entity, Army), Refusa
     Ok((e, a))
 }
 
+/// A unit of the active army, with the skill named (if any) and at least one action point.
+pub fn acting_unit(
+    world: &mut World,
+    by: Camp,
+    unit: u32,
+    skill: Option<(&crate::content::Skill, &str)>,
+) -> Result<(Entity, Army, crate::rules::Unit), Refusal> {
+    let (e, a) = active_army(world, by)?;
+    let u = a
+        .units
+        .iter()
+        .find(|u| u.id == unit)
+        .cloned()
+        .ok_or(Refusal::UnknownUnit(unit))?;
+    if let Some((s, name)) = skill
+        && !world
+            .content()
+            .unit(&u.kind)
+            .is_some_and(|t| t.skills.contains(s))
+    {
+        return Err(Refusal::MissingSkill(name.into()));
+    }
+    if u.ap == 0 || u.inactive {
+        return Err(Refusal::NoActionPoints {
+            unit,
+            need: 1,
+            have: u.ap,
+        });
+    }
+    Ok((e, a, u))
+}
+
 /// Spends up to `n` action points of a unit (u8::MAX: all of them, an hourglass).
 pub fn spend_ap(world: &mut World, army: Entity, unit: u32, n: u8) {
     if let Some(mut a) = world.get_mut::<Army>(army)
