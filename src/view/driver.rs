@@ -1,13 +1,18 @@
-//! Chaos plays itself in the window: when the game waits for Chaos, its AI chooses and sends an
-//! `ActionRequest`, one action at a time with a short pause so the player sees it happen. The
-//! Eladrin AI answers the "Let the AI play this turn" button the same way.
+//! Chaos plays itself in the window: when the game waits for Chaos, its AI thinks in a task on
+//! Bevy's async compute pool, over a copy of the state (a `Snapshot` restored in a headless
+//! world), so the frame never stalls while it thinks; its choice comes back as an ordinary
+//! `ActionRequest`, one action at a time with a short pause so the player sees it happen. A
+//! choice made on a state that changed meanwhile is dropped. The Eladrin AI answers the "Let the
+//! AI play this turn" button the same way.
 
 use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 
-use crate::content::Camp;
-use crate::rules::{ActionRequest, Cycle, GameWorld, Outcome};
+use crate::content::{Camp, Content};
+use crate::rules::snapshot::{capture, restore};
+use crate::rules::{Action, ActionLog, ActionRequest, Cycle, GameWorld, Outcome, setup};
 
-/// Pacing and the player's request for autoplay.
+/// Pacing, the player's request for autoplay, and the AI thinking in the background.
 #[derive(Resource)]
 pub struct Driver {
     /// Seconds between two AI actions.
@@ -15,6 +20,8 @@ pub struct Driver {
     since: f32,
     /// The Eladrin AI finishes the Eladrins' current turn.
     pub autoplay_eladrins: bool,
+    /// The AI at work: the action count it started from, and its answer to come.
+    thinking: Option<(usize, Task<Option<(Camp, Action)>>)>,
 }
 
 impl Default for Driver {
@@ -23,6 +30,7 @@ impl Default for Driver {
             pause: 0.12,
             since: 0.0,
             autoplay_eladrins: false,
+            thinking: None,
         }
     }
 }
@@ -32,9 +40,35 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, play_ai_turns);
 }
 
-/// Sends the AI's next action when the game waits for a camp the AI plays.
+/// Starts the AI when the game waits for a camp it plays, and sends its answer when ready.
 fn play_ai_turns(world: &mut World) {
     if world.resource::<Outcome>().winner.is_some() {
+        world.resource_mut::<Driver>().thinking = None;
+        return;
+    }
+    let moves = world.resource::<ActionLog>().0.len();
+    // An answer ready?
+    let ready = {
+        let mut d = world.resource_mut::<Driver>();
+        match d.thinking.as_mut() {
+            Some((_, task)) => check_ready(task).map(|r| (d.thinking.take().map(|t| t.0), r)),
+            None => None,
+        }
+    };
+    if let Some((started, answer)) = ready {
+        // Only if nothing happened while it thought.
+        if started == Some(moves)
+            && let Some((by, action)) = answer
+        {
+            if by == Camp::Eladrins && world.step_id() == "R9" && action == Action::Pass {
+                // The Eladrin AI finished the turn it was asked to play.
+                world.resource_mut::<Driver>().autoplay_eladrins = false;
+            }
+            world.write_message(ActionRequest { by, action });
+        }
+        return;
+    }
+    if world.resource::<Driver>().thinking.is_some() {
         return;
     }
     let dt = world.resource::<Time>().delta_secs();
@@ -51,20 +85,16 @@ fn play_ai_turns(world: &mut World) {
     } else {
         Camp::Eladrins
     };
-    let auto = world.resource::<Driver>().autoplay_eladrins;
-    if waiting == Camp::Eladrins && !auto {
+    if waiting == Camp::Eladrins && !world.resource::<Driver>().autoplay_eladrins {
         return;
     }
-    let (by, choice) = crate::ai::decide(world);
-    if by == Camp::Eladrins
-        && world.step_id() == "R9"
-        && choice.action == crate::rules::Action::Pass
-    {
-        // The Eladrin AI finished the turn it was asked to play.
-        world.resource_mut::<Driver>().autoplay_eladrins = false;
-    }
-    world.write_message(ActionRequest {
-        by,
-        action: choice.action,
+    let snap = capture(world);
+    let content = world.resource::<Content>().0.clone();
+    let task = AsyncComputeTaskPool::get().spawn(async move {
+        let mut app = setup::headless_app(content);
+        restore(app.world_mut(), &snap).ok()?;
+        let (by, choice) = crate::ai::decide(app.world_mut());
+        Some((by, choice.action))
     });
+    world.resource_mut::<Driver>().thinking = Some((moves, task));
 }

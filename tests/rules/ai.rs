@@ -146,3 +146,28 @@ fn same_seed_same_game_with_the_ai_on_both_sides() {
     let (_, b) = sim::play_game(db, "hard", None, 77, 100).expect("game");
     assert_eq!((a.hash, a.actions, a.cycles), (b.hash, b.actions, b.cycles));
 }
+
+#[test]
+fn the_ai_chooses_the_same_on_a_restored_copy_of_the_state() {
+    // The window lets the AI think on a snapshot restored in another world: it must agree.
+    use chaos_outpost::rules::snapshot::{capture, restore};
+    use chaos_outpost::rules::{setup, submit};
+    let db = Arc::new(base());
+    let mut app = setup::new_game(db.clone(), "standard", None, 5).expect("game");
+    let w = app.world_mut();
+    for _ in 0..150 {
+        if w.resource::<chaos_outpost::rules::Outcome>()
+            .winner
+            .is_some()
+        {
+            break;
+        }
+        let snap = capture(w);
+        let mut copy = setup::headless_app(db.clone());
+        restore(copy.world_mut(), &snap).expect("restore");
+        let (by, live) = ai::decide(w);
+        let (by2, copied) = ai::decide(copy.world_mut());
+        assert_eq!((by, &live.action), (by2, &copied.action));
+        submit(w, by, live.action).expect("legal");
+    }
+}
