@@ -12,6 +12,9 @@ use crate::content::{Camp, Content};
 use crate::rules::snapshot::{capture, restore};
 use crate::rules::{Action, ActionLog, ActionRequest, Cycle, GameWorld, Outcome, setup};
 
+/// The AI's answer to come: who acts, and what (none if the snapshot could not be restored).
+type Thought = Task<Option<(Camp, Action)>>;
+
 /// Pacing, the player's request for autoplay, and the AI thinking in the background.
 #[derive(Resource)]
 pub struct Driver {
@@ -21,7 +24,7 @@ pub struct Driver {
     /// The Eladrin AI finishes the Eladrins' current turn.
     pub autoplay_eladrins: bool,
     /// The AI at work: the action count it started from, and its answer to come.
-    thinking: Option<(usize, Task<Option<(Camp, Action)>>)>,
+    thinking: Option<(usize, Thought)>,
 }
 
 impl Default for Driver {
