@@ -137,3 +137,41 @@ fn a_generated_map_is_the_same_every_time() {
     let l = db.levels.get("standard").expect("standard");
     assert_eq!(setup::make_map(&db, l), setup::make_map(&db, l));
 }
+
+#[test]
+fn hostile_files_get_a_clear_error_and_no_panic() {
+    // A map of 10^9 hexes, a deck of a million cards, deep nesting, a file over the size bound.
+    let ps = with_file("first_light.ron", |t| {
+        t.replacen("radius: 5", "radius: 1000000000", 1)
+    });
+    assert!(
+        ps.iter()
+            .any(|p| p.field == "map.radius" && p.severity == Severity::Error),
+        "{ps:?}"
+    );
+    let ps = with_file("events.ron", |t| {
+        t.replacen("copies: 2", "copies: 1000000", 1)
+    });
+    assert!(ps.iter().any(|p| p.message.contains("at most")), "{ps:?}");
+    let deep = format!("{}{}", "[".repeat(20_000), "]".repeat(20_000));
+    let ps = with_file("terrains.ron", |_| deep.clone());
+    assert!(
+        ps.iter()
+            .any(|p| p.file.ends_with("terrains.ron") && p.severity == Severity::Error),
+        "{ps:?}"
+    );
+    let dir = std::env::temp_dir().join(format!("co-huge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let huge = dir.join("huge.ron");
+    std::fs::write(
+        &huge,
+        vec![b' '; (chaos_outpost::content::MAX_FILE_BYTES + 1) as usize],
+    )
+    .expect("write");
+    let err = chaos_outpost::content::read_bounded(&huge).expect_err("over the bound");
+    assert!(
+        err.to_string().contains("huge.ron") && err.message.contains("limit"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
