@@ -678,6 +678,10 @@ pub struct Difficulty {
     /// Portal power track corruption markers at the start.
     #[serde(default)]
     pub portal_corruption_start: u32,
+    /// Added to `rules.ron: chaos_summon_cap` (how many Chaos units a rift holds before it stops
+    /// summoning).
+    #[serde(default)]
+    pub chaos_summon_cap: i32,
 }
 
 /// Chaos AI weights: each candidate action's score scale (ai.ron). Integers, so that the AI's
