@@ -81,10 +81,9 @@ pub fn active(world: &mut World) -> Option<Army> {
 /// Armies of a camp, by id.
 pub fn armies_of(world: &mut World, camp: Camp) -> Vec<Army> {
     world
-        .armies()
+        .armies_where(|a| a.camp == camp)
         .into_iter()
         .filter_map(|e| world.get::<Army>(e).cloned())
-        .filter(|a| a.camp == camp)
         .collect()
 }
 

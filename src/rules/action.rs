@@ -624,23 +624,12 @@ pub fn validate(world: &mut World, by: Camp, action: &Action) -> Result<(), Refu
         Action::BuildPortalCell { arch } => {
             require_step(world, "R8")?;
             require_eladrins(by)?;
-            let db = world.content();
-            let def = db.portal();
-            let cells = def.arches.get(*arch).ok_or(Refusal::UnknownArch(*arch))?;
-            let built = world
-                .resource::<Portal>()
-                .built
-                .get(*arch)
-                .copied()
-                .unwrap_or(0);
-            let cost = cells
-                .get(built as usize)
-                .ok_or(Refusal::ArchComplete(*arch))?;
+            let cost = portal::next_cell(world, *arch)?;
             let o = world
                 .outpost_by_id(world.resource::<Portal>().outpost)
                 .ok_or(Refusal::UnknownOutpost(world.resource::<Portal>().outpost))?;
             let have = available(world, &outpost_purse(world, o));
-            crate::rules::economy::can_pay(cost, &have)?;
+            crate::rules::economy::can_pay(&cost, &have)?;
             Ok(())
         }
         Action::PowerPortal { crystals } => {
@@ -763,26 +752,20 @@ fn apply(world: &mut World, by: Camp, action: &Action) {
             });
         }
         Action::BuildPortalCell { arch } => {
-            let db = world.content();
+            let Ok(cost) = portal::next_cell(world, *arch) else {
+                return;
+            };
             let built = world
                 .resource::<Portal>()
                 .built
                 .get(*arch)
                 .copied()
                 .unwrap_or(0);
-            let Some(cost) = db
-                .portal()
-                .arches
-                .get(*arch)
-                .and_then(|a| a.get(built as usize))
-            else {
-                return;
-            };
             let Some(o) = world.outpost_by_id(world.resource::<Portal>().outpost) else {
                 return;
             };
             let purse = outpost_purse(world, o);
-            if !super::economy::pay(world, &purse, cost) {
+            if !super::economy::pay(world, &purse, &cost) {
                 return;
             }
             let mut p = world.resource_mut::<Portal>();

@@ -7,9 +7,7 @@ use hexx::Hex;
 
 use super::board::key;
 use super::upkeep::{corruption, portal, research};
-use super::{
-    Army, GameEvent, GameSetup, GameWorld, Ids, Modifiers, Outpost, Portal, Rift, Tile, Unit,
-};
+use super::{Army, GameEvent, GameWorld, Ids, Modifiers, Outpost, Portal, Rift, Tile, Unit};
 use crate::content::{Camp, Effect, Stock, Where};
 
 /// Applies effects in order. `at` is the tile the effect concerns, if any (exploration).
@@ -66,7 +64,7 @@ fn apply_one(world: &mut World, effect: &Effect, at: Option<Hex>) {
         Effect::CloseRift => close_rift(world),
         Effect::Cleanse(n) => cleanse(world, *n),
         Effect::SpawnChaos { unit, count } => {
-            let bonus = difficulty_spawn_bonus(world);
+            let bonus = world.difficulty_level().chaos_spawn_bonus;
             if let Some(h) = rift_nearest_portal(world) {
                 spawn(world, Camp::Chaos, h, unit, count + bonus);
             }
@@ -165,26 +163,9 @@ fn apply_one(world: &mut World, effect: &Effect, at: Option<Hex>) {
     }
 }
 
-fn difficulty_spawn_bonus(world: &World) -> u32 {
-    let setup = world.resource::<GameSetup>();
-    world
-        .content()
-        .difficulty(&setup.difficulty)
-        .map(|d| d.chaos_spawn_bonus)
-        .unwrap_or(0)
-}
-
 /// Eladrin army entities, by id.
 pub fn eladrin_armies(world: &mut World) -> Vec<Entity> {
-    world
-        .armies()
-        .into_iter()
-        .filter(|e| {
-            world
-                .get::<Army>(*e)
-                .is_some_and(|a| a.camp == Camp::Eladrins)
-        })
-        .collect()
+    world.armies_where(|a| a.camp == Camp::Eladrins)
 }
 
 /// Hit points a unit has left: its card, plus technology (Eladrins), minus wounds, minus the

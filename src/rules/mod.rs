@@ -264,6 +264,10 @@ pub trait GameWorld {
     fn army_by_id(&mut self, id: u32) -> Option<Entity>;
     /// The current step's id.
     fn step_id(&self) -> &'static str;
+    /// The game's difficulty level (the rules as written when unknown).
+    fn difficulty_level(&self) -> crate::content::Difficulty;
+    /// Army entities matching `f`, sorted by id.
+    fn armies_where(&mut self, f: impl Fn(&Army) -> bool) -> Vec<Entity>;
 }
 
 impl GameWorld for World {
@@ -305,6 +309,33 @@ impl GameWorld for World {
     fn army_by_id(&mut self, id: u32) -> Option<Entity> {
         let mut q = self.query::<(Entity, &Army)>();
         q.iter(self).find(|(_, a)| a.id == id).map(|(e, _)| e)
+    }
+    fn difficulty_level(&self) -> crate::content::Difficulty {
+        let id = &self.resource::<GameSetup>().difficulty;
+        self.content()
+            .difficulty(id)
+            .cloned()
+            .unwrap_or_else(|| crate::content::Difficulty {
+                id: id.clone(),
+                name: id.clone(),
+                text: String::new(),
+                chaos_attempts: 0,
+                corruption_difficulty: 0,
+                eladrin_stock: Default::default(),
+                chaos_spawn_bonus: 0,
+                portal_corruption_start: 0,
+                chaos_summon_cap: 0,
+            })
+    }
+    fn armies_where(&mut self, f: impl Fn(&Army) -> bool) -> Vec<Entity> {
+        let mut q = self.query::<(Entity, &Army)>();
+        let mut v: Vec<(u32, Entity)> = q
+            .iter(self)
+            .filter(|(_, a)| f(a))
+            .map(|(e, a)| (a.id, e))
+            .collect();
+        v.sort();
+        v.into_iter().map(|(_, e)| e).collect()
     }
     fn step_id(&self) -> &'static str {
         let order = self.resource::<CycleOrder>();

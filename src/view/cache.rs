@@ -8,10 +8,10 @@ use hexx::Hex;
 use super::ViewState;
 use crate::content::Camp;
 use crate::rules::legal::legal_actions;
-use crate::rules::main_phase::activate::reachable;
+use crate::rules::main_phase::activate::reach_preview;
 use crate::rules::upkeep::corruption::{difficulty, open_rifts, two_d6_at_least};
 use crate::rules::upkeep::generation::tile_yield;
-use crate::rules::{Army, Cycle, GameWorld, Outcome, Outpost, Tile};
+use crate::rules::{Army, Cycle, GameWorld, Outcome, Outpost};
 
 /// The view's per-frame digest of the game (never game state itself).
 #[derive(Resource, Default)]
@@ -152,20 +152,8 @@ fn refresh_cache(world: &mut World) {
                 .min_by_key(|a| a.id)
                 .cloned()
         };
-        if let Some(mut a) = army {
-            // Before activation, show what its action points will reach.
-            if !a.activated && world.resource::<Cycle>().activation != Some(a.id) {
-                let ap = world.content().rules().action_points;
-                for u in a.units.iter_mut() {
-                    if !u.inactive {
-                        u.ap = u.ap.max(ap);
-                    }
-                }
-            }
-            reach = reachable(world, &a)
-                .into_iter()
-                .map(|(h, c, _)| (h, c))
-                .collect();
+        if let Some(a) = army {
+            reach = reach_preview(world, &a);
         }
     }
     // The combat preview (R9.5): the same odds the AI weighs, for every attack on offer.
@@ -191,7 +179,6 @@ fn refresh_cache(world: &mut World) {
     let selected_lines = selected
         .map(|h| describe_tile(world, h))
         .unwrap_or_default();
-    let _ = world.query::<&Tile>();
     let mut c = world.resource_mut::<ViewCache>();
     c.legal = legal;
     c.reach = reach;

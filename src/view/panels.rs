@@ -52,10 +52,7 @@ pub fn label(a: &Action, db: &ContentDb) -> String {
             Some((q, r)) => format!("Lab {slot}: analyse the artifact at ({q}, {r}) (2d6 ≥ 7)"),
             None => format!("Lab {slot}: research"),
         },
-        Action::BuildPortalCell { arch } => {
-            let built = "";
-            format!("Build the next cell of arch {}{built}", arch + 1)
-        }
+        Action::BuildPortalCell { arch } => format!("Build the next cell of arch {}", arch + 1),
         Action::PowerPortal { crystals } => format!("Put {crystals} crystal(s) into the portal"),
         Action::Pass => "End turn (pass)".into(),
         Action::BuildImprovement { at, improvement } => {

@@ -730,3 +730,56 @@ fn a_level_may_ask_for_more_than_the_portal() {
     chaos_outpost::rules::outcome::check(s.w());
     assert_eq!(s.w().resource::<Outcome>().winner, Some(Camp::Eladrins));
 }
+
+#[test]
+fn chaos_stops_summoning_while_its_host_crowds_the_rift() {
+    let cap = base().rules().chaos_summon_cap as usize;
+    let host = vec!["husk"; cap];
+    let mut s = main_phase(
+        Builder::new(6)
+            .rift((4, 0))
+            .army(Camp::Chaos, (4, 0), &host),
+    );
+    s.submit(Action::Pass).expect("pass");
+    s.refused_as(
+        Camp::Chaos,
+        Action::Summon { rift: (4, 0) },
+        Refusal::RiftCrowded((4, 0)),
+    );
+    // One unit marches out: room for one more.
+    let id = s.army_id((4, 0), Camp::Chaos);
+    s.army_mut(id, |a| {
+        a.units.pop();
+    });
+    s.submit_as(Camp::Chaos, Action::Summon { rift: (4, 0) })
+        .expect("room again");
+}
+
+#[test]
+fn the_hard_difficulty_summons_more_and_lets_rifts_hold_more() {
+    let db = base();
+    let hard = db.difficulty("hard").cloned().expect("hard");
+    let cap = db.rules().chaos_summon_cap as usize;
+    let host = vec!["husk"; cap];
+    let mut s = main_phase(Builder::new(6).difficulty("hard").rift((4, 0)).army(
+        Camp::Chaos,
+        (4, 0),
+        &host,
+    ));
+    s.submit(Action::Pass).expect("pass");
+    assert!(
+        hard.chaos_summon_cap > 0 && hard.chaos_spawn_bonus > 0,
+        "difficulty.ron: hard"
+    );
+    s.submit_as(Camp::Chaos, Action::Summon { rift: (4, 0) })
+        .expect("a larger host on hard");
+    let n = s
+        .army_at((4, 0), Camp::Chaos)
+        .map(|a| a.units.len())
+        .unwrap_or(0);
+    assert_eq!(
+        n,
+        cap + 1 + hard.chaos_spawn_bonus as usize,
+        "one summoned, plus the spawn bonus"
+    );
+}

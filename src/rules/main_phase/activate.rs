@@ -92,6 +92,23 @@ fn enemy_hexes(world: &World, camp: Camp) -> Vec<Hex> {
         .collect()
 }
 
+/// What the army could reach if activated now: its units' points as they stand when it is
+/// activated, or, before activation, the points a fresh activation gives (R9.4). For the view.
+pub fn reach_preview(world: &World, army: &Army) -> Vec<(Hex, u8)> {
+    let mut a = army.clone();
+    let active = world.resource::<crate::rules::Cycle>().activation == Some(a.id);
+    if !a.activated && !active {
+        let ap = world.content().rules().action_points;
+        for u in a.units.iter_mut().filter(|u| !u.inactive) {
+            u.ap = u.ap.max(ap);
+        }
+    }
+    reachable(world, &a)
+        .into_iter()
+        .map(|(h, c, _)| (h, c))
+        .collect()
+}
+
 /// The cheapest path to `to` (start excluded) and its cost.
 pub fn path_to(world: &World, army: &Army, to: Hex) -> Option<(Vec<Hex>, u8)> {
     let reach = reachable(world, army);

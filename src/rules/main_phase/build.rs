@@ -22,15 +22,7 @@ pub fn controlling_outpost(world: &mut World, h: Hex) -> Option<Entity> {
 
 /// Armies of `camp` on `h`, by id.
 pub fn armies_on(world: &mut World, h: Hex, camp: Camp) -> Vec<Entity> {
-    world
-        .armies()
-        .into_iter()
-        .filter(|e| {
-            world
-                .get::<Army>(*e)
-                .is_some_and(|a| a.hex == h && a.camp == camp)
-        })
-        .collect()
+    world.armies_where(|a| a.hex == h && a.camp == camp)
 }
 
 fn has_military(world: &World, army: Entity) -> bool {

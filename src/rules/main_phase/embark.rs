@@ -143,11 +143,10 @@ pub fn validate_load(world: &mut World, by: Camp, res: Res, amount: u32) -> Resu
             carried: a.cargo.total(),
         });
     }
-    let unit = boat_with_ap(&db, &a).ok_or(Refusal::NoBoat {
+    boat_with_ap(&db, &a).ok_or(Refusal::NoBoat {
         seats: 0,
         passengers: 0,
     })?;
-    let _ = unit;
     let purse = purse_at(world, a.hex);
     let have = available(world, &purse).get(res);
     if have < amount {

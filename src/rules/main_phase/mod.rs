@@ -186,32 +186,6 @@ pub fn current_player(world: &World) -> String {
         .unwrap_or_else(|| "Eladrins".to_string())
 }
 
-/// Is this a main-phase action (other than `Pass`)?
-pub fn is_main_action(a: &Action) -> bool {
-    use Action::*;
-    matches!(
-        a,
-        BuildImprovement { .. }
-            | BuildBuilding { .. }
-            | Recruit { .. }
-            | Activate { .. }
-            | Move { .. }
-            | UseCard { .. }
-            | Explore { .. }
-            | Merge { .. }
-            | Detach { .. }
-            | Engage { .. }
-            | Ritual { .. }
-            | FoundOutpost { .. }
-            | EndActivation
-            | Summon { .. }
-            | Embark
-            | Land { .. }
-            | Load { .. }
-            | Unload { .. }
-    )
-}
-
 /// Orders that belong inside an activation.
 fn is_order(a: &Action) -> bool {
     use Action::*;

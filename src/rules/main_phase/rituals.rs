@@ -101,6 +101,17 @@ pub fn validate_summon(world: &mut World, by: Camp, rift: Hex) -> Result<(), Ref
     if world.resource::<super::Summoned>().0.contains(&at_of(rift)) {
         return Err(Refusal::AlreadySummoned(at_of(rift)));
     }
+    // A rift stops summoning while its host stands on it: the host must march out first.
+    let cap =
+        world.content().rules().chaos_summon_cap as i32 + world.difficulty_level().chaos_summon_cap;
+    let there: usize = world
+        .armies_where(|a| a.hex == rift && a.camp == Camp::Chaos)
+        .into_iter()
+        .filter_map(|e| world.get::<crate::rules::Army>(e).map(|a| a.units.len()))
+        .sum();
+    if there as i32 >= cap.max(0) {
+        return Err(Refusal::RiftCrowded(at_of(rift)));
+    }
     if world
         .content()
         .unit(&world.content().rules().chaos_summon)
@@ -120,5 +131,7 @@ pub fn summon(world: &mut World, rift: Hex) {
         .resource_mut::<super::Summoned>()
         .0
         .insert(at_of(rift));
-    spawn(world, Camp::Chaos, rift, &unit, 1);
+    // The difficulty's spawn bonus applies to summonings too (difficulty.ron).
+    let bonus = world.difficulty_level().chaos_spawn_bonus;
+    spawn(world, Camp::Chaos, rift, &unit, 1 + bonus);
 }

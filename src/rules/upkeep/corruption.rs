@@ -13,8 +13,8 @@ use crate::rules::board::key;
 use crate::rules::effects::{hp_left, spawn};
 use crate::rules::upkeep::portal::add_corruption;
 use crate::rules::{
-    Army, Board, CycleAppExt, GameEvent, GameRng, GameSetup, GameWorld, Modifiers, Placement,
-    Portal, Rift, RuleSet, StepDef, StepSchedule, Tile,
+    Army, Board, CycleAppExt, GameEvent, GameRng, GameWorld, Modifiers, Placement, Portal, Rift,
+    RuleSet, StepDef, StepSchedule, Tile,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -67,22 +67,25 @@ pub fn difficulty(world: &World, rifts: &[Hex], h: Hex) -> Option<i32> {
     if adjacent == 0 {
         return None;
     }
-    let db = world.content();
-    let r = db.rules();
-    let dist = rifts
+    let dist = nearest_rift(rifts, h);
+    Some(target_number(world, dist, adjacent))
+}
+
+/// Distance to the nearest open rift (99 when none is open: no attempt can reach that far).
+fn nearest_rift(rifts: &[Hex], h: Hex) -> i32 {
+    rifts
         .iter()
         .map(|x| x.unsigned_distance_to(h) as i32)
         .min()
-        .unwrap_or(99);
-    let level = world.resource::<GameSetup>();
-    let adj = db
-        .difficulty(&level.difficulty)
-        .map(|d| d.corruption_difficulty)
-        .unwrap_or(0);
-    Some(
-        r.corruption_base + r.corruption_per_distance * dist - r.corruption_per_adjacent * adjacent
-            + adj,
-    )
+        .unwrap_or(99)
+}
+
+/// R6.2: 9 + distance to the nearest rift − adjacent corrupted tiles, plus the difficulty's.
+fn target_number(world: &World, dist: i32, adjacent: i32) -> i32 {
+    let db = world.content();
+    let r = db.rules();
+    r.corruption_base + r.corruption_per_distance * dist - r.corruption_per_adjacent * adjacent
+        + world.difficulty_level().corruption_difficulty
 }
 
 /// Probability that 2d6 ≥ target.
@@ -102,21 +105,14 @@ pub fn two_d6_at_least(target: i32) -> f64 {
 pub fn choose_target(world: &mut World) -> Option<(Hex, i32)> {
     let rifts = open_rifts(world);
     let portal = world.resource::<Portal>().hex;
-    // Candidates touch a corrupted tile: look only around corrupted tiles. Same formula as
-    // `difficulty`, with the lookups done once.
+    // Candidates touch a corrupted tile: look only around corrupted tiles. The same
+    // `target_number` as `difficulty`, with the corrupted set built once.
     let corrupted: std::collections::HashSet<Hex> = world
         .query::<&Tile>()
         .iter(world)
         .filter(|t| t.is_corrupted())
         .map(|t| t.hex)
         .collect();
-    let db = world.content();
-    let r = db.rules();
-    let level = world.resource::<GameSetup>();
-    let adj = db
-        .difficulty(&level.difficulty)
-        .map(|d| d.corruption_difficulty)
-        .unwrap_or(0);
     let board = world.resource::<Board>();
     let mut best: Option<(i32, u32, (i32, i32), Hex)> = None;
     let mut order: Vec<&Hex> = corrupted.iter().collect();
@@ -127,14 +123,7 @@ pub fn choose_target(world: &mut World) -> Option<(Hex, i32)> {
                 continue;
             }
             let adjacent = board.neighbors(n).filter(|m| corrupted.contains(m)).count() as i32;
-            let dist = rifts
-                .iter()
-                .map(|x| x.unsigned_distance_to(n) as i32)
-                .min()
-                .unwrap_or(99);
-            let d = r.corruption_base + r.corruption_per_distance * dist
-                - r.corruption_per_adjacent * adjacent
-                + adj;
+            let d = target_number(world, nearest_rift(&rifts, n), adjacent);
             let cand = (d, n.unsigned_distance_to(portal), key(n), n);
             if best.is_none_or(|b| (cand.0, cand.1, cand.2) < (b.0, b.1, b.2)) {
                 best = Some(cand);
@@ -177,12 +166,7 @@ pub fn attempt(world: &mut World) {
 pub fn attempts_this_step(world: &mut World) -> u32 {
     let rifts = open_rifts(world).len() as i32;
     let pending = world.resource::<Modifiers>().pending_attempts as i32;
-    let setup = world.resource::<GameSetup>().difficulty.clone();
-    let extra = world
-        .content()
-        .difficulty(&setup)
-        .map(|d| d.chaos_attempts)
-        .unwrap_or(0);
+    let extra = world.difficulty_level().chaos_attempts;
     // The difficulty's extra attempts only apply while Chaos has a rift open.
     let extra = if rifts > 0 { extra } else { 0 };
     (rifts + pending + extra).max(0) as u32

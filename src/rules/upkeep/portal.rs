@@ -45,6 +45,29 @@ pub fn is_built(world: &World) -> bool {
         .all(|(i, a)| p.built.get(i).copied().unwrap_or(0) as usize >= a.len())
 }
 
+/// The cost of the next cell of `arch` (R8.1: from the base up), or why there is none.
+pub fn next_cell(
+    world: &World,
+    arch: usize,
+) -> Result<crate::content::Stock, crate::rules::Refusal> {
+    let db = world.content();
+    let cells = db
+        .portal()
+        .arches
+        .get(arch)
+        .ok_or(crate::rules::Refusal::UnknownArch(arch))?;
+    let built = world
+        .resource::<Portal>()
+        .built
+        .get(arch)
+        .copied()
+        .unwrap_or(0);
+    cells
+        .get(built as usize)
+        .copied()
+        .ok_or(crate::rules::Refusal::ArchComplete(arch))
+}
+
 /// Crystals allowed per phase (R8.2 plus technology).
 pub fn crystals_allowed(world: &World) -> u32 {
     world.content().portal().crystals_per_phase + world.resource::<Modifiers>().portal_crystals
@@ -89,10 +112,8 @@ fn portal_decision_open(world: &mut World) -> bool {
     let have = available(world, &outpost_purse(world, o));
     let p = world.resource::<Portal>().clone();
     if !is_built(world) {
-        return def.portal().arches.iter().enumerate().any(|(i, a)| {
-            let built = p.built.get(i).copied().unwrap_or(0) as usize;
-            a.get(built).is_some_and(|cost| have.covers(cost))
-        });
+        return (0..def.portal().arches.len())
+            .any(|i| next_cell(world, i).is_ok_and(|cost| have.covers(&cost)));
     }
     p.corruption == 0
         && !p.operational
