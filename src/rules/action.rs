@@ -425,7 +425,7 @@ impl fmt::Display for Refusal {
             ),
             InactiveUnits => write!(
                 f,
-                "R5.2: an inactive unit (upkeep unpaid) can't move; detach it first"
+                "R5.2: an inactive unit (upkeep unpaid) holds its army in place this phase"
             ),
             MissingSkill(s) => write!(f, "that needs the {s} skill"),
             AlreadyExplored((q, r)) => write!(f, "R9.3: ({q}, {r}) was explored already"),

@@ -783,3 +783,28 @@ fn the_hard_difficulty_summons_more_and_lets_rifts_hold_more() {
         "one summoned, plus the spawn bonus"
     );
 }
+
+#[test]
+fn units_detached_afloat_stay_afloat() {
+    let mut s = main_phase(Builder::new(6).terrain((1, 0), "lake").army(
+        Camp::Eladrins,
+        (0, 0),
+        &["boat", "boat", "warden", "ranger"],
+    ));
+    let id = s.armies()[0].id;
+    s.submit(Action::Activate { army: id }).expect("activate");
+    s.submit(Action::Embark).expect("embark");
+    s.submit(Action::Move { to: (1, 0) }).expect("sail");
+    let units: Vec<u32> = s.armies()[0].units.iter().map(|u| u.id).collect();
+    s.run("R9");
+    s.submit(Action::Activate { army: id }).expect("activate");
+    s.submit(Action::Detach {
+        units: vec![units[1], units[3]],
+    })
+    .expect("detach a boat and the ranger");
+    let armies = s.armies();
+    assert!(
+        armies.iter().all(|a| a.afloat && a.hex == hex((1, 0))),
+        "{armies:?}"
+    );
+}

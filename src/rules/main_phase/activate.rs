@@ -413,7 +413,7 @@ pub fn detach(world: &mut World, by: Camp, units: &[u32]) {
         famine: 0,
         units: leaving,
         activated: true,
-        afloat: false,
+        afloat: a.afloat,
         cargo: Default::default(),
     });
     world.emit(GameEvent::Detached {
