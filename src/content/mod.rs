@@ -180,7 +180,19 @@ pub fn read_bounded(path: &Path) -> Result<String, Problem> {
             meta.len()
         )));
     }
-    std::fs::read_to_string(path).map_err(|e| whole(format!("can't read as UTF-8 text: {e}")))
+    // Read at most one byte past the limit: the file may have grown since `metadata`.
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_FILE_BYTES + 1), &mut bytes)
+        })
+        .map_err(|e| whole(format!("can't read: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(whole(format!(
+            "file is more than the {MAX_FILE_BYTES}-byte limit"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| whole(format!("can't read as UTF-8 text: {e}")))
 }
 
 /// The base game's files, embedded at build time.
@@ -399,8 +411,39 @@ impl ContentDb {
         self.tech_ix.get(id).map(|i| &self.set.research[*i])
     }
     /// A difficulty by id.
+    /// A hash of what the content means (not how its files are laid out): two builds whose
+    /// content hashes match play a replay the same way. Comments and spacing don't count.
+    pub fn hash(&self) -> u64 {
+        let text = ron::to_string(&(&self.set, &self.levels)).unwrap_or_default();
+        crate::rules::snapshot::fnv1a(text.as_bytes())
+    }
+    /// The difficulty with this id.
     pub fn difficulty(&self, id: &str) -> Option<&Difficulty> {
         self.set.difficulties.iter().find(|d| d.id == id)
+    }
+    /// The difficulty `id` as played on `level`: `difficulty.ron`'s values plus the level's
+    /// `difficulty_tweaks`. An unknown id plays as the rules are written (validation reports it).
+    pub fn difficulty_for(&self, level: &str, id: &str) -> Difficulty {
+        let base = self.difficulty(id).cloned().unwrap_or_else(|| Difficulty {
+            id: id.to_string(),
+            name: id.to_string(),
+            text: String::new(),
+            chaos_attempts: 0,
+            corruption_difficulty: 0,
+            eladrin_stock: Default::default(),
+            chaos_spawn_bonus: 0,
+            portal_corruption_start: 0,
+            chaos_summon_cap: 0,
+            extra_cycles: 0,
+        });
+        match self
+            .levels
+            .get(level)
+            .and_then(|l| l.difficulty_tweaks.get(id))
+        {
+            Some(t) => base.tweaked(t),
+            None => base,
+        }
     }
     /// The portal (validated to exist).
     pub fn portal(&self) -> &PortalDef {

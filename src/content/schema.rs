@@ -682,6 +682,55 @@ pub struct Difficulty {
     /// summoning).
     #[serde(default)]
     pub chaos_summon_cap: i32,
+    /// Added to the cycle limit after which Chaos wins by exhaustion (the level's or the rules').
+    #[serde(default)]
+    pub extra_cycles: i32,
+}
+
+/// A level's own adjustment to one difficulty, added to `difficulty.ron`'s values (like a
+/// Wesnoth scenario's per-difficulty macros): one level can be tuned to the balance targets
+/// without moving every other level.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DifficultyTweak {
+    /// Added to `chaos_attempts`.
+    pub chaos_attempts: i32,
+    /// Added to `corruption_difficulty`.
+    pub corruption_difficulty: i32,
+    /// Added to `eladrin_stock`.
+    pub eladrin_stock: Stock,
+    /// Added to `chaos_spawn_bonus` (the sum never goes below 0).
+    pub chaos_spawn_bonus: i32,
+    /// Added to `portal_corruption_start` (the sum never goes below 0).
+    pub portal_corruption_start: i32,
+    /// Added to `chaos_summon_cap`.
+    pub chaos_summon_cap: i32,
+    /// Added to `extra_cycles`.
+    pub extra_cycles: i32,
+    /// Extra armies on the map at the start on this difficulty (more foes on hard, a friend on
+    /// easy).
+    pub armies: Vec<ArmyStart>,
+    /// What this level changes, in words (shown after the difficulty's own text).
+    pub text: String,
+}
+
+impl Difficulty {
+    /// This difficulty with a level's tweak added.
+    pub fn tweaked(&self, t: &DifficultyTweak) -> Difficulty {
+        let mut d = self.clone();
+        d.chaos_attempts += t.chaos_attempts;
+        d.corruption_difficulty += t.corruption_difficulty;
+        d.eladrin_stock.add_all(&t.eladrin_stock);
+        d.chaos_spawn_bonus = (d.chaos_spawn_bonus as i32 + t.chaos_spawn_bonus).max(0) as u32;
+        d.portal_corruption_start =
+            (d.portal_corruption_start as i32 + t.portal_corruption_start).max(0) as u32;
+        d.chaos_summon_cap += t.chaos_summon_cap;
+        d.extra_cycles += t.extra_cycles;
+        if !t.text.is_empty() {
+            d.text = format!("{} On this level: {}", d.text, t.text);
+        }
+        d
+    }
 }
 
 /// Chaos AI weights: each candidate action's score scale (ai.ron). Integers, so that the AI's
@@ -925,6 +974,9 @@ pub struct Level {
     /// Victory rules.
     #[serde(default)]
     pub victory: Victory,
+    /// This level's adjustments to difficulties, by difficulty id.
+    #[serde(default)]
+    pub difficulty_tweaks: BTreeMap<String, DifficultyTweak>,
 }
 
 fn normal() -> String {

@@ -696,6 +696,29 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
                 );
             }
         }
+        if let Some(z) = db.size(&o.size) {
+            let storage = z.storage
+                + o.buildings
+                    .iter()
+                    .filter_map(|b| db.building(b))
+                    .flat_map(|b| &b.effects)
+                    .map(|e| match e {
+                        BuildingEffect::Storage(n) => *n,
+                        _ => 0,
+                    })
+                    .sum::<u32>();
+            if o.stock.total() > storage {
+                r.warn(
+                    &[&a, "stock"],
+                    format!("outposts[{}].stock", o.name),
+                    format!(
+                        "{} resources but the storage holds {storage} (R3.3): the rest starts \
+                         lying on the outpost's tile; lower the stock or add a granary",
+                        o.stock.total()
+                    ),
+                );
+            }
+        }
     }
     for (at, id) in &l.improvements {
         at_check(&mut r, "improvements", *at);
@@ -707,29 +730,59 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
             );
         }
     }
-    for (i, a) in l.armies.iter().enumerate() {
+    let tweak_armies = l.difficulty_tweaks.iter().flat_map(|(d, t)| {
+        t.armies.iter().enumerate().map(move |(i, a)| {
+            let at = vec![
+                "difficulty_tweaks".to_string(),
+                format!("\"{d}\""),
+                "armies".into(),
+            ];
+            (at, format!("difficulty_tweaks.{d}.armies[{i}]"), a)
+        })
+    });
+    let armies = l
+        .armies
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (vec!["armies".to_string()], format!("armies[{i}]"), a))
+        .chain(tweak_armies);
+    for (at, path, a) in armies {
+        let key = |u: &str| {
+            let mut k: Vec<String> = at.clone();
+            k.push(format!("\"{u}\""));
+            k
+        };
         at_check(&mut r, "armies", a.at);
         if a.units.is_empty() {
             r.err(
-                &["armies"],
-                format!("armies[{i}].units"),
+                &at.iter().map(String::as_str).collect::<Vec<_>>(),
+                format!("{path}.units"),
                 "an army needs at least one unit".into(),
             );
         }
         for u in &a.units {
             match db.unit(u) {
                 None => r.err(
-                    &["armies", &format!("\"{u}\"")],
-                    format!("armies[{i}].units"),
+                    &key(u).iter().map(String::as_str).collect::<Vec<_>>(),
+                    format!("{path}.units"),
                     format!("unknown unit id `{u}`: use an id from units.ron"),
                 ),
                 Some(t) if t.camp != a.camp => r.err(
-                    &["armies", &format!("\"{u}\"")],
-                    format!("armies[{i}].units"),
+                    &key(u).iter().map(String::as_str).collect::<Vec<_>>(),
+                    format!("{path}.units"),
                     format!("`{u}` belongs to {:?}, not {:?}", t.camp, a.camp),
                 ),
                 _ => {}
             }
+        }
+    }
+    for id in l.difficulty_tweaks.keys() {
+        if db.difficulty(id).is_none() {
+            r.err(
+                &["difficulty_tweaks", &format!("\"{id}\"")],
+                format!("difficulty_tweaks.{id}"),
+                format!("unknown difficulty `{id}`: use an id from difficulty.ron"),
+            );
         }
     }
     if db.difficulty(&l.difficulty).is_none() {

@@ -192,6 +192,7 @@ pub fn cull(world: &mut World, army: Entity, cause: &str) {
         .filter(|u| hp_left(world, &a, u) <= 0)
         .map(|u| u.id)
         .collect();
+    world.resource_mut::<crate::rules::units::Census>().died += dead.len() as u32;
     for id in &dead {
         world.emit(GameEvent::UnitDied {
             army: a.id,
@@ -259,6 +260,7 @@ pub fn spawn(world: &mut World, camp: Camp, hex: Hex, unit: &str, count: u32) {
     // may use them at once; one that was keeps its "activated" mark.
     let ap = world.content().rules().action_points;
     let mut units = Vec::new();
+    world.resource_mut::<crate::rules::units::Census>().created += count;
     for _ in 0..count {
         let id = world.resource_mut::<Ids>().fresh();
         units.push(Unit {

@@ -17,6 +17,7 @@ pub mod decks;
 pub mod economy;
 pub mod effects;
 pub mod event;
+pub mod invariants;
 pub mod legal;
 pub mod main_phase;
 pub mod outcome;
@@ -191,6 +192,11 @@ pub struct Chronicle(pub Vec<GameEvent>);
 /// Most events the chronicle keeps (older ones are dropped; the messages still went out).
 pub const CHRONICLE_MAX: usize = 20_000;
 
+/// The state hash at the start of every cycle from the second on (each one covers the ones
+/// before it, a hash chain): a replay compares them to name the first cycle that differs.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CycleHashes(pub Vec<u64>);
+
 /// Id counters for units, armies and outposts.
 #[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ids {
@@ -311,21 +317,9 @@ impl GameWorld for World {
         q.iter(self).find(|(_, a)| a.id == id).map(|(e, _)| e)
     }
     fn difficulty_level(&self) -> crate::content::Difficulty {
-        let id = &self.resource::<GameSetup>().difficulty;
+        let setup = self.resource::<GameSetup>();
         self.content()
-            .difficulty(id)
-            .cloned()
-            .unwrap_or_else(|| crate::content::Difficulty {
-                id: id.clone(),
-                name: id.clone(),
-                text: String::new(),
-                chaos_attempts: 0,
-                corruption_difficulty: 0,
-                eladrin_stock: Default::default(),
-                chaos_spawn_bonus: 0,
-                portal_corruption_start: 0,
-                chaos_summon_cap: 0,
-            })
+            .difficulty_for(&setup.level, &setup.difficulty)
     }
     fn armies_where(&mut self, f: impl Fn(&Army) -> bool) -> Vec<Entity> {
         let mut q = self.query::<(Entity, &Army)>();
@@ -357,6 +351,8 @@ impl Plugin for RulesPlugin {
             .init_resource::<Outcome>()
             .init_resource::<Chronicle>()
             .init_resource::<Ids>()
+            .init_resource::<CycleHashes>()
+            .init_resource::<units::Census>()
             .init_resource::<GameSetup>()
             .init_resource::<ActionLog>()
             .init_resource::<Board>()
@@ -445,6 +441,9 @@ pub fn advance(world: &mut World) {
             c.step = 0;
             c.number += 1;
             outcome::check(world);
+            // Replays compare this chain of hashes to find the first cycle that drifts.
+            let h = snapshot::state_hash(world);
+            world.resource_mut::<CycleHashes>().0.push(h);
         }
     }
 }

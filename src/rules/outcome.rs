@@ -91,6 +91,12 @@ pub fn check(world: &mut World) {
         .map(|l| l.victory.max_cycles)
         .filter(|m| *m > 0)
         .unwrap_or(def.rules().max_cycles);
+    // A difficulty may lengthen or shorten the limit, never below one cycle.
+    let max = if max > 0 {
+        (max as i64 + world.difficulty_level().extra_cycles as i64).max(1) as u32
+    } else {
+        0
+    };
     if max > 0 && world.resource::<Cycle>().number > max {
         win(
             world,

@@ -194,8 +194,8 @@ pub fn spawn_game(
         })?
         .clone();
     let difficulty = difficulty.unwrap_or(&level.difficulty).to_string();
-    let diff = db.difficulty(&difficulty).cloned().ok_or_else(|| {
-        format!(
+    if db.difficulty(&difficulty).is_none() {
+        return Err(format!(
             "no difficulty named `{difficulty}`; known: {}",
             db.set
                 .difficulties
@@ -203,8 +203,15 @@ pub fn spawn_game(
                 .map(|d| d.id.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
-        )
-    })?;
+        ));
+    }
+    // The difficulty as this level plays it, with its extra armies (Wesnoth-style).
+    let diff = db.difficulty_for(level_id, &difficulty);
+    let tweak_armies = level
+        .difficulty_tweaks
+        .get(&difficulty)
+        .map(|t| t.armies.clone())
+        .unwrap_or_default();
 
     // Clear any previous game.
     let mut old: Vec<Entity> = Vec::new();
@@ -219,6 +226,8 @@ pub fn spawn_game(
     world.insert_resource(Outcome::default());
     world.insert_resource(Chronicle::default());
     world.insert_resource(Ids::default());
+    world.insert_resource(super::CycleHashes::default());
+    world.insert_resource(super::units::Census::default());
     world.insert_resource(ActionLog::default());
     world.insert_resource(Research::default());
     world.insert_resource(Modifiers::default());
@@ -316,12 +325,12 @@ pub fn spawn_game(
             portal.outpost = id;
             portal.hex = h(o.at);
         }
-        world.spawn(Outpost {
+        let mut outpost = Outpost {
             id,
             name: o.name.clone(),
             hex: h(o.at),
             size: o.size.clone(),
-            stock,
+            stock: Default::default(),
             buildings: o
                 .buildings
                 .iter()
@@ -332,14 +341,28 @@ pub fn spawn_game(
                 })
                 .collect(),
             portal: o.portal,
-        });
+        };
+        // R3.3: a stock never holds more than the storage; what does not fit lies on the tile.
+        let mut room = outpost.storage(&db, 0);
+        for r in crate::content::Res::ALL {
+            let keep = stock.get(r).min(room);
+            room -= keep;
+            outpost.stock.add(r, keep);
+            if stock.get(r) > keep
+                && let Some(mut t) = world_tile(world, h(o.at))
+            {
+                t.lying.add(r, stock.get(r) - keep);
+            }
+        }
+        world.spawn(outpost);
     }
     world.insert_resource(portal);
-    for a in &level.armies {
+    for a in level.armies.iter().chain(&tweak_armies) {
         if a.camp == crate::content::Camp::Eladrins {
             land(world, a.at, "an army")?;
         }
         let id = world.resource_mut::<Ids>().fresh();
+        world.resource_mut::<super::units::Census>().created += a.units.len() as u32;
         let units = a
             .units
             .iter()

@@ -13,10 +13,71 @@ use super::{
     ActionLog, Army, Board, Cycle, CycleOrder, Decks, GameRng, GameSetup, Ids, Modifiers, Outcome,
     Outpost, Portal, Research, StepDone, Tile,
 };
-use crate::content::{Camp, Content, MAX_FILE_BYTES, MAX_MAP_RADIUS};
+use crate::content::{Camp, Content, MAX_MAP_RADIUS};
 
-/// Save format version; older versions are refused with a reason.
-pub const SAVE_VERSION: u32 = 1;
+/// Save and replay format version. Version 1 (no header, no census) still loads; newer
+/// versions are refused with a reason.
+pub const SAVE_VERSION: u32 = 2;
+
+/// The first line of every save and replay: what it is, its format version, and the length and
+/// FNV-1a checksum of the text after the line, so a truncated or altered file is caught before
+/// it is parsed.
+const HEADER: &str = "// chaos-outpost";
+
+/// Wraps `body` in the header line.
+pub fn envelope(kind: &str, body: &str) -> String {
+    format!(
+        "{HEADER} {kind} v{SAVE_VERSION} bytes={} fnv1a={:016x}\n{body}",
+        body.len(),
+        fnv1a(body.as_bytes())
+    )
+}
+
+/// Checks and removes the header line. Text without one is a version 1 file (returned as is);
+/// a wrong kind, a newer version, a length or checksum that does not match is an error.
+pub fn open_envelope<'a>(kind: &str, text: &'a str) -> Result<(u32, &'a str), String> {
+    let Some(rest) = text.strip_prefix(HEADER) else {
+        return Ok((1, text));
+    };
+    let (line, body) = rest
+        .split_once('\n')
+        .ok_or("the file ends inside its header line")?;
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let [k, v, bytes, sum] = fields[..] else {
+        return Err(format!("malformed header line `{HEADER}{line}`"));
+    };
+    if k != kind {
+        return Err(format!("this is a {k} file, not a {kind}"));
+    }
+    let version: u32 = v
+        .strip_prefix('v')
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| format!("malformed version `{v}` in the header"))?;
+    if version > SAVE_VERSION {
+        return Err(format!(
+            "made by a newer version of the game (format {version}; this one reads up to \
+             {SAVE_VERSION}): update the game to open it"
+        ));
+    }
+    let want_len: usize = bytes
+        .strip_prefix("bytes=")
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| format!("malformed length `{bytes}` in the header"))?;
+    let want_sum = sum
+        .strip_prefix("fnv1a=")
+        .and_then(|n| u64::from_str_radix(n, 16).ok())
+        .ok_or_else(|| format!("malformed checksum `{sum}` in the header"))?;
+    if body.len() != want_len {
+        return Err(format!(
+            "truncated or altered: {} bytes after the header, {want_len} expected",
+            body.len()
+        ));
+    }
+    if fnv1a(body.as_bytes()) != want_sum {
+        return Err("altered or damaged: the checksum does not match".into());
+    }
+    Ok((version, body))
+}
 
 /// The whole game state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -56,6 +117,12 @@ pub struct Snapshot {
     /// Rifts Chaos summoned at this main phase.
     #[serde(default)]
     pub summoned: super::main_phase::Summoned,
+    /// The state hash at the start of each cycle from cycle 2 (replays compare them).
+    #[serde(default)]
+    pub cycle_hashes: super::CycleHashes,
+    /// Units created, dead, turned and settled (the conservation invariant).
+    #[serde(default)]
+    pub census: super::units::Census,
 }
 
 /// Takes a snapshot of the world.
@@ -88,6 +155,8 @@ pub fn capture(world: &mut World) -> Snapshot {
         rng: world.resource::<GameRng>().state(),
         actions: world.resource::<ActionLog>().clone(),
         summoned: world.resource::<super::main_phase::Summoned>().clone(),
+        census: world.resource::<super::units::Census>().clone(),
+        cycle_hashes: world.resource::<super::CycleHashes>().clone(),
     }
 }
 
@@ -111,9 +180,9 @@ pub fn state_hash(world: &mut World) -> u64 {
 
 /// Checks an untrusted snapshot against the content before it replaces anything.
 pub fn check(world: &World, s: &Snapshot) -> Result<(), String> {
-    if s.version != SAVE_VERSION {
+    if s.version == 0 || s.version > SAVE_VERSION {
         return Err(format!(
-            "save format version {} is not supported (this game reads version {SAVE_VERSION})",
+            "save format version {} is not supported (this game reads 1 to {SAVE_VERSION})",
             s.version
         ));
     }
@@ -203,6 +272,13 @@ pub fn restore(world: &mut World, s: &Snapshot) -> Result<(), String> {
     world.insert_resource(GameRng::from_state(s.rng));
     world.insert_resource(s.actions.clone());
     world.insert_resource(s.summoned.clone());
+    let mut census = s.census.clone();
+    if s.version < 2 {
+        // Version 1 had no census: count the living as the units created so far.
+        census.created = s.armies.iter().map(|a| a.units.len() as u32).sum();
+    }
+    world.insert_resource(census);
+    world.insert_resource(s.cycle_hashes.clone());
     world.insert_resource(super::Chronicle::default());
     Ok(())
 }
@@ -238,23 +314,38 @@ pub fn save(world: &mut World, path: &Path) -> Result<(), String> {
     let s = capture(world);
     let text = ron::ser::to_string_pretty(&s, ron::ser::PrettyConfig::default())
         .map_err(|e| format!("can't serialise the game: {e}"))?;
-    write_atomic(path, &text).map_err(|e| format!("{}: can't write: {e}", path.display()))
+    write_atomic(path, &envelope("save", &text))
+        .map_err(|e| format!("{}: can't write: {e}", path.display()))
 }
 
 /// Reads a snapshot from a file (bounded; errors name the file, line and column).
 pub fn read(path: &Path) -> Result<Snapshot, String> {
     let text = crate::content::read_bounded(path).map_err(|p| p.to_string())?;
-    ron::Options::default()
-        .from_str::<Snapshot>(&text)
+    parse_save(&text).map_err(|e| format!("{}:{e}", path.display()))
+}
+
+/// Parses a save's text (header checked); errors start with `line:col:` where they can.
+pub fn parse_save(text: &str) -> Result<Snapshot, String> {
+    let (version, body) = open_envelope("save", text).map_err(|e| format!("1:1: {e}"))?;
+    // The header is one line: body lines are one further down.
+    let shift = usize::from(version > 1);
+    let s = ron::Options::default()
+        .from_str::<Snapshot>(body)
         .map_err(|e| {
             format!(
-                "{}:{}:{}: not a valid save: {}",
-                path.display(),
-                e.span.start.line,
+                "{}:{}: not a valid save: {}",
+                e.span.start.line + shift,
                 e.span.start.col,
                 e.code
             )
-        })
+        })?;
+    if s.version != version && version > 1 {
+        return Err(format!(
+            "1:1: the header says format {version} but the save says {}",
+            s.version
+        ));
+    }
+    Ok(s)
 }
 
 /// Loads a save into the world.
@@ -282,6 +373,12 @@ pub struct Replay {
     /// The state hash at the end, when recorded.
     #[serde(default)]
     pub final_hash: Option<u64>,
+    /// The content's hash (`ContentDb::hash`) when recorded: other content would drift.
+    #[serde(default)]
+    pub content_hash: Option<u64>,
+    /// The state hash at the start of each cycle from the second (`CycleHashes`).
+    #[serde(default)]
+    pub cycle_hashes: Vec<u64>,
 }
 
 /// The replay of the game in the world.
@@ -295,56 +392,148 @@ pub fn replay_of(world: &mut World) -> Replay {
         players: setup.players.clone(),
         actions: world.resource::<ActionLog>().0.clone(),
         final_hash: Some(state_hash(world)),
+        content_hash: Some(world.resource::<Content>().hash()),
+        cycle_hashes: world.resource::<super::CycleHashes>().0.clone(),
     }
 }
 
-/// Reads a replay file.
-pub fn read_replay(path: &Path) -> Result<Replay, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{}: larger than {MAX_FILE_BYTES} bytes",
-            path.display()
-        ));
-    }
-    let text = crate::content::read_bounded(path).map_err(|p| p.to_string())?;
-    let r: Replay = ron::Options::default().from_str(&text).map_err(|e| {
+/// Writes a replay file (atomically, with the header line).
+pub fn write_replay(r: &Replay, path: &Path) -> Result<(), String> {
+    let text = ron::ser::to_string_pretty(r, ron::ser::PrettyConfig::default())
+        .map_err(|e| format!("can't serialise the replay: {e}"))?;
+    write_atomic(path, &envelope("replay", &text))
+        .map_err(|e| format!("{}: can't write: {e}", path.display()))
+}
+
+/// Parses a replay's text (header checked); errors start with `line:col:` where they can.
+pub fn parse_replay(text: &str) -> Result<Replay, String> {
+    let (version, body) = open_envelope("replay", text).map_err(|e| format!("1:1: {e}"))?;
+    let shift = usize::from(version > 1);
+    let r: Replay = ron::Options::default().from_str(body).map_err(|e| {
         format!(
-            "{}:{}:{}: not a valid replay: {}",
-            path.display(),
-            e.span.start.line,
+            "{}:{}: not a valid replay: {}",
+            e.span.start.line + shift,
             e.span.start.col,
             e.code
         )
     })?;
-    if r.version != SAVE_VERSION {
+    if r.version == 0 || r.version > SAVE_VERSION {
         return Err(format!(
-            "{}: replay version {} is not supported (this game reads {SAVE_VERSION})",
-            path.display(),
+            "1:1: replay version {} is not supported (this game reads 1 to {SAVE_VERSION})",
             r.version
+        ));
+    }
+    if r.actions.len() > MAX_REPLAY_ACTIONS {
+        return Err(format!(
+            "1:1: {} actions, more than the {MAX_REPLAY_ACTIONS} a replay may hold",
+            r.actions.len()
         ));
     }
     Ok(r)
 }
 
-/// Plays a replay in the world; returns the final state hash. A refused action is an error
-/// naming its index, so a replay never silently drifts.
+/// Most actions a replay may hold (a long game is a few thousand).
+pub const MAX_REPLAY_ACTIONS: usize = 2_000_000;
+
+/// Reads a replay file (bounded; errors name the file, line and column).
+pub fn read_replay(path: &Path) -> Result<Replay, String> {
+    let text = crate::content::read_bounded(path).map_err(|p| p.to_string())?;
+    parse_replay(&text).map_err(|e| format!("{}:{e}", path.display()))
+}
+
+/// Plays a replay in the world; returns the final state hash. Refuses a replay recorded with
+/// other content, and stops at the first refused action or the first cycle whose hash differs
+/// from the recorded one, naming it: a replay never silently drifts.
 pub fn play_replay(world: &mut World, r: &Replay) -> Result<u64, String> {
+    let here = world.resource::<Content>().hash();
+    if let Some(want) = r.content_hash
+        && want != here
+    {
+        return Err(format!(
+            "recorded with other content (content hash {want:016x}, this game has {here:016x}): \
+             it would not play the same way, so it is refused"
+        ));
+    }
     super::setup::start_game(world, &r.level, Some(&r.difficulty), r.seed)?;
     if !r.players.is_empty() {
         super::setup::set_players(world, &r.players);
     }
+    let mut checked = 0;
     for (i, (by, a)) in r.actions.iter().enumerate() {
         super::submit(world, *by, a.clone())
             .map_err(|e| format!("action {i} ({a:?} by {by:?}) was refused: {e}"))?;
+        let hashes = &world.resource::<super::CycleHashes>().0;
+        while checked < hashes.len() && checked < r.cycle_hashes.len() {
+            if hashes[checked] != r.cycle_hashes[checked] {
+                return Err(format!(
+                    "the replay drifted at the start of cycle {} (action {i}): hash {:016x}, \
+                     recorded {:016x}",
+                    checked + 2,
+                    hashes[checked],
+                    r.cycle_hashes[checked]
+                ));
+            }
+            checked += 1;
+        }
     }
     let h = state_hash(world);
     if let Some(want) = r.final_hash
         && want != h
     {
         return Err(format!(
-            "the replay drifted: final hash {h:016x}, recorded {want:016x}"
+            "the replay drifted after its last action: final hash {h:016x}, recorded {want:016x}"
         ));
     }
     Ok(h)
+}
+
+/// Autosaves into `dir` as `autosave-cNNNN.ron` (atomically), then keeps only the newest `keep`
+/// autosaves and removes temp files a crash left behind. Returns the file written.
+pub fn autosave(world: &mut World, dir: &Path, keep: usize) -> Result<std::path::PathBuf, String> {
+    let cycle = world.resource::<Cycle>().number;
+    let path = dir.join(format!("autosave-c{cycle:04}.ron"));
+    save(world, &path)?;
+    let mut saves = autosaves(dir);
+    let old = saves.len().saturating_sub(keep.max(1));
+    for (_, p) in saves.drain(..old) {
+        let _ = std::fs::remove_file(p);
+    }
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if name.starts_with(".autosave-") && name.contains(".tmp") {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+    Ok(path)
+}
+
+/// The autosaves in `dir`, oldest first, by cycle.
+pub fn autosaves(dir: &Path) -> Vec<(u32, std::path::PathBuf)> {
+    let mut v: Vec<(u32, std::path::PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            let n = name.strip_prefix("autosave-c")?.strip_suffix(".ron")?;
+            Some((n.parse().ok()?, e.path()))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// The newest autosave in `dir` that reads cleanly, with the problems of any newer ones that
+/// did not (a damaged file is skipped, never fatal).
+pub fn latest_autosave(dir: &Path) -> (Option<(std::path::PathBuf, Snapshot)>, Vec<String>) {
+    let mut problems = Vec::new();
+    for (_, p) in autosaves(dir).into_iter().rev() {
+        match read(&p) {
+            Ok(s) => return (Some((p, s)), problems),
+            Err(e) => problems.push(e),
+        }
+    }
+    (None, problems)
 }

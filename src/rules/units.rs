@@ -46,3 +46,18 @@ pub struct Army {
     #[serde(default)]
     pub cargo: crate::content::Stock,
 }
+
+/// Unit bookkeeping behind the invariant "units are conserved": every unit ever created is
+/// alive, dead, turned to Chaos (R6.3) or spent founding an outpost. Fuzzing checks it after
+/// every action, so a rule that drops a unit without saying so is caught.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Census {
+    /// Units created (at setup, recruited, spawned, summoned, turned into).
+    pub created: u32,
+    /// Units dead (wounds, famine).
+    pub died: u32,
+    /// Eladrin units turned to Chaos (the Chaos unit they become counts as created).
+    pub turned: u32,
+    /// Settlers spent founding an outpost.
+    pub settled: u32,
+}

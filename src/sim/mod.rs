@@ -2,6 +2,7 @@
 //! command, the tests and the benchmarks.
 
 pub mod bench;
+pub mod fuzz;
 
 use std::sync::Arc;
 
@@ -110,6 +111,25 @@ pub fn play_game(
     seed: u64,
     max_cycles: u32,
 ) -> Result<(App, GameReport), String> {
+    play_game_with(
+        content,
+        level,
+        difficulty,
+        seed,
+        max_cycles,
+        &mut |_| Ok(()),
+    )
+}
+
+/// `play_game`, calling `each_cycle` when every new cycle's main phase begins (to autosave).
+pub fn play_game_with(
+    content: Arc<ContentDb>,
+    level: &str,
+    difficulty: Option<&str>,
+    seed: u64,
+    max_cycles: u32,
+    each_cycle: &mut dyn FnMut(&mut World) -> Result<(), String>,
+) -> Result<(App, GameReport), String> {
     let mut app = setup::new_game(content, level, difficulty, seed)?;
     let world = app.world_mut();
     let mut per_cycle = Vec::new();
@@ -127,6 +147,7 @@ pub fn play_game(
         if world.step_id() == "R9" && c != last_cycle {
             last_cycle = c;
             per_cycle.push(summarize(world));
+            each_cycle(world)?;
         }
         let (by, action) = next_action(world);
         match submit(world, by, action.clone()) {

@@ -168,7 +168,7 @@ fn draw_menu(
                     let on = menu.difficulty == d.id;
                     if ui
                         .selectable_label(on, &d.name)
-                        .on_hover_text(&d.text)
+                        .on_hover_text(db.difficulty_for(&menu.level, &d.id).text)
                         .clicked()
                     {
                         menu.difficulty = d.id.clone();

@@ -64,6 +64,7 @@ impl Builder {
                 lying: vec![],
                 exclude_research: vec![],
                 victory: Victory::default(),
+                difficulty_tweaks: Default::default(),
             },
             seed: 7,
         }

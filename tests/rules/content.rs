@@ -175,3 +175,96 @@ fn hostile_files_get_a_clear_error_and_no_panic() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// First Light with a test tweak on hard: one more Chaos army, more Eladrin stock, no marker.
+fn tweaked_first_light() -> Arc<ContentDb> {
+    use chaos_outpost::content::{ArmyStart, Camp, DifficultyTweak, Res, Stock};
+    let mut db = base();
+    let level = db.levels.get_mut("first_light").expect("first_light");
+    let mut stock = Stock::default();
+    stock.add(Res::Crystal, 4);
+    level.difficulty_tweaks.insert(
+        "hard".into(),
+        DifficultyTweak {
+            eladrin_stock: stock,
+            portal_corruption_start: -1,
+            text: "One more warband.".into(),
+            armies: vec![ArmyStart {
+                camp: Camp::Chaos,
+                at: (2, 2),
+                units: vec!["husk".into(), "husk".into()],
+            }],
+            ..Default::default()
+        },
+    );
+    level.difficulty_tweaks.remove("normal");
+    Arc::new(db)
+}
+
+#[test]
+fn a_level_tweak_adds_armies_and_stock_only_on_its_difficulty() {
+    use chaos_outpost::rules::{Army, GameWorld, Outpost, Portal};
+    let db = tweaked_first_light();
+    let start = |d: &str| {
+        let mut app = setup::headless_app(db.clone());
+        setup::spawn_game(app.world_mut(), "first_light", Some(d), 1).expect("starts");
+        let w = app.world_mut();
+        let chaos_units: usize = w
+            .query::<&Army>()
+            .iter(w)
+            .filter(|a| a.camp == chaos_outpost::content::Camp::Chaos)
+            .map(|a| a.units.len())
+            .sum();
+        let crystals = w
+            .query::<&Outpost>()
+            .iter(w)
+            .map(|o| o.stock.get(chaos_outpost::content::Res::Crystal))
+            .sum::<u32>()
+            // R3.3: what does not fit in the storage starts lying on the tile.
+            + w.query::<&chaos_outpost::rules::Tile>()
+                .iter(w)
+                .map(|t| t.lying.get(chaos_outpost::content::Res::Crystal))
+                .sum::<u32>();
+        let markers = w.resource::<Portal>().corruption;
+        (chaos_units, crystals, markers, w.difficulty_level().text)
+    };
+    let (normal_units, normal_crystals, normal_markers, _) = start("normal");
+    let (hard_units, hard_crystals, hard_markers, text) = start("hard");
+    assert_eq!(hard_units, normal_units + 2, "the tweak's warband of two");
+    // Hard itself gives no crystals; the tweak gives 4 to each outpost.
+    let outposts = db.levels["first_light"].outposts.len() as u32;
+    assert_eq!(hard_crystals, normal_crystals + 4 * outposts);
+    // difficulty.ron's hard puts 1 marker; the tweak takes it away again.
+    assert_eq!((normal_markers, hard_markers), (0, 0));
+    assert!(text.ends_with("On this level: One more warband."), "{text}");
+    let (easy_units, ..) = start("easy");
+    assert_eq!(easy_units, normal_units, "no tweak on easy");
+}
+
+#[test]
+fn a_tweak_for_an_unknown_difficulty_or_with_a_wrong_unit_is_reported_at_its_line() {
+    let ps = with_file("first_light.ron", |t| {
+        t.replacen(
+            "difficulty_tweaks: {",
+            "difficulty_tweaks: {\n        \"nightmare\": (chaos_attempts: 2),\n        \
+             \"easy\": (armies: [(camp: Chaos, at: (2, 2), units: [\"ranger\"])]),",
+            1,
+        )
+    });
+    let bad = ps
+        .iter()
+        .find(|p| p.field == "difficulty_tweaks.nightmare")
+        .unwrap_or_else(|| panic!("{ps:?}"));
+    assert!(
+        bad.message.contains("difficulty.ron") && bad.line > 0,
+        "{bad:?}"
+    );
+    let wrong = ps
+        .iter()
+        .find(|p| p.field == "difficulty_tweaks.easy.armies[0].units")
+        .unwrap_or_else(|| panic!("{ps:?}"));
+    assert!(
+        wrong.message.contains("ranger") && wrong.line > bad.line,
+        "{wrong:?}"
+    );
+}

@@ -1,118 +1,92 @@
-//! Fuzzed play (proptest): random mixes of legal and illegal actions from random seeds on the
-//! shipped levels. Nothing panics, every refused action leaves the state hash unchanged, and the
-//! invariants hold after every action. `cargo test` runs a bounded number of cases.
+//! Fuzzed play (proptest): random mixes of legal and illegal actions from random seeds on every
+//! shipped level. Nothing panics, every refused action leaves the state hash unchanged, and the
+//! invariants (`rules::invariants`) hold after every action. `cargo test` runs a bounded number
+//! of cases; `chaos-outpost fuzz` runs long campaigns.
 
 use std::sync::Arc;
 
-use chaos_outpost::content::{Camp, ContentDb, Res};
-use chaos_outpost::rules::effects::hp_left;
-use chaos_outpost::rules::legal::legal_actions;
-use chaos_outpost::rules::snapshot::state_hash;
-use chaos_outpost::rules::{Action, Army, Cycle, GameWorld, Outcome, Portal, setup, submit};
+use chaos_outpost::sim::fuzz;
 use proptest::prelude::*;
 
 use crate::common::base;
-
-fn junk(k: u32, n: u32) -> Action {
-    let c = (n as i32 % 13) - 6;
-    match k % 12 {
-        0 => Action::Move { to: (c, -c) },
-        1 => Action::Feed {
-            army: n % 40,
-            tokens: n % 4,
-        },
-        2 => Action::BuildImprovement {
-            at: (c, 1),
-            improvement: ["farm", "quarry", "nope"][n as usize % 3].into(),
-        },
-        3 => Action::BuildPortalCell {
-            arch: n as usize % 3,
-        },
-        4 => Action::PowerPortal { crystals: n % 6 },
-        5 => Action::Engage {
-            target: n % 40,
-            retreat_below: n % 3,
-        },
-        6 => Action::Activate { army: n % 40 },
-        7 => Action::Summon { rift: (c, c) },
-        8 => Action::FundResearch {
-            outpost: n % 3,
-            res: Res::ALL[n as usize % 6],
-            amount: n % 5,
-        },
-        9 => Action::Detach {
-            units: vec![n % 60],
-        },
-        10 => Action::Ritual {
-            ritual: "seal_rift".into(),
-        },
-        _ => Action::Done,
-    }
-}
-
-fn check_invariants(world: &mut bevy::prelude::World) {
-    let db = world.content();
-    let ap = db.rules().action_points;
-    let armies: Vec<Army> = world.query::<&Army>().iter(world).cloned().collect();
-    for a in &armies {
-        assert!(!a.units.is_empty(), "no empty army stays on the map");
-        for u in &a.units {
-            assert!(u.ap <= ap, "AP never above the rules' {ap}");
-            assert!(hp_left(world, a, u) > 0, "no dead unit stays in an army");
-        }
-    }
-    let p = world.resource::<Portal>().clone();
-    assert!(p.power + p.corruption <= db.portal().track);
-    let c = world.resource::<Cycle>().clone();
-    if let Some(id) = c.activation {
-        let a = armies
-            .iter()
-            .find(|a| a.id == id)
-            .expect("the active army exists");
-        assert_eq!(a.camp, c.turn, "only the camp whose turn it is activates");
-    }
-}
-
-fn play(db: Arc<ContentDb>, level: &str, seed: u64, moves: &[(u32, u32)]) {
-    let mut app = setup::new_game(db, level, None, seed).expect("start");
-    let w = app.world_mut();
-    for (k, n) in moves {
-        if w.resource::<Outcome>().winner.is_some() {
-            break;
-        }
-        let by = if w.step_id() == "R9" {
-            w.resource::<Cycle>().turn
-        } else {
-            Camp::Eladrins
-        };
-        let action = if k % 3 == 0 {
-            junk(*k / 3, *n)
-        } else {
-            let legal = legal_actions(w, by);
-            legal[*n as usize % legal.len()].clone()
-        };
-        let before = state_hash(w);
-        let by = if k % 7 == 1 { by.enemy() } else { by };
-        if submit(w, by, action.clone()).is_err() {
-            assert_eq!(
-                before,
-                state_hash(w),
-                "refused {action:?} changed the state"
-            );
-        }
-        check_invariants(w);
-    }
-}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
     #[test]
     fn random_play_never_breaks_the_rules(
         seed in any::<u64>(),
-        level in 0usize..3,
+        level in 0usize..4,
         moves in prop::collection::vec((any::<u32>(), any::<u32>()), 20..80),
     ) {
-        let level = ["first_light", "standard", "hard"][level];
-        play(Arc::new(base()), level, seed, &moves);
+        let level = ["first_light", "standard", "hard", "stress"][level];
+        if let Err(e) = fuzz::play_moves(Arc::new(base()), level, seed, &moves) {
+            panic!("{e}");
+        }
+    }
+}
+
+/// Damages `text`: cuts it, inserts junk, or overwrites one character (on char boundaries).
+fn damage(text: &str, kind: u8, at: usize, junk: &str) -> String {
+    let mut cut = at % (text.len() + 1);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    match kind % 3 {
+        0 => text[..cut].to_string(),
+        1 => format!("{}{junk}{}", &text[..cut], &text[cut..]),
+        _ => {
+            let mut s = text.to_string();
+            if let Some(c) = s[cut..].chars().next() {
+                s.replace_range(cut..cut + c.len_utf8(), junk);
+            }
+            s
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+    /// The loaders on damaged content files: never a panic, and every error names its file.
+    #[test]
+    fn damaged_content_files_get_an_error_naming_the_file(
+        file in 0usize..40,
+        kind in any::<u8>(),
+        at in any::<usize>(),
+        junk in "[ -~]{0,12}|\\)\\)\\)|\"|-1|1e99|NaN|\\[\\[\\[\\[",
+    ) {
+        let mut files = chaos_outpost::content::embedded_files();
+        let i = file % files.len();
+        files[i].text = damage(&files[i].text, kind, at, &junk);
+        if let Err(ps) = chaos_outpost::content::ContentDb::from_files(files) {
+            for p in ps {
+                prop_assert!(!p.file.is_empty() && !p.message.is_empty(), "{p:?}");
+            }
+        }
+    }
+
+    /// Saves and replays damaged anywhere: never a panic; a damaged body fails its checksum.
+    #[test]
+    fn damaged_saves_and_replays_are_refused_without_a_panic(
+        kind in any::<u8>(),
+        at in any::<usize>(),
+        junk in "[ -~]{1,12}",
+    ) {
+        use chaos_outpost::rules::snapshot;
+        let db = Arc::new(base());
+        let mut app = chaos_outpost::rules::setup::new_game(db.clone(), "first_light", None, 3)
+            .expect("game");
+        let s = snapshot::capture(app.world_mut());
+        let save = snapshot::envelope("save", &ron::to_string(&s).expect("ron"));
+        let bad = damage(&save, kind, at, &junk);
+        if let Ok(back) = snapshot::parse_save(&bad) {
+            // Only a change that leaves the body intact may load (the header's own spacing).
+            prop_assert_eq!(back, s);
+        }
+        let r = snapshot::replay_of(app.world_mut());
+        let replay = snapshot::envelope("replay", &ron::to_string(&r).expect("ron"));
+        let bad = damage(&replay, kind, at, &junk);
+        if let Ok(back) = snapshot::parse_replay(&bad) {
+            prop_assert_eq!(back, r);
+        }
     }
 }

@@ -252,6 +252,7 @@ pub fn found(world: &mut World, by: Camp, unit: u32, name: &str) {
         return;
     };
     spend_ap(world, e, unit, u8::MAX);
+    world.resource_mut::<crate::rules::units::Census>().settled += 1;
     if let Some(mut a) = world.get_mut::<Army>(e) {
         a.units.retain(|u| u.id != unit);
         if a.units.is_empty() {

@@ -238,6 +238,7 @@ fn roll_resistance(world: &mut World) {
             if let Some(mut am) = world.get_mut::<Army>(a) {
                 am.units.retain(|x| x.id != id);
             }
+            world.resource_mut::<crate::rules::units::Census>().turned += 1;
             let into = into.unwrap_or_else(|| default_husk(&db));
             world.emit(GameEvent::UnitTurned {
                 unit: id,
