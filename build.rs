@@ -20,6 +20,49 @@ fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Files under `dir` with extension `ext`, sorted.
+fn media_files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            media_files(&p, ext, out);
+        } else if p.extension().is_some_and(|x| x == ext) {
+            out.push(p);
+        }
+    }
+}
+
+/// Embeds the art (PNG) and sound (OGG) under `assets/`, so the release binary finds them from
+/// any working directory.
+fn embed_media(root: &Path) {
+    let mut files = Vec::new();
+    media_files(&root.join("assets/art"), "png", &mut files);
+    media_files(&root.join("assets/audio"), "ogg", &mut files);
+    let mut text = String::from(
+        "/// (path under assets/, bytes) of the embedded art and sound.\npub const MEDIA: &[(&str, &[u8])] = &[\n",
+    );
+    for p in &files {
+        println!("cargo:rerun-if-changed={}", p.display());
+        let rel = p
+            .strip_prefix(root.join("assets"))
+            .unwrap_or(p)
+            .display()
+            .to_string();
+        let _ = writeln!(
+            text,
+            "    ({rel:?}, include_bytes!({:?})),",
+            p.display().to_string()
+        );
+    }
+    text.push_str("];\n");
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("media.rs");
+    std::fs::write(&out, text).expect("write media.rs into OUT_DIR");
+}
+
 fn main() {
     let root =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
@@ -70,4 +113,5 @@ fn main() {
     let out =
         PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("embedded.rs");
     std::fs::write(&out, embedded).expect("write embedded.rs into OUT_DIR");
+    embed_media(&root);
 }

@@ -509,20 +509,22 @@ pub fn autosave(world: &mut World, dir: &Path, keep: usize) -> Result<std::path:
     Ok(path)
 }
 
-/// The autosaves in `dir`, oldest first, by cycle.
+/// The autosaves in `dir` with their cycles, oldest written first (by modification time,
+/// then cycle: a new game's cycle 1 is newer than an old game's cycle 20).
 pub fn autosaves(dir: &Path) -> Vec<(u32, std::path::PathBuf)> {
-    let mut v: Vec<(u32, std::path::PathBuf)> = std::fs::read_dir(dir)
+    let mut v: Vec<(std::time::SystemTime, u32, std::path::PathBuf)> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().to_string();
             let n = name.strip_prefix("autosave-c")?.strip_suffix(".ron")?;
-            Some((n.parse().ok()?, e.path()))
+            let when = e.metadata().and_then(|m| m.modified()).ok()?;
+            Some((when, n.parse().ok()?, e.path()))
         })
         .collect();
     v.sort();
-    v
+    v.into_iter().map(|(_, c, p)| (c, p)).collect()
 }
 
 /// The newest autosave in `dir` that reads cleanly, with the problems of any newer ones that

@@ -1,5 +1,6 @@
 //! The main menu (new game: level with its description, difficulty and seed; continue from the
-//! quick save; quit), quick save and load (F5 / F9, written atomically), and the result screen.
+//! last autosave; load the quick save; quit), quick save and load (F5 / F9), an autosave at the
+//! start of every cycle (the last 5 kept; all written atomically), and the result screen.
 //! Starting or loading a game goes through the rules' own `start_game` and `snapshot::load`.
 
 use std::path::PathBuf;
@@ -31,6 +32,35 @@ enum Command {
     Start,
     Save,
     Load,
+    Continue,
+}
+
+/// Autosaves kept (one per cycle).
+const AUTOSAVES_KEPT: usize = 5;
+
+/// Where autosaves go: beside the quick save, in `autosave/`.
+pub fn autosave_dir() -> PathBuf {
+    quicksave_path()
+        .parent()
+        .map(|p| p.join("autosave"))
+        .unwrap_or_else(|| PathBuf::from("autosave"))
+}
+
+/// Autosaves when a new cycle begins (not in the menu's idle game, not after the end).
+fn autosave_each_cycle(world: &mut World, mut last: Local<u32>) {
+    let n = world.resource::<Cycle>().number;
+    if n == *last || n == 0 || world.resource::<Outcome>().winner.is_some() {
+        *last = n;
+        return;
+    }
+    *last = n;
+    if world.resource::<Menu>().open {
+        return;
+    }
+    match snapshot::autosave(world, &autosave_dir(), AUTOSAVES_KEPT) {
+        Ok(p) => info!("autosaved {}", p.display()),
+        Err(e) => warn!("autosave failed: {e}"),
+    }
 }
 
 impl Default for Menu {
@@ -57,7 +87,10 @@ pub fn quicksave_path() -> PathBuf {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Menu>()
-        .add_systems(Update, (quick_keys, run_menu_commands).chain())
+        .add_systems(
+            Update,
+            (quick_keys, run_menu_commands, autosave_each_cycle).chain(),
+        )
         .add_systems(EguiPrimaryContextPass, draw_menu);
 }
 
@@ -97,6 +130,21 @@ fn run_menu_commands(world: &mut World) {
         Command::Save => match snapshot::save(world, &path) {
             Ok(()) => format!("Saved to {}", path.display()),
             Err(e) => e,
+        },
+        Command::Continue => match snapshot::latest_autosave(&autosave_dir()) {
+            (Some((p, s)), skipped) => match snapshot::restore(world, &s) {
+                Ok(()) => {
+                    world.resource_mut::<Menu>().open = false;
+                    let mut m = format!("Continued from {}", p.display());
+                    for e in skipped {
+                        m.push_str(&format!(" (skipped a damaged autosave: {e})"));
+                    }
+                    m
+                }
+                Err(e) => format!("Nothing loaded: {}: {e}", p.display()),
+            },
+            (None, skipped) if skipped.is_empty() => "No autosave yet".into(),
+            (None, skipped) => format!("No autosave could be read: {}", skipped.join("; ")),
         },
         Command::Load => match snapshot::load(world, &path) {
             Ok(()) => {
@@ -183,9 +231,16 @@ fn draw_menu(
                 if ui.button("Start").clicked() {
                     menu.pending = Some(Command::Start);
                 }
+                let has_auto = !snapshot::autosaves(&autosave_dir()).is_empty();
+                if ui
+                    .add_enabled(has_auto, egui::Button::new("Continue (last autosave)"))
+                    .clicked()
+                {
+                    menu.pending = Some(Command::Continue);
+                }
                 let has_save = quicksave_path().is_file();
                 if ui
-                    .add_enabled(has_save, egui::Button::new("Continue (quick save)"))
+                    .add_enabled(has_save, egui::Button::new("Load quick save"))
                     .clicked()
                 {
                     menu.pending = Some(Command::Load);

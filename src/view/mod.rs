@@ -2,6 +2,7 @@
 //! where the cycle stands and sends `Action`s. The view only reads the game state; every click
 //! becomes an `ActionRequest`, and refusals are shown with the rules' reason.
 
+pub mod art;
 pub mod cache;
 pub mod driver;
 pub mod input;
@@ -41,16 +42,19 @@ impl Plugin for GamePlugin {
                 panels::plugin,
                 driver::plugin,
                 menu::plugin,
+                art::plugin,
             ))
+            .init_resource::<Decor>()
             .add_systems(Startup, spawn_camera)
             .add_systems(
                 Update,
-                spawn_map.run_if(resource_changed::<crate::rules::Board>),
+                (
+                    spawn_map.run_if(resource_changed::<crate::rules::Board>),
+                    decorate_tiles,
+                )
+                    .chain(),
             )
-            .add_systems(
-                Update,
-                (recolor_tiles, place_tokens, read_refusals, draw_highlights),
-            );
+            .add_systems(Update, (place_tokens, read_refusals, draw_highlights));
     }
 }
 
@@ -67,7 +71,7 @@ pub struct ViewState {
 
 /// Marks the mesh of a tile.
 #[derive(Component)]
-struct TileView(Hex);
+struct TileView;
 
 /// Marks an army or outpost token (respawned when the state changes).
 #[derive(Component)]
@@ -82,59 +86,170 @@ fn terrain_color(db: &ContentDb, t: &Tile) -> Color {
         .terrain(&t.terrain)
         .map(|t| t.color)
         .unwrap_or((128, 128, 128));
-    let base = Color::srgb_u8(r, g, b);
-    if t.rift == Rift::Open {
-        Color::srgb_u8(140, 20, 160)
-    } else if t.corrupted {
-        // Corruption: the terrain shows through a violet tint.
-        base.mix(&Color::srgb_u8(90, 20, 110), 0.65)
-    } else {
-        base
-    }
+    Color::srgb_u8(r, g, b)
 }
 
-/// (Re)draws the map whenever a game starts or loads (a new `Board`).
+/// The art's hex: 128×148 pixels for a corner radius of 74, scaled to `HEX_SIZE`.
+fn hex_sprite_size() -> Vec2 {
+    Vec2::new(128.0, 148.0) * (HEX_SIZE / 74.0)
+}
+
+/// The decorations drawn on each tile (overlays and icons), so a changed tile redraws only its
+/// own.
+#[derive(Resource, Default)]
+struct Decor {
+    on: std::collections::HashMap<Hex, Vec<Entity>>,
+}
+
+/// (Re)draws the map whenever a game starts or loads (a new `Board`): one textured hex per tile,
+/// or a plain coloured hex for a terrain without art (a mod's).
 fn spawn_map(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     tiles: Query<&Tile>,
     old: Query<Entity, With<TileView>>,
+    mut decor: ResMut<Decor>,
     content: Res<Content>,
+    art: Res<art::Art>,
 ) {
     for e in &old {
         commands.entity(e).despawn();
     }
+    for (_, es) in decor.on.drain() {
+        for e in es {
+            commands.entity(e).despawn();
+        }
+    }
     let hex_mesh = meshes.add(RegularPolygon::new(HEX_SIZE - 1.0, 6));
+    let size = hex_sprite_size();
     let l = layout();
     for t in &tiles {
         let p = l.hex_to_world_pos(t.hex);
-        commands.spawn((
-            TileView(t.hex),
-            Mesh2d(hex_mesh.clone()),
-            MeshMaterial2d(materials.add(terrain_color(&content, t))),
-            Transform::from_xyz(p.x, p.y, 0.0),
-        ));
+        let at = Transform::from_xyz(p.x, p.y, 0.0);
+        match art.get(&format!("tiles/{}", t.terrain)) {
+            Some(image) => {
+                commands.spawn((
+                    TileView,
+                    Sprite {
+                        image,
+                        custom_size: Some(size),
+                        ..default()
+                    },
+                    at,
+                ));
+            }
+            None => {
+                commands.spawn((
+                    TileView,
+                    Mesh2d(hex_mesh.clone()),
+                    MeshMaterial2d(materials.add(terrain_color(&content, t))),
+                    at,
+                ));
+            }
+        }
     }
 }
 
-fn recolor_tiles(
+/// A small icon sprite.
+fn icon(image: Handle<Image>, size: f32, color: Color, at: Vec3) -> impl Bundle {
+    (
+        Sprite {
+            image,
+            custom_size: Some(Vec2::splat(size)),
+            color,
+            ..default()
+        },
+        Transform::from_translation(at),
+    )
+}
+
+/// Redraws the decorations of changed tiles: corruption (hatched violet) and rifts (a glowing
+/// crack), the improvement's icon with its time markers, an artifact token, resources lying
+/// there.
+fn decorate_tiles(
+    mut commands: Commands,
     changed: Query<&Tile, Changed<Tile>>,
-    views: Query<(&TileView, &MeshMaterial2d<ColorMaterial>)>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
-    content: Res<Content>,
+    mut decor: ResMut<Decor>,
+    art: Res<art::Art>,
 ) {
-    if changed.is_empty() {
-        return;
-    }
-    let changed: std::collections::HashMap<Hex, &Tile> =
-        changed.iter().map(|t| (t.hex, t)).collect();
-    for (v, m) in &views {
-        if let Some(t) = changed.get(&v.0)
-            && let Some(mut mat) = materials.get_mut(&m.0)
-        {
-            mat.color = terrain_color(&content, t);
+    let l = layout();
+    let size = hex_sprite_size();
+    for t in &changed {
+        for e in decor.on.remove(&t.hex).unwrap_or_default() {
+            commands.entity(e).despawn();
         }
+        let p = l.hex_to_world_pos(t.hex);
+        let mut mine = Vec::new();
+        let overlay = if t.rift == Rift::Open {
+            art.get("overlays/rift")
+        } else if t.corrupted {
+            art.get("overlays/corrupted")
+        } else {
+            None
+        };
+        if let Some(image) = overlay {
+            let e = commands.spawn((
+                Sprite {
+                    image,
+                    custom_size: Some(size),
+                    ..default()
+                },
+                Transform::from_xyz(p.x, p.y, 0.2),
+            ));
+            mine.push(e.id());
+        }
+        if let Some(w) = &t.improvement
+            && let Some(image) = art.icon("imp_", &w.id, "ui_time_marker")
+        {
+            let tint = if w.timer > 0 || w.inactive {
+                Color::srgba(1.0, 1.0, 1.0, 0.45)
+            } else {
+                Color::srgb(1.0, 0.97, 0.85)
+            };
+            let at = Vec3::new(p.x - 9.0, p.y - 11.0, 0.5);
+            mine.push(commands.spawn(icon(image, 15.0, tint, at)).id());
+            if w.timer > 0 {
+                let at = Transform::from_xyz(p.x - 9.0, p.y - 2.0, 0.6);
+                let text = (
+                    Text2d::new(format!("{} left", w.timer)),
+                    TextFont::from_font_size(9.0),
+                    TextColor(Color::WHITE),
+                    at,
+                );
+                mine.push(commands.spawn(text).id());
+            }
+        }
+        if t.artifact
+            && let Some(image) = art.get("icons/ui_artifact")
+        {
+            let at = Vec3::new(p.x + 10.0, p.y - 11.0, 0.5);
+            let gold = Color::srgb_u8(250, 215, 110);
+            mine.push(commands.spawn(icon(image, 14.0, gold, at)).id());
+        }
+        let lying = t.lying.total();
+        if lying > 0 {
+            let at = Transform::from_xyz(p.x, p.y + 17.0, 0.6);
+            let text = (
+                Text2d::new(format!("+{lying}")),
+                TextFont::from_font_size(9.0),
+                TextColor(Color::srgb_u8(255, 240, 190)),
+                at,
+            );
+            mine.push(commands.spawn(text).id());
+        }
+        if !mine.is_empty() {
+            decor.on.insert(t.hex, mine);
+        }
+    }
+}
+
+/// Eladrin blue and Chaos orange: told apart by colour-blind players too (blue/orange is the
+/// pair deuteranopia and protanopia keep).
+pub fn camp_color(camp: Camp) -> Color {
+    match camp {
+        Camp::Eladrins => Color::srgb_u8(45, 120, 220),
+        Camp::Chaos => Color::srgb_u8(225, 100, 25),
     }
 }
 
@@ -151,6 +266,8 @@ fn place_tokens(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut done_once: Local<bool>,
+    art: Res<art::Art>,
+    content: Res<Content>,
 ) {
     let gone = gone_a.read().count() + gone_o.read().count() > 0;
     if *done_once && changed_a.is_empty() && changed_o.is_empty() && !gone {
@@ -161,47 +278,74 @@ fn place_tokens(
         commands.entity(e).despawn();
     }
     let l = layout();
-    let square = meshes.add(Rectangle::new(22.0, 22.0));
-    let disc = meshes.add(Circle::new(9.0));
-    let gold = materials.add(Color::srgb_u8(235, 200, 90));
+    let disc = meshes.add(Circle::new(10.0));
+    let rim = meshes.add(Circle::new(11.5));
+    let dark = materials.add(Color::srgba(0.05, 0.05, 0.08, 0.85));
+    let gold = Color::srgb_u8(250, 215, 110);
     for o in &outposts {
         let p = l.hex_to_world_pos(o.hex);
+        if let Some(image) = art.icon("ui_outpost_", &o.size, "ui_outpost") {
+            commands.spawn((Token, icon(image, 26.0, gold, Vec3::new(p.x, p.y + 2.0, 1.0))));
+        }
+        let label = if o.portal {
+            format!("{} (portal)", o.name)
+        } else {
+            o.name.clone()
+        };
         commands.spawn((
             Token,
-            Mesh2d(square.clone()),
-            MeshMaterial2d(gold.clone()),
-            Transform::from_xyz(p.x, p.y, 1.0),
-        ));
-        commands.spawn((
-            Token,
-            Text2d::new(o.name.clone()),
-            TextFont::from_font_size(13.0),
+            Text2d::new(label),
+            TextFont::from_font_size(12.0),
             TextColor(Color::WHITE),
             Transform::from_xyz(p.x, p.y - 22.0, 3.0),
         ));
     }
-    let blue = materials.add(Color::srgb_u8(60, 140, 235));
-    let red = materials.add(Color::srgb_u8(220, 50, 60));
     for a in &armies {
-        let p = l.hex_to_world_pos(a.hex) + Vec2::new(12.0, 10.0);
-        let mat = if a.camp == Camp::Eladrins {
-            blue.clone()
-        } else {
-            red.clone()
-        };
+        let p = l.hex_to_world_pos(a.hex) + Vec2::new(13.0, 11.0);
+        let mat = materials.add(camp_color(a.camp));
         commands.spawn((
             Token,
-            Mesh2d(disc.clone()),
-            MeshMaterial2d(mat),
+            Mesh2d(rim.clone()),
+            MeshMaterial2d(dark.clone()),
             Transform::from_xyz(p.x, p.y, 2.0),
         ));
         commands.spawn((
             Token,
-            Text2d::new(a.units.len().to_string()),
-            TextFont::from_font_size(11.0),
-            TextColor(Color::WHITE),
-            Transform::from_xyz(p.x, p.y, 3.0),
+            Mesh2d(disc.clone()),
+            MeshMaterial2d(mat),
+            Transform::from_xyz(p.x, p.y, 2.1),
         ));
+        // The army's strongest unit stands for it.
+        let lead = a.units.iter().max_by_key(|u| {
+            content
+                .unit(&u.kind)
+                .map(|t| (t.military, t.hp as u32 * t.attack.dice as u32))
+                .unwrap_or_default()
+        });
+        if let Some(image) = lead.and_then(|u| art.icon("unit_", &u.kind, "ui_sword")) {
+            commands.spawn((Token, icon(image, 15.0, Color::WHITE, Vec3::new(p.x, p.y, 2.2))));
+        }
+        commands.spawn((
+            Token,
+            Text2d::new(a.units.len().to_string()),
+            TextFont::from_font_size(10.0),
+            TextColor(Color::WHITE),
+            Transform::from_xyz(p.x + 10.0, p.y - 9.0, 3.0),
+        ));
+        if a.famine > 0
+            && let Some(image) = art.get("icons/ui_famine")
+        {
+            let at = Vec3::new(p.x - 12.0, p.y - 8.0, 2.3);
+            let red = Color::srgb_u8(255, 90, 90);
+            commands.spawn((Token, icon(image, 11.0, red, at)));
+            commands.spawn((
+                Token,
+                Text2d::new(a.famine.to_string()),
+                TextFont::from_font_size(9.0),
+                TextColor(red),
+                Transform::from_xyz(p.x - 12.0, p.y - 17.0, 3.0),
+            ));
+        }
     }
 }
 
