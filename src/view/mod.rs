@@ -103,6 +103,7 @@ struct Decor {
 
 /// (Re)draws the map whenever a game starts or loads (a new `Board`): one textured hex per tile,
 /// or a plain coloured hex for a terrain without art (a mod's).
+#[allow(clippy::too_many_arguments)]
 fn spawn_map(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
