@@ -17,7 +17,10 @@ mod media {
 
 /// The embedded sound files, by path under `assets/` (`audio/sfx/dice.ogg`).
 pub fn sound_bytes(path: &str) -> Option<&'static [u8]> {
-    media::MEDIA.iter().find(|(p, _)| *p == path).map(|(_, b)| *b)
+    media::MEDIA
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map(|(_, b)| *b)
 }
 
 /// Decoded images by key: the path under `assets/art/` without `.png` (`tiles/plains`,
@@ -48,7 +51,8 @@ impl Art {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Art>().add_systems(PreStartup, decode_art);
+    app.init_resource::<Art>()
+        .add_systems(PreStartup, decode_art);
 }
 
 /// Decodes every embedded PNG. A broken file is logged and skipped: its fallback is drawn.

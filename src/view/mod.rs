@@ -8,6 +8,7 @@ pub mod driver;
 pub mod input;
 pub mod menu;
 pub mod panels;
+pub mod sound;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -43,6 +44,7 @@ impl Plugin for GamePlugin {
                 driver::plugin,
                 menu::plugin,
                 art::plugin,
+                sound::plugin,
             ))
             .init_resource::<Decor>()
             .add_systems(Startup, spawn_camera)
@@ -54,7 +56,15 @@ impl Plugin for GamePlugin {
                 )
                     .chain(),
             )
-            .add_systems(Update, (place_tokens, read_refusals, draw_highlights));
+            .add_systems(
+                Update,
+                (
+                    place_tokens,
+                    read_refusals,
+                    draw_highlights,
+                    sound::volume_keys,
+                ),
+            );
     }
 }
 
@@ -286,7 +296,10 @@ fn place_tokens(
     for o in &outposts {
         let p = l.hex_to_world_pos(o.hex);
         if let Some(image) = art.icon("ui_outpost_", &o.size, "ui_outpost") {
-            commands.spawn((Token, icon(image, 26.0, gold, Vec3::new(p.x, p.y + 2.0, 1.0))));
+            commands.spawn((
+                Token,
+                icon(image, 26.0, gold, Vec3::new(p.x, p.y + 2.0, 1.0)),
+            ));
         }
         let label = if o.portal {
             format!("{} (portal)", o.name)
@@ -324,7 +337,10 @@ fn place_tokens(
                 .unwrap_or_default()
         });
         if let Some(image) = lead.and_then(|u| art.icon("unit_", &u.kind, "ui_sword")) {
-            commands.spawn((Token, icon(image, 15.0, Color::WHITE, Vec3::new(p.x, p.y, 2.2))));
+            commands.spawn((
+                Token,
+                icon(image, 15.0, Color::WHITE, Vec3::new(p.x, p.y, 2.2)),
+            ));
         }
         commands.spawn((
             Token,
