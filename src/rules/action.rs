@@ -299,6 +299,13 @@ pub enum Refusal {
     AlreadyExplored(At),
     /// The other army is not on this tile.
     NotHere(u32),
+    /// R5.4: a recruit would join a starving army and die at once.
+    RecruitWouldStarve {
+        /// The army on the outpost.
+        army: u32,
+        /// Its famine tokens.
+        famine: u32,
+    },
     /// R5.4: an army with famine tokens can't detach units.
     Famished(u32),
     /// That army is not an enemy.
@@ -431,6 +438,11 @@ impl fmt::Display for Refusal {
             AlreadyExplored((q, r)) => write!(f, "R9.3: ({q}, {r}) was explored already"),
             NotHere(a) => write!(f, "army {a} is not on this tile"),
             Famished(a) => write!(f, "R5.4: army {a} has famine tokens and can't detach units"),
+            RecruitWouldStarve { army, famine } => write!(
+                f,
+                "R5.4: army {army} on the outpost carries {famine} famine token(s); a recruit \
+                 would join it and die at once. Feed it first (R5.5)"
+            ),
             NotAnEnemy(a) => write!(f, "army {a} is not an enemy"),
             NoFighter(a) => write!(f, "R9.5: army {a} has no unit able to fight"),
             RitualistsNeeded { need, have } => write!(

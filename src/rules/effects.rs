@@ -277,6 +277,8 @@ pub fn spawn(world: &mut World, camp: Camp, hex: Hex, unit: &str, count: u32) {
             if let Some(mut a) = world.get_mut::<Army>(e) {
                 a.units.extend(units);
             }
+            // Joining a starving army: its famine tokens count against the newcomers too.
+            cull(world, e, "famine (R5.4)");
         }
         None => {
             let id = world.resource_mut::<Ids>().fresh();

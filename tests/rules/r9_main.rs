@@ -185,6 +185,43 @@ fn r9_2_a_building_is_paid_and_the_size_caps_the_buildings() {
     );
 }
 
+/// Found by `chaos-outpost fuzz` (stress, seed 40): a recruit joined a starving army and stood
+/// there with no hit points. Now the recruit is refused with the reason, until the army is fed.
+#[test]
+fn r5_4_a_recruit_is_refused_when_it_would_join_a_starving_army_and_die() {
+    let mut s = main_phase(
+        Builder::new(4)
+            .outpost(
+                "Home",
+                (0, 0),
+                "camp",
+                st(&[(Res::Food, 9), (Res::Wood, 9)]),
+                &[],
+            )
+            .army(Camp::Eladrins, (0, 0), &["warden"]),
+    );
+    let home = s.outpost("Home").id;
+    let army = s.army_id((0, 0), Camp::Eladrins);
+    // Rangers have 3 HP: three famine tokens would kill one at once (the warden has 4).
+    s.army_mut(army, |a| a.famine = 3);
+    s.refused(
+        Action::Recruit {
+            outpost: home,
+            unit: "ranger".into(),
+        },
+        Refusal::RecruitWouldStarve { army, famine: 3 },
+    );
+    // Two tokens: the recruit joins with 1 HP left.
+    s.army_mut(army, |a| a.famine = 2);
+    s.submit(Action::Recruit {
+        outpost: home,
+        unit: "ranger".into(),
+    })
+    .expect("recruit");
+    assert_eq!(s.army_at((0, 0), Camp::Eladrins).map(|a| a.units.len()), Some(2));
+    chaos_outpost::rules::invariants::check(s.w()).expect("invariants");
+}
+
 #[test]
 fn r9_2_recruiting_adds_a_unit_at_the_outpost() {
     let mut s = main_phase(Builder::new(4).outpost(

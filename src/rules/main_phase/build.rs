@@ -188,7 +188,21 @@ pub fn validate_recruit(world: &mut World, outpost: u32, unit: &str) -> Result<(
     let o = world
         .outpost_by_id(outpost)
         .ok_or(Refusal::UnknownOutpost(outpost))?;
-    crate::rules::economy::can_pay(&cost, &available(world, &outpost_purse(world, o)))
+    crate::rules::economy::can_pay(&cost, &available(world, &outpost_purse(world, o)))?;
+    // The recruit joins the Eladrin army on the tile, famine tokens and all (R5.4).
+    let hp = t.hp as i32 + world.resource::<crate::rules::Modifiers>().hp as i32;
+    if let Some(h) = world.get::<Outpost>(o).map(|x| x.hex)
+        && let Some(a) = armies_on(world, h, Camp::Eladrins)
+            .first()
+            .and_then(|e| world.get::<crate::rules::Army>(*e))
+        && a.famine as i32 >= hp
+    {
+        return Err(Refusal::RecruitWouldStarve {
+            army: a.id,
+            famine: a.famine,
+        });
+    }
+    Ok(())
 }
 
 /// Applies a recruitment.
