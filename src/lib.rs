@@ -9,6 +9,7 @@
 pub mod ai;
 pub mod content;
 pub mod rules;
+pub mod settings;
 pub mod sim;
 pub mod view;
 

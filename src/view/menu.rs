@@ -24,6 +24,8 @@ pub struct Menu {
     pub seed: u64,
     /// Last message (saved, loaded, or why not).
     pub message: String,
+    /// The settings window is shown.
+    pub settings_open: bool,
     pending: Option<Command>,
 }
 
@@ -71,18 +73,16 @@ impl Default for Menu {
             difficulty: "normal".into(),
             seed: 1,
             message: String::new(),
+            settings_open: false,
             pending: None,
         }
     }
 }
 
-/// Where the quick save lives: `$XDG_DATA_HOME/chaos-outpost`, else `~/.local/share/chaos-outpost`.
+/// Where the quick save lives: the platform's data directory (`$XDG_DATA_HOME/chaos-outpost`,
+/// else `~/.local/share/chaos-outpost` on Linux).
 pub fn quicksave_path() -> PathBuf {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
-        .unwrap_or_else(|| PathBuf::from("."));
-    base.join("chaos-outpost").join("quicksave.ron")
+    crate::settings::data_dir().join("quicksave.ron")
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -247,6 +247,9 @@ fn draw_menu(
                 }
                 if cycle.number > 0 && ui.button("Back to the game").clicked() {
                     menu.open = false;
+                }
+                if ui.button("Settings").clicked() {
+                    menu.settings_open = !menu.settings_open;
                 }
                 if ui.button("Quit").clicked() {
                     exit.write(AppExit::Success);

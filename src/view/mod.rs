@@ -8,6 +8,7 @@ pub mod driver;
 pub mod input;
 pub mod menu;
 pub mod panels;
+pub mod settings_ui;
 pub mod sound;
 
 use std::path::PathBuf;
@@ -21,6 +22,7 @@ use hexx::{Hex, HexLayout};
 
 use crate::content::{Camp, Content, ContentDb};
 use crate::rules::{ActionRefused, Army, Outpost, Rift, RulesPlugin, Tile};
+use crate::settings::Palette;
 
 /// Pixel size of a hex (centre to corner).
 pub const HEX_SIZE: f32 = 30.0;
@@ -45,6 +47,7 @@ impl Plugin for GamePlugin {
                 menu::plugin,
                 art::plugin,
                 sound::plugin,
+                settings_ui::plugin,
             ))
             .init_resource::<Decor>()
             .add_systems(Startup, spawn_camera)
@@ -255,12 +258,15 @@ fn decorate_tiles(
     }
 }
 
-/// Eladrin blue and Chaos orange: told apart by colour-blind players too (blue/orange is the
-/// pair deuteranopia and protanopia keep).
-pub fn camp_color(camp: Camp) -> Color {
-    match camp {
-        Camp::Eladrins => Color::srgb_u8(45, 120, 220),
-        Camp::Chaos => Color::srgb_u8(225, 100, 25),
+/// A camp's token colour. The colour-blind-safe palette uses the Okabe–Ito blue and orange,
+/// which deuteranopia, protanopia and tritanopia all keep apart.
+pub fn camp_color(camp: Camp, palette: Palette) -> Color {
+    match (camp, palette) {
+        (Camp::Eladrins, Palette::Standard) => Color::srgb_u8(45, 120, 220),
+        (Camp::Chaos, Palette::Standard) => Color::srgb_u8(210, 40, 45),
+        // Okabe–Ito blue and orange.
+        (Camp::Eladrins, Palette::ColorBlindSafe) => Color::srgb_u8(0, 114, 178),
+        (Camp::Chaos, Palette::ColorBlindSafe) => Color::srgb_u8(230, 159, 0),
     }
 }
 
@@ -279,9 +285,11 @@ fn place_tokens(
     mut done_once: Local<bool>,
     art: Res<art::Art>,
     content: Res<Content>,
+    settings: Res<crate::settings::Settings>,
 ) {
     let gone = gone_a.read().count() + gone_o.read().count() > 0;
-    if *done_once && changed_a.is_empty() && changed_o.is_empty() && !gone {
+    if *done_once && changed_a.is_empty() && changed_o.is_empty() && !gone && !settings.is_changed()
+    {
         return;
     }
     *done_once = true;
@@ -316,7 +324,7 @@ fn place_tokens(
     }
     for a in &armies {
         let p = l.hex_to_world_pos(a.hex) + Vec2::new(13.0, 11.0);
-        let mat = materials.add(camp_color(a.camp));
+        let mat = materials.add(camp_color(a.camp, settings.palette));
         commands.spawn((
             Token,
             Mesh2d(rim.clone()),
@@ -374,7 +382,13 @@ fn read_refusals(mut refused: MessageReader<ActionRefused>, mut view: ResMut<Vie
 
 /// Outlines the selected tile and the tiles the selected army can reach (1 point bright green,
 /// more points darker), and the hovered tile.
-fn draw_highlights(mut gizmos: Gizmos, view: Res<ViewState>, cache: Res<cache::ViewCache>) {
+fn draw_highlights(
+    mut gizmos: Gizmos,
+    view: Res<ViewState>,
+    cache: Res<cache::ViewCache>,
+    settings: Res<crate::settings::Settings>,
+) {
+    let cb = settings.palette == Palette::ColorBlindSafe;
     let l = layout();
     let ring = |h: Hex, r: f32| -> Vec<Vec2> {
         let c = l.hex_to_world_pos(h);
@@ -386,10 +400,12 @@ fn draw_highlights(mut gizmos: Gizmos, view: Res<ViewState>, cache: Res<cache::V
             .collect()
     };
     for (h, cost) in &cache.reach {
-        let color = if *cost <= 1 {
-            Color::srgb(0.55, 0.95, 0.55)
-        } else {
-            Color::srgb(0.25, 0.6, 0.3)
+        // Colour-blind safe: Okabe–Ito yellow and sky blue instead of two greens.
+        let color = match (*cost <= 1, cb) {
+            (true, false) => Color::srgb(0.55, 0.95, 0.55),
+            (false, false) => Color::srgb(0.25, 0.6, 0.3),
+            (true, true) => Color::srgb_u8(240, 228, 66),
+            (false, true) => Color::srgb_u8(86, 180, 233),
         };
         gizmos.linestrip_2d(ring(*h, HEX_SIZE - 4.0), color);
     }

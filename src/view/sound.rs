@@ -14,6 +14,7 @@ use bevy_kira_audio::prelude::*;
 
 use crate::content::Camp;
 use crate::rules::{ActionRefused, GameEvent, Portal};
+use crate::settings::Settings;
 
 /// The menu music channel.
 #[derive(Resource)]
@@ -27,30 +28,6 @@ pub struct TenseMusic;
 /// The effects channel.
 #[derive(Resource)]
 pub struct Effects;
-
-/// Volumes, 0 to 1, applied live.
-#[derive(Resource, Clone, Debug, PartialEq)]
-pub struct Volumes {
-    /// Scales everything.
-    pub master: f32,
-    /// Music.
-    pub music: f32,
-    /// Effects.
-    pub effects: f32,
-    /// Silence without losing the levels.
-    pub muted: bool,
-}
-
-impl Default for Volumes {
-    fn default() -> Self {
-        Volumes {
-            master: 0.8,
-            music: 0.6,
-            effects: 0.8,
-            muted: false,
-        }
-    }
-}
 
 /// A linear gain (0–1) as kira's decibels (silence below -60 dB).
 fn db(gain: f32) -> f32 {
@@ -79,7 +56,6 @@ pub(super) fn plugin(app: &mut App) {
         .add_audio_channel::<CalmMusic>()
         .add_audio_channel::<TenseMusic>()
         .add_audio_channel::<Effects>()
-        .init_resource::<Volumes>()
         .init_resource::<Sounds>()
         .init_resource::<Tension>()
         .add_systems(PreStartup, decode_sounds)
@@ -162,10 +138,11 @@ fn play_music(
 
 /// Follows the portal race: the more corruption markers on the power track (and the fewer
 /// crystals), the more of the tense loop. Volumes follow the settings.
+#[allow(clippy::too_many_arguments)]
 fn crossfade_music(
     world_portal: Option<Res<Portal>>,
     content: Res<crate::content::Content>,
-    volumes: Res<Volumes>,
+    volumes: Res<Settings>,
     time: Res<Time>,
     mut tension: ResMut<Tension>,
     menu_ch: Res<AudioChannel<MenuMusic>>,
@@ -212,7 +189,7 @@ fn play_effects(
     mut events: MessageReader<GameEvent>,
     mut refused: MessageReader<ActionRefused>,
     sounds: Res<Sounds>,
-    volumes: Res<Volumes>,
+    volumes: Res<Settings>,
     effects: Res<AudioChannel<Effects>>,
     time: Res<Time>,
     mut recent: Local<HashMap<&'static str, f32>>,
@@ -265,7 +242,7 @@ fn play_effects(
 }
 
 /// Keys: M mutes, [ and ] lower and raise the master volume.
-pub fn volume_keys(keys: Res<ButtonInput<KeyCode>>, mut volumes: ResMut<Volumes>) {
+pub fn volume_keys(keys: Res<ButtonInput<KeyCode>>, mut volumes: ResMut<Settings>) {
     if keys.just_pressed(KeyCode::KeyM) {
         volumes.muted = !volumes.muted;
     }

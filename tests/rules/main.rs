@@ -18,4 +18,5 @@ mod r8_portal;
 mod r9_combat;
 mod r9_main;
 mod r9_perft;
+mod settings;
 mod snapshot;

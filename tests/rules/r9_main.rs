@@ -218,7 +218,10 @@ fn r5_4_a_recruit_is_refused_when_it_would_join_a_starving_army_and_die() {
         unit: "ranger".into(),
     })
     .expect("recruit");
-    assert_eq!(s.army_at((0, 0), Camp::Eladrins).map(|a| a.units.len()), Some(2));
+    assert_eq!(
+        s.army_at((0, 0), Camp::Eladrins).map(|a| a.units.len()),
+        Some(2)
+    );
     chaos_outpost::rules::invariants::check(s.w()).expect("invariants");
 }
 

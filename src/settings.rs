@@ -1,0 +1,152 @@
+//! Player settings: volumes, UI scale, window mode, colour palette, animation speed, language.
+//! Saved in the user's config directory (`directories`), written atomically with a version and a
+//! checksum (the save header, `rules::snapshot::envelope`). A damaged or hand-broken file never
+//! stops the game: it falls back to the defaults (or clamps a value out of range) and says why.
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::rules::snapshot::{envelope, open_envelope, write_atomic};
+
+/// The camps' and highlights' colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Palette {
+    /// Blue Eladrins, red Chaos.
+    #[default]
+    Standard,
+    /// Okabe–Ito colours told apart with every common colour-vision deficiency: blue and orange
+    /// camps, yellow highlights.
+    ColorBlindSafe,
+}
+
+/// Every setting.
+#[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Master volume, 0 to 1.
+    pub master: f32,
+    /// Music volume, 0 to 1.
+    pub music: f32,
+    /// Effects volume, 0 to 1.
+    pub effects: f32,
+    /// Sound off, levels kept.
+    pub muted: bool,
+    /// Interface scale, 0.75 to 2.
+    pub ui_scale: f32,
+    /// Borderless full screen instead of a window.
+    pub fullscreen: bool,
+    /// Colour palette.
+    pub palette: Palette,
+    /// Speed of the Chaos turn, 0.25 to 4 (4: almost no pause between its moves).
+    pub animation_speed: f32,
+    /// Language code (`en`, `fr`).
+    pub language: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            master: 0.8,
+            music: 0.6,
+            effects: 0.8,
+            muted: false,
+            ui_scale: 1.0,
+            fullscreen: false,
+            palette: Palette::Standard,
+            animation_speed: 1.0,
+            language: "en".into(),
+        }
+    }
+}
+
+impl Settings {
+    /// Brings every value into its range (NaN to the default); returns what was changed.
+    pub fn clamp(&mut self) -> Vec<String> {
+        let d = Settings::default();
+        let mut fixed = Vec::new();
+        let mut fix = |name: &str, v: &mut f32, lo: f32, hi: f32, default: f32| {
+            let new = if v.is_nan() { default } else { v.clamp(lo, hi) };
+            if new != *v {
+                fixed.push(format!("{name} {v} is out of {lo}–{hi}: {new} used"));
+                *v = new;
+            }
+        };
+        fix("master", &mut self.master, 0.0, 1.0, d.master);
+        fix("music", &mut self.music, 0.0, 1.0, d.music);
+        fix("effects", &mut self.effects, 0.0, 1.0, d.effects);
+        fix("ui_scale", &mut self.ui_scale, 0.75, 2.0, d.ui_scale);
+        fix(
+            "animation_speed",
+            &mut self.animation_speed,
+            0.25,
+            4.0,
+            d.animation_speed,
+        );
+        if !["en", "fr"].contains(&self.language.as_str()) {
+            fixed.push(format!(
+                "unknown language `{}`: en used",
+                self.language.chars().take(16).collect::<String>()
+            ));
+            self.language = "en".into();
+        }
+        fixed
+    }
+}
+
+/// Where the settings live: `$CHAOS_OUTPOST_CONFIG` if set, else the platform's config
+/// directory (`~/.config/chaos-outpost/settings.ron` on Linux).
+pub fn settings_path() -> PathBuf {
+    if let Some(p) = std::env::var_os("CHAOS_OUTPOST_CONFIG") {
+        return PathBuf::from(p);
+    }
+    directories::ProjectDirs::from("", "", "chaos-outpost")
+        .map(|d| d.config_dir().join("settings.ron"))
+        .unwrap_or_else(|| PathBuf::from("settings.ron"))
+}
+
+/// Where saves live: the platform's data directory (`~/.local/share/chaos-outpost`).
+pub fn data_dir() -> PathBuf {
+    directories::ProjectDirs::from("", "", "chaos-outpost")
+        .map(|d| d.data_dir().to_path_buf())
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// Loads the settings; a missing file gives the defaults silently, a damaged one the defaults
+/// with the reason, a value out of range is clamped with a note. Never fails.
+pub fn load(path: &Path) -> (Settings, Vec<String>) {
+    if !path.exists() {
+        return (Settings::default(), Vec::new());
+    }
+    let text = match crate::content::read_bounded(path) {
+        Ok(t) => t,
+        Err(p) => return (Settings::default(), vec![format!("{p}; defaults used")]),
+    };
+    let parsed = open_envelope("settings", &text).and_then(|(_, body)| {
+        ron::from_str::<Settings>(body)
+            .map_err(|e| format!("{}:{}: {}", e.span.start.line + 1, e.span.start.col, e.code))
+    });
+    match parsed {
+        Ok(mut s) => {
+            let notes = s
+                .clamp()
+                .into_iter()
+                .map(|n| format!("{}: {n}", path.display()))
+                .collect();
+            (s, notes)
+        }
+        Err(e) => (
+            Settings::default(),
+            vec![format!("{}: {e}; defaults used", path.display())],
+        ),
+    }
+}
+
+/// Saves the settings atomically, with the header line (version and checksum).
+pub fn save(s: &Settings, path: &Path) -> Result<(), String> {
+    let text = ron::ser::to_string_pretty(s, ron::ser::PrettyConfig::default())
+        .map_err(|e| format!("can't serialise the settings: {e}"))?;
+    write_atomic(path, &envelope("settings", &text))
+        .map_err(|e| format!("{}: can't write: {e}", path.display()))
+}

@@ -1,0 +1,141 @@
+//! The settings window (from the menu) and applying settings live: volumes (read by the sound
+//! module), interface scale, window mode and the Chaos turn's speed. Changes are saved a moment
+//! after the last one (`settings::save`: atomic, checksummed).
+
+use bevy::prelude::*;
+use bevy::window::{MonitorSelection, PrimaryWindow, WindowMode};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::settings::{self, Palette, Settings};
+
+pub(super) fn plugin(app: &mut App) {
+    let path = settings::settings_path();
+    let (s, notes) = settings::load(&path);
+    for n in notes {
+        warn!("settings: {n}");
+    }
+    app.insert_resource(s)
+        .insert_resource(SettingsFile {
+            path,
+            dirty_since: None,
+        })
+        .add_systems(Update, (apply_settings, save_settings))
+        .add_systems(EguiPrimaryContextPass, (scale_ui, draw_settings));
+}
+
+/// The settings file and whether it needs writing.
+#[derive(Resource)]
+struct SettingsFile {
+    path: std::path::PathBuf,
+    dirty_since: Option<f32>,
+}
+
+fn apply_settings(
+    s: Res<Settings>,
+    mut windows: Query<&mut Window, With<PrimaryWindow>>,
+    mut driver: ResMut<super::driver::Driver>,
+) {
+    if !s.is_changed() {
+        return;
+    }
+    driver.pause = 0.12 / s.animation_speed.clamp(0.25, 4.0);
+    for mut w in &mut windows {
+        let mode = if s.fullscreen {
+            WindowMode::BorderlessFullscreen(MonitorSelection::Current)
+        } else {
+            WindowMode::Windowed
+        };
+        if w.mode != mode {
+            w.mode = mode;
+        }
+    }
+}
+
+/// Writes the file half a second after the last change (a dragged slider writes once).
+fn save_settings(s: Res<Settings>, mut file: ResMut<SettingsFile>, time: Res<Time>) {
+    if s.is_changed() && !s.is_added() {
+        file.dirty_since = Some(time.elapsed_secs());
+    }
+    if let Some(t) = file.dirty_since
+        && time.elapsed_secs() - t > 0.5
+    {
+        file.dirty_since = None;
+        match settings::save(&s, &file.path) {
+            Ok(()) => info!("settings saved to {}", file.path.display()),
+            Err(e) => warn!("settings: {e}"),
+        }
+    }
+}
+
+fn scale_ui(mut contexts: EguiContexts, s: Res<Settings>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if (ctx.zoom_factor() - s.ui_scale).abs() > 0.001 {
+        ctx.set_zoom_factor(s.ui_scale);
+    }
+    Ok(())
+}
+
+fn draw_settings(
+    mut contexts: EguiContexts,
+    mut menu: ResMut<super::menu::Menu>,
+    mut s: ResMut<Settings>,
+) -> Result {
+    if !menu.settings_open {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let mut edit = s.clone();
+    egui::Window::new("Settings")
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
+                ui.label("Master volume");
+                ui.add(egui::Slider::new(&mut edit.master, 0.0..=1.0));
+                ui.end_row();
+                ui.label("Music");
+                ui.add(egui::Slider::new(&mut edit.music, 0.0..=1.0));
+                ui.end_row();
+                ui.label("Effects");
+                ui.add(egui::Slider::new(&mut edit.effects, 0.0..=1.0));
+                ui.end_row();
+                ui.label("Mute (M)");
+                ui.checkbox(&mut edit.muted, "");
+                ui.end_row();
+                ui.label("Interface scale");
+                ui.add(egui::Slider::new(&mut edit.ui_scale, 0.75..=2.0).step_by(0.05));
+                ui.end_row();
+                ui.label("Full screen");
+                ui.checkbox(&mut edit.fullscreen, "");
+                ui.end_row();
+                ui.label("Colours");
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut edit.palette, Palette::Standard, "Standard");
+                    ui.selectable_value(
+                        &mut edit.palette,
+                        Palette::ColorBlindSafe,
+                        "Colour-blind safe",
+                    )
+                    .on_hover_text("Blue and orange camps, yellow highlights (Okabe–Ito)");
+                });
+                ui.end_row();
+                ui.label("Chaos turn speed");
+                ui.add(egui::Slider::new(&mut edit.animation_speed, 0.25..=4.0).logarithmic(true));
+                ui.end_row();
+            });
+            ui.label(
+                egui::RichText::new(format!("Saved to {}", settings::settings_path().display()))
+                    .weak()
+                    .small(),
+            );
+        });
+    if edit != *s {
+        *s = edit;
+    }
+    if !open {
+        menu.settings_open = false;
+    }
+    Ok(())
+}

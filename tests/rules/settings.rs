@@ -1,0 +1,76 @@
+//! Settings: saved atomically with a checksum, loaded back; a damaged or hand-broken file falls
+//! back to the defaults (or clamps) with a reason, never an error.
+
+use chaos_outpost::settings::{self, Palette, Settings};
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "chaos-outpost-settings-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d.join("settings.ron")
+}
+
+#[test]
+fn settings_round_trip_through_the_file() {
+    let path = tmp("roundtrip");
+    let s = Settings {
+        master: 0.3,
+        muted: true,
+        ui_scale: 1.5,
+        palette: Palette::ColorBlindSafe,
+        animation_speed: 2.0,
+        language: "fr".into(),
+        ..Settings::default()
+    };
+    settings::save(&s, &path).expect("save");
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(text.starts_with("// chaos-outpost settings v"), "{text}");
+    let (back, notes) = settings::load(&path);
+    assert_eq!(back, s);
+    assert!(notes.is_empty(), "{notes:?}");
+    // A missing file is the defaults, silently.
+    let (d, notes) = settings::load(&path.with_file_name("none.ron"));
+    assert_eq!((d, notes.len()), (Settings::default(), 0));
+}
+
+#[test]
+fn a_damaged_settings_file_falls_back_to_the_defaults_with_the_reason() {
+    let path = tmp("damaged");
+    settings::save(
+        &Settings {
+            master: 0.1,
+            ..Settings::default()
+        },
+        &path,
+    )
+    .expect("save");
+    let text = std::fs::read_to_string(&path).expect("read");
+    std::fs::write(&path, &text[..text.len() - 10]).expect("truncate");
+    let (s, notes) = settings::load(&path);
+    assert_eq!(s, Settings::default());
+    assert!(
+        notes[0].contains("truncated") && notes[0].contains("defaults used"),
+        "{notes:?}"
+    );
+    std::fs::write(&path, "garbage (").expect("write");
+    let (s, notes) = settings::load(&path);
+    assert_eq!(s, Settings::default());
+    assert!(notes[0].contains("settings.ron"), "{notes:?}");
+}
+
+#[test]
+fn hand_edited_values_out_of_range_are_clamped_and_named() {
+    let path = tmp("clamp");
+    let body = "(master: 5.0, ui_scale: NaN, animation_speed: -3.0, language: \"xx\")";
+    std::fs::write(&path, body).expect("write");
+    let (s, notes) = settings::load(&path);
+    assert_eq!(s.master, 1.0);
+    assert_eq!(s.ui_scale, 1.0);
+    assert_eq!(s.animation_speed, 0.25);
+    assert_eq!(s.language, "en");
+    assert_eq!(notes.len(), 4, "{notes:?}");
+    assert!(notes.iter().any(|n| n.contains("master 5")), "{notes:?}");
+}
