@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Files under `dir` with extension `ext`, sorted, so the build is the same on every machine.
+fn files_with(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
@@ -13,23 +14,7 @@ fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            ron_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "ron") {
-            out.push(p);
-        }
-    }
-}
-
-/// Files under `dir` with extension `ext`, sorted.
-fn media_files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            media_files(&p, ext, out);
+            files_with(&p, ext, out);
         } else if p.extension().is_some_and(|x| x == ext) {
             out.push(p);
         }
@@ -40,8 +25,8 @@ fn media_files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
 /// any working directory.
 fn embed_media(root: &Path) {
     let mut files = Vec::new();
-    media_files(&root.join("assets/art"), "png", &mut files);
-    media_files(&root.join("assets/audio"), "ogg", &mut files);
+    files_with(&root.join("assets/art"), "png", &mut files);
+    files_with(&root.join("assets/audio"), "ogg", &mut files);
     let mut text = String::from(
         "/// (path under assets/, bytes) of the embedded art and sound.\npub const MEDIA: &[(&str, &[u8])] = &[\n",
     );
@@ -69,8 +54,8 @@ fn main() {
     println!("cargo:rerun-if-changed=assets");
     println!("cargo:rerun-if-changed=levels");
     let mut all = Vec::new();
-    ron_files(&root.join("assets"), &mut all);
-    ron_files(&root.join("levels"), &mut all);
+    files_with(&root.join("assets"), "ron", &mut all);
+    files_with(&root.join("levels"), "ron", &mut all);
     let mut errors = Vec::new();
     let mut embedded = String::from(
         "/// (path, text) of the embedded base content and levels.\npub const FILES: &[(&str, &str)] = &[\n",
