@@ -413,6 +413,9 @@ fn files_of(path: &Path) -> Result<Vec<SourceFile>, Problem> {
     }
     let mut out = Vec::new();
     for p in paths {
+        if path.is_dir() {
+            chaos_outpost::content::inside(path, &p)?;
+        }
         let text = chaos_outpost::content::read_bounded(&p)?;
         out.push(SourceFile {
             path: p.display().to_string(),

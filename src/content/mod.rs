@@ -220,7 +220,7 @@ impl ContentDb {
             match ron_files_in(&dir) {
                 Ok(list) => {
                     for p in list {
-                        match read_bounded(&p) {
+                        match inside(root, &p).and_then(|_| read_bounded(&p)) {
                             Ok(text) => files.push(SourceFile {
                                 path: p.strip_prefix(root).unwrap_or(&p).display().to_string(),
                                 text,
@@ -483,6 +483,35 @@ impl ContentDb {
 }
 
 /// The `.ron` files in a folder, sorted (no recursion; bounded count).
+/// `path` if it really lies inside `root` once links and `..` are resolved; a mod or content
+/// folder may not reach outside itself (a link to `../../secret.ron` is refused).
+pub fn inside(root: &Path, path: &Path) -> Result<PathBuf, Problem> {
+    let refuse = |message: String| Problem {
+        severity: Severity::Error,
+        file: path.display().to_string(),
+        line: 0,
+        col: 0,
+        field: String::new(),
+        message,
+    };
+    let root = root
+        .canonicalize()
+        .map_err(|e| refuse(format!("can't resolve the folder: {e}")))?;
+    let real = path
+        .canonicalize()
+        .map_err(|e| refuse(format!("can't resolve: {e}")))?;
+    if real.starts_with(&root) {
+        Ok(real)
+    } else {
+        Err(refuse(format!(
+            "leads outside its folder {} (to {}): refused",
+            root.display(),
+            real.display()
+        )))
+    }
+}
+
+/// The `.ron` files directly in `dir`, sorted (at most 10,000).
 pub fn ron_files_in(dir: &Path) -> Result<Vec<PathBuf>, Problem> {
     let rd = std::fs::read_dir(dir).map_err(|e| Problem {
         severity: Severity::Error,

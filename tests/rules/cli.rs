@@ -106,3 +106,24 @@ fn a_recorded_game_replays_to_the_same_hash() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.trim(), hash);
 }
+
+/// A folder given to `check` may not reach outside itself: a link to `../outside.ron` is
+/// refused by name, and nothing outside is read.
+#[cfg(unix)]
+#[test]
+fn check_refuses_a_file_that_links_outside_its_folder() {
+    let root = std::env::temp_dir().join(format!("co-cli-escape-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let folder = root.join("mymod");
+    std::fs::create_dir_all(folder.join("levels")).expect("dir");
+    std::fs::write(root.join("outside.ron"), "(secret: 1)").expect("write");
+    std::os::unix::fs::symlink("../../outside.ron", folder.join("levels/evil.ron"))
+        .expect("symlink");
+    let (code, out, _) = run(&["check", folder.to_str().expect("utf8")]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("evil.ron") && out.contains("leads outside its folder"),
+        "{out}"
+    );
+    assert!(!out.contains("secret"), "{out}");
+}
