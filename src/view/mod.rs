@@ -5,6 +5,7 @@
 pub mod art;
 pub mod cache;
 pub mod driver;
+pub mod handoff;
 pub mod input;
 pub mod menu;
 pub mod panels;
@@ -48,6 +49,7 @@ impl Plugin for GamePlugin {
                 art::plugin,
                 sound::plugin,
                 settings_ui::plugin,
+                handoff::plugin,
             ))
             .init_resource::<Decor>()
             .add_systems(Startup, spawn_camera)

@@ -1,0 +1,86 @@
+//! Hot-seat hand-off: when the main phase passes to another Eladrin player, a screen hides the
+//! board until that player says they are at the keyboard, so no one plans on a partner's view.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::content::Camp;
+use crate::rules::{Cycle, GameSetup, GameWorld, Outcome};
+
+/// Which turn was last handed over: (cycle, player index).
+#[derive(Resource, Default)]
+pub struct HandOff {
+    /// The turn the players acknowledged last.
+    pub acknowledged: Option<(u32, usize)>,
+    /// The board is hidden, waiting for this player.
+    pub waiting_for: Option<String>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<HandOff>()
+        .add_systems(Update, watch_turns)
+        .add_systems(EguiPrimaryContextPass, draw_handoff);
+}
+
+/// Hides the board when an Eladrin turn of another hot-seat player begins.
+fn watch_turns(world: &mut World) {
+    let players = world.resource::<GameSetup>().players.clone();
+    if players.len() < 2 || world.resource::<Outcome>().winner.is_some() {
+        world.resource_mut::<HandOff>().waiting_for = None;
+        return;
+    }
+    let c = world.resource::<Cycle>().clone();
+    if world.step_id() != "R9" || c.turn != Camp::Eladrins {
+        return;
+    }
+    let turn = (c.number, c.player);
+    let mut h = world.resource_mut::<HandOff>();
+    if h.acknowledged != Some(turn) && h.waiting_for.is_none() {
+        h.waiting_for = Some(players.get(c.player).cloned().unwrap_or_default());
+    }
+}
+
+fn draw_handoff(mut contexts: EguiContexts, mut h: ResMut<HandOff>, cycle: Res<Cycle>) -> Result {
+    let Some(name) = h.waiting_for.clone() else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let screen = ctx.viewport_rect();
+    egui::Area::new("handoff".into())
+        .order(egui::Order::Foreground)
+        .fixed_pos(screen.min)
+        .show(ctx, |ui| {
+            ui.painter()
+                .rect_filled(screen, 0.0, egui::Color32::from_rgb(18, 20, 28));
+            let inner = screen.shrink2(egui::vec2(screen.width() * 0.25, 0.0));
+            ui.scope_builder(egui::UiBuilder::new().max_rect(inner), |ui| {
+                ui.vertical_centered(|ui| {
+                    ui.add_space(screen.height() * 0.15);
+                    ui.label(
+                        egui::RichText::new(format!("Cycle {} — {name}'s turn", cycle.number))
+                            .size(30.0)
+                            .strong(),
+                    );
+                    ui.add_space(8.0);
+                    ui.label(
+                        egui::RichText::new(
+                            "Pass the keyboard and mouse. The board stays hidden until you are \
+                             ready.",
+                        )
+                        .size(16.0),
+                    );
+                    ui.add_space(12.0);
+                    if ui
+                        .button(
+                            egui::RichText::new(format!("I am {name}: show the board")).size(18.0),
+                        )
+                        .clicked()
+                    {
+                        h.acknowledged = Some((cycle.number, cycle.player));
+                        h.waiting_for = None;
+                    }
+                });
+            });
+        });
+    Ok(())
+}
