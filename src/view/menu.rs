@@ -158,6 +158,7 @@ fn run_menu_commands(world: &mut World) {
     world.resource_mut::<Menu>().message = message;
 }
 
+#[allow(clippy::too_many_arguments)]
 fn draw_menu(
     mut contexts: EguiContexts,
     mut menu: ResMut<Menu>,
@@ -165,6 +166,7 @@ fn draw_menu(
     outcome: Res<Outcome>,
     cycle: Res<Cycle>,
     research: Res<Research>,
+    history: Res<super::cards::History>,
     mut exit: MessageWriter<AppExit>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -185,6 +187,7 @@ fn draw_menu(
                     outcome.cycle,
                     research.done.len()
                 ));
+                super::cards::chart(ui, &history.0);
                 if ui.button("Main menu").clicked() {
                     menu.open = true;
                 }

@@ -4,6 +4,7 @@
 
 pub mod art;
 pub mod cache;
+pub mod cards;
 pub mod driver;
 pub mod handoff;
 pub mod input;
@@ -50,6 +51,7 @@ impl Plugin for GamePlugin {
                 sound::plugin,
                 settings_ui::plugin,
                 handoff::plugin,
+                cards::plugin,
             ))
             .init_resource::<Decor>()
             .add_systems(Startup, spawn_camera)
