@@ -163,16 +163,23 @@ pub fn parse_ron<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Problem> {
     })
 }
 
+impl Problem {
+    /// An error about a whole file (no line or field).
+    pub fn whole_file(path: &Path, message: String) -> Problem {
+        Problem {
+            severity: Severity::Error,
+            file: path.display().to_string(),
+            line: 0,
+            col: 0,
+            field: String::new(),
+            message,
+        }
+    }
+}
+
 /// Reads a file from disk with a size bound; the error names the file.
 pub fn read_bounded(path: &Path) -> Result<String, Problem> {
-    let whole = |message: String| Problem {
-        severity: Severity::Error,
-        file: path.display().to_string(),
-        line: 0,
-        col: 0,
-        field: String::new(),
-        message,
-    };
+    let whole = |message: String| Problem::whole_file(path, message);
     let meta = std::fs::metadata(path).map_err(|e| whole(format!("can't read: {e}")))?;
     if meta.len() > MAX_FILE_BYTES {
         return Err(whole(format!(
@@ -482,18 +489,10 @@ impl ContentDb {
     }
 }
 
-/// The `.ron` files in a folder, sorted (no recursion; bounded count).
 /// `path` if it really lies inside `root` once links and `..` are resolved; a mod or content
 /// folder may not reach outside itself (a link to `../../secret.ron` is refused).
 pub fn inside(root: &Path, path: &Path) -> Result<PathBuf, Problem> {
-    let refuse = |message: String| Problem {
-        severity: Severity::Error,
-        file: path.display().to_string(),
-        line: 0,
-        col: 0,
-        field: String::new(),
-        message,
-    };
+    let refuse = |message: String| Problem::whole_file(path, message);
     let root = root
         .canonicalize()
         .map_err(|e| refuse(format!("can't resolve the folder: {e}")))?;
