@@ -168,6 +168,8 @@ fn draw_menu(
     research: Res<Research>,
     history: Res<super::cards::History>,
     mut exit: MessageWriter<AppExit>,
+    time: Res<Time>,
+    mut saves_seen: Local<Option<(f32, bool, bool)>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(w) = outcome.winner
@@ -234,14 +236,22 @@ fn draw_menu(
                 if ui.button("Start").clicked() {
                     menu.pending = Some(Command::Start);
                 }
-                let has_auto = !snapshot::autosaves(&autosave_dir()).is_empty();
+                // Look at the disk twice a second, not every frame.
+                let now = time.elapsed_secs();
+                if saves_seen.is_none_or(|(t, ..)| now - t > 0.5) {
+                    *saves_seen = Some((
+                        now,
+                        !snapshot::autosaves(&autosave_dir()).is_empty(),
+                        quicksave_path().is_file(),
+                    ));
+                }
+                let (_, has_auto, has_save) = saves_seen.unwrap_or_default();
                 if ui
                     .add_enabled(has_auto, egui::Button::new("Continue (last autosave)"))
                     .clicked()
                 {
                     menu.pending = Some(Command::Continue);
                 }
-                let has_save = quicksave_path().is_file();
                 if ui
                     .add_enabled(has_save, egui::Button::new("Load quick save"))
                     .clicked()
