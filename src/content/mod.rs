@@ -434,14 +434,7 @@ impl ContentDb {
         let base = self.difficulty(id).cloned().unwrap_or_else(|| Difficulty {
             id: id.to_string(),
             name: id.to_string(),
-            text: String::new(),
-            chaos_attempts: 0,
-            corruption_difficulty: 0,
-            eladrin_stock: Default::default(),
-            chaos_spawn_bonus: 0,
-            portal_corruption_start: 0,
-            chaos_summon_cap: 0,
-            extra_cycles: 0,
+            ..Default::default()
         });
         match self
             .levels

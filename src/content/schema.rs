@@ -654,7 +654,7 @@ pub struct PortalDef {
 }
 
 /// A difficulty level: handicaps and bonuses on each side, no hidden dice cheats.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Difficulty {
     /// Unique id (easy, normal, hard…).

@@ -162,20 +162,39 @@ pub fn capture(world: &mut World) -> Snapshot {
 
 /// FNV-1a 64 over bytes: a stable hash (std's hasher is not stable across releases).
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
+    let mut h = Fnv(FNV_OFFSET);
+    // Bytes, not text: hash them one by one the same way.
     for b in bytes {
-        h ^= *b as u64;
-        h = h.wrapping_mul(0x100000001b3);
+        h.0 ^= *b as u64;
+        h.0 = h.0.wrapping_mul(0x100000001b3);
     }
-    h
+    h.0
 }
 
 /// The hash of the game state (everything but the action log).
 pub fn state_hash(world: &mut World) -> u64 {
     let mut s = capture(world);
     s.actions = ActionLog::default();
-    let text = ron::to_string(&s).unwrap_or_default();
-    fnv1a(text.as_bytes())
+    // Stream the RON text into the hash: the same bytes as `ron::to_string`, without building
+    // a string of the whole map (megabytes on the stress level, once per cycle).
+    let mut h = Fnv(FNV_OFFSET);
+    let _ = ron::ser::to_writer(&mut h, &s);
+    h.0
+}
+
+const FNV_OFFSET: u64 = 0xcbf29ce484222325;
+
+/// FNV-1a as a `fmt::Write` sink.
+struct Fnv(u64);
+
+impl std::fmt::Write for Fnv {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        for b in text.bytes() {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x100000001b3);
+        }
+        Ok(())
+    }
 }
 
 /// Checks an untrusted snapshot against the content before it replaces anything.

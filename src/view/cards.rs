@@ -39,22 +39,18 @@ fn queue_cards(
             continue;
         };
         let s = &content.set;
+        // Events, Chaos cards and artifacts share one card type; exploration has its own.
         let found = match deck.as_str() {
-            "events" => s
-                .events
-                .iter()
-                .find(|c| &c.id == card)
-                .map(|c| (&c.name, &c.text)),
-            "chaos" => s
-                .chaos
-                .iter()
-                .find(|c| &c.id == card)
-                .map(|c| (&c.name, &c.text)),
-            "artifacts" => s
-                .artifacts
-                .iter()
-                .find(|c| &c.id == card)
-                .map(|c| (&c.name, &c.text)),
+            "events" | "chaos" | "artifacts" => {
+                let list = match deck.as_str() {
+                    "events" => &s.events,
+                    "chaos" => &s.chaos,
+                    _ => &s.artifacts,
+                };
+                list.iter()
+                    .find(|c| &c.id == card)
+                    .map(|c| (&c.name, &c.text))
+            }
             "exploration" => s
                 .exploration
                 .iter()

@@ -309,3 +309,18 @@ fn a_small_replay_soak_finds_no_drift() {
         assert_eq!(Some(h), r.final_hash);
     }
 }
+
+/// The streamed state hash is the FNV-1a of the snapshot's RON text, as replays recorded before
+/// it expect.
+#[test]
+fn the_state_hash_is_the_fnv_of_the_ron_text() {
+    let db = Arc::new(base());
+    let (mut app, _) = sim::play_game(db, "standard", None, 2, 3).expect("game");
+    let mut s = snapshot::capture(app.world_mut());
+    s.actions = Default::default();
+    let text = ron::to_string(&s).expect("ron");
+    assert_eq!(
+        state_hash(app.world_mut()),
+        snapshot::fnv1a(text.as_bytes())
+    );
+}
