@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 
-use chaos_outpost::content::{ContentDb, Problem, Severity, SourceFile};
+use chaos_outpost::content::{ContentDb, Problem, Severity, SourceFile, mods};
 use chaos_outpost::rules::snapshot;
 use chaos_outpost::sim;
 
@@ -21,6 +21,9 @@ use chaos_outpost::sim;
 struct Cli {
     #[command(subcommand)]
     command: Option<Cmd>,
+    /// Load the mod in this folder on top of the base game (repeatable; see docs/modding.md).
+    #[arg(long = "mod", global = true, value_name = "PATH")]
+    mods: Vec<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -112,14 +115,34 @@ enum Cmd {
         #[arg(long, default_value_t = 60)]
         cycles: u32,
     },
-    /// Validate the base content and each PATH (a RON file, a level, a folder).
+    /// Validate the base content and each PATH: a mod folder (with a mod.ron), a RON file, a
+    /// level or a content folder. Exits 1 on any error (or any warning with --strict).
     Check {
-        /// Files or folders to check on top of the base content.
+        /// Mod folders, files or folders to check on top of the base content.
         paths: Vec<PathBuf>,
         /// Print one JSON document.
         #[arg(long)]
         json: bool,
+        /// Treat warnings as errors.
+        #[arg(long)]
+        strict: bool,
     },
+    /// List the mods found (beside the game, in the user's data folder, and --mod) and what
+    /// loading them finds.
+    Mods {
+        /// Print one JSON document.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run scenario tests: RON files, or folders of them (a mod folder runs its scenarios/ with
+    /// the mod loaded). Exits 1 if any fails.
+    TestScenario {
+        /// Scenario files or folders.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Print the reference of every content type (the source of docs/schema.md).
+    Schema,
     /// Time the AI's turns and whole games (medians; build with --release for real figures).
     Bench {
         /// Levels to measure.
@@ -167,15 +190,16 @@ fn main() -> ExitCode {
             };
         }
     };
+    let mods = cli.mods;
     let result = match cli.command {
-        None => play("first_light", 1, None, 60, &[], true),
+        None => play(&mods, "first_light", 1, None, 60, &[], true),
         Some(Cmd::Play {
             level,
             seed,
             screenshot,
             frames,
             players,
-        }) => play(&level, seed, screenshot, frames, &players, false),
+        }) => play(&mods, &level, seed, screenshot, frames, &players, false),
         Some(Cmd::Sim {
             level,
             seed,
@@ -188,6 +212,7 @@ fn main() -> ExitCode {
             autosave,
             keep,
         }) => run_sim(
+            &mods,
             &level,
             seed,
             cycles,
@@ -203,21 +228,31 @@ fn main() -> ExitCode {
             moves,
             seed,
             levels,
-        }) => run_fuzz(actions, moves, seed, &levels),
+        }) => run_fuzz(&mods, actions, moves, seed, &levels),
         Some(Cmd::Soak {
             games,
             seed,
             levels,
             cycles,
-        }) => run_soak(games, seed, &levels, cycles),
-        Some(Cmd::Check { paths, json }) => return check(&paths, json),
-        Some(Cmd::Replay { file }) => run_replay(&file),
+        }) => run_soak(&mods, games, seed, &levels, cycles),
+        Some(Cmd::Check {
+            paths,
+            json,
+            strict,
+        }) => return check(&paths, &mods, json, strict),
+        Some(Cmd::Mods { json }) => return list_mods(&mods, json),
+        Some(Cmd::TestScenario { paths }) => return test_scenarios(&paths, &mods),
+        Some(Cmd::Schema) => {
+            out!("{}", chaos_outpost::content::schema_doc::markdown());
+            Ok(())
+        }
+        Some(Cmd::Replay { file }) => run_replay(&mods, &file),
         Some(Cmd::Bench {
             levels,
             games,
             cycles,
             json,
-        }) => run_bench(&levels, games, cycles, json),
+        }) => run_bench(&mods, &levels, games, cycles, json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -228,11 +263,21 @@ fn main() -> ExitCode {
     }
 }
 
-fn base_content() -> Result<ContentDb, String> {
-    ContentDb::embedded().map_err(|ps| {
-        let lines: Vec<String> = ps.iter().map(|p| p.to_string()).collect();
-        format!("the embedded content is broken:\n{}", lines.join("\n"))
-    })
+/// The base game with the mods in `dirs` applied. A broken mod is left out, with its problems
+/// on stderr; only a broken base game is an error.
+fn content_with(dirs: &[PathBuf]) -> Result<ContentDb, String> {
+    let (sources, unreadable) = mods::read_all(dirs);
+    let (db, report) = mods::load(chaos_outpost::content::embedded_files(), &sources)
+        .map_err(|ps| format!("the embedded content is broken:\n{}", problems_text(&ps)))?;
+    for m in unreadable.iter().chain(report.mods.iter()) {
+        if !m.loaded {
+            eprintln!("mod `{}` ({}) is disabled:", m.id, m.dir);
+        }
+        for p in &m.problems {
+            eprintln!("  {p}");
+        }
+    }
+    Ok(db)
 }
 
 fn problems_text(ps: &[Problem]) -> String {
@@ -243,6 +288,7 @@ fn problems_text(ps: &[Problem]) -> String {
 }
 
 fn play(
+    mods: &[PathBuf],
     level: &str,
     seed: u64,
     screenshot: Option<PathBuf>,
@@ -250,13 +296,14 @@ fn play(
     players: &[String],
     menu: bool,
 ) -> Result<(), String> {
-    let mut db = base_content()?;
+    let mut db = content_with(mods)?;
     let id = db.resolve_level(level).map_err(|ps| problems_text(&ps))?;
     chaos_outpost::view::run(Arc::new(db), &id, seed, screenshot, frames, players, menu)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn run_sim(
+    mods: &[PathBuf],
     level: &str,
     seed: u64,
     cycles: u32,
@@ -273,7 +320,7 @@ fn run_sim(
     if cycles == 0 || cycles > 10_000 {
         return Err("--cycles must be from 1 to 10000".into());
     }
-    let mut db = base_content()?;
+    let mut db = content_with(mods)?;
     let id = db.resolve_level(level).map_err(|ps| problems_text(&ps))?;
     if let Some(d) = difficulty
         && db.difficulty(d).is_none()
@@ -425,18 +472,42 @@ fn files_of(path: &Path) -> Result<Vec<SourceFile>, Problem> {
     Ok(out)
 }
 
-fn check(paths: &[PathBuf], json: bool) -> ExitCode {
+fn check(paths: &[PathBuf], extra_mods: &[PathBuf], json: bool, strict: bool) -> ExitCode {
     let base: Vec<SourceFile> = chaos_outpost::content::embedded_files();
     let mut problems: Vec<Problem> = Vec::new();
     let mut checked = vec!["base content".to_string()];
+    let mut mod_states = Vec::new();
     // The base content alone.
     match ContentDb::from_files(base.clone()) {
         Ok(db) => problems.extend(db.warnings),
         Err(ps) => problems.extend(ps),
     }
+    // Mod folders are loaded together (with the installed mods they depend on), as the game
+    // would load them.
+    let (mod_paths, paths): (Vec<PathBuf>, Vec<PathBuf>) = paths
+        .iter()
+        .cloned()
+        .partition(|p| p.join("mod.ron").is_file());
+    if !mod_paths.is_empty() || !extra_mods.is_empty() {
+        let dirs: Vec<PathBuf> = extra_mods.iter().chain(mod_paths.iter()).cloned().collect();
+        let (mut sources, unreadable) = mods::read_all(&dirs);
+        mods::add_installed_dependencies(&mut sources);
+        match mods::load(base.clone(), &sources) {
+            Ok((_, report)) => {
+                for m in unreadable.iter().chain(report.mods.iter()) {
+                    checked.push(format!("mod {} ({})", m.id, m.dir));
+                    problems.extend(m.problems.iter().cloned());
+                    mod_states.push(serde_json::json!({
+                        "id": m.id, "version": m.version, "dir": m.dir, "loaded": m.loaded,
+                    }));
+                }
+            }
+            Err(ps) => problems.extend(ps),
+        }
+    }
     for path in paths {
         checked.push(path.display().to_string());
-        let extra = match files_of(path) {
+        let extra = match files_of(&path) {
             Ok(f) => f,
             Err(p) => {
                 problems.push(p);
@@ -475,6 +546,7 @@ fn check(paths: &[PathBuf], json: bool) -> ExitCode {
             "checked": checked,
             "errors": errors,
             "warnings": warnings,
+            "mods": mod_states,
             "problems": problems,
         });
         out!("{doc}");
@@ -487,18 +559,171 @@ fn check(paths: &[PathBuf], json: bool) -> ExitCode {
             checked.join(", ")
         );
     }
-    if errors > 0 {
+    if errors > 0 || (strict && warnings > 0) {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     }
 }
 
-fn run_bench(levels: &[String], games: u32, cycles: u32, json: bool) -> Result<(), String> {
+/// `mods`: every mod found, as loading them all would go.
+fn list_mods(extra: &[PathBuf], json: bool) -> ExitCode {
+    let mut unreadable = Vec::new();
+    let mut sources = Vec::new();
+    for found in mods::discover(&mods::mod_dirs()) {
+        match found {
+            Ok(m) => sources.push(m),
+            Err(p) => unreadable.push(p),
+        }
+    }
+    let (given, bad) = mods::read_all(extra);
+    sources.extend(given);
+    let report = match mods::load(chaos_outpost::content::embedded_files(), &sources) {
+        Ok((_, r)) => r,
+        Err(ps) => {
+            eprintln!("error: the embedded content is broken:\n{}", problems_text(&ps));
+            return ExitCode::FAILURE;
+        }
+    };
+    let searched: Vec<String> = mods::mod_dirs()
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect();
+    if json {
+        let doc = serde_json::json!({
+            "searched": searched,
+            "mods": report.mods,
+            "unreadable": bad,
+            "unreadable_problems": unreadable,
+        });
+        out!("{doc}");
+    } else {
+        out!("mod folders searched: {}", searched.join(", "));
+        if report.mods.is_empty() && bad.is_empty() {
+            out!("no mods found");
+        }
+        for m in bad.iter().chain(report.mods.iter()) {
+            let state = if m.loaded { "ok" } else { "DISABLED" };
+            out!("{:<8} {} {} — {} ({})", state, m.id, m.version, m.name, m.dir);
+            for p in &m.problems {
+                out!("         {p}");
+            }
+        }
+        for p in &unreadable {
+            out!("DISABLED {p}");
+        }
+    }
+    if report.errors() > 0 || !unreadable.is_empty() || !bad.is_empty() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `test-scenario`: runs scenario files; a mod folder runs its own with the mod loaded.
+fn test_scenarios(paths: &[PathBuf], extra: &[PathBuf]) -> ExitCode {
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for path in paths {
+        let is_mod = path.join("mod.ron").is_file();
+        let loaded = if is_mod {
+            let mut dirs = extra.to_vec();
+            dirs.push(path.clone());
+            let (mut sources, bad) = mods::read_all(&dirs);
+            mods::add_installed_dependencies(&mut sources);
+            let files = sources
+                .iter()
+                .find(|m| m.dir == *path)
+                .map(|m| m.scenarios.clone())
+                .unwrap_or_default();
+            match mods::load(chaos_outpost::content::embedded_files(), &sources) {
+                Ok((db, report)) => {
+                    for m in bad.iter().chain(report.mods.iter()) {
+                        if !m.loaded {
+                            eprintln!("mod `{}` is disabled:", m.id);
+                            for p in &m.problems {
+                                eprintln!("  {p}");
+                            }
+                        }
+                    }
+                    if bad.iter().chain(report.mods.iter()).any(|m| !m.loaded) {
+                        Err("a mod failed to load".to_string())
+                    } else {
+                        Ok((db, files))
+                    }
+                }
+                Err(ps) => Err(problems_text(&ps)),
+            }
+        } else {
+            let files = if path.is_dir() {
+                chaos_outpost::content::ron_files_in(path)
+                    .and_then(|ps| {
+                        ps.iter()
+                            .map(|p| {
+                                chaos_outpost::content::read_bounded(p).map(|text| SourceFile {
+                                    path: p.display().to_string(),
+                                    text,
+                                })
+                            })
+                            .collect::<Result<Vec<_>, _>>()
+                    })
+                    .map_err(|p| p.to_string())
+            } else {
+                chaos_outpost::content::read_bounded(path)
+                    .map(|text| {
+                        vec![SourceFile {
+                            path: path.display().to_string(),
+                            text,
+                        }]
+                    })
+                    .map_err(|p| p.to_string())
+            };
+            files.and_then(|f| content_with(extra).map(|db| (db, f)))
+        };
+        let (db, files) = match loaded {
+            Ok(x) => x,
+            Err(e) => {
+                out!("FAIL {}: {e}", path.display());
+                failed += 1;
+                continue;
+            }
+        };
+        if files.is_empty() {
+            out!("FAIL {}: no scenario files found", path.display());
+            failed += 1;
+            continue;
+        }
+        for r in sim::scenario::run_files(Arc::new(db), &files) {
+            match r.result {
+                Ok(steps) => {
+                    passed += 1;
+                    out!("ok   {} — {} ({steps} steps)", r.path, r.name);
+                }
+                Err(e) => {
+                    failed += 1;
+                    out!("FAIL {} — {}\n    {e}", r.path, r.name);
+                }
+            }
+        }
+    }
+    out!("{passed} passed, {failed} failed");
+    if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn run_bench(
+    mods: &[PathBuf],
+    levels: &[String],
+    games: u32,
+    cycles: u32,
+    json: bool,
+) -> Result<(), String> {
     if games == 0 || games > 10_000 || cycles == 0 || cycles > 10_000 {
         return Err("--games and --cycles must be from 1 to 10000".into());
     }
-    let mut db = base_content()?;
+    let mut db = content_with(mods)?;
     let mut ids = Vec::new();
     for l in levels {
         ids.push(db.resolve_level(l).map_err(|ps| problems_text(&ps))?);
@@ -531,9 +756,9 @@ fn run_bench(levels: &[String], games: u32, cycles: u32, json: bool) -> Result<(
     Ok(())
 }
 
-fn run_replay(file: &Path) -> Result<(), String> {
+fn run_replay(mods: &[PathBuf], file: &Path) -> Result<(), String> {
     let r = snapshot::read_replay(file)?;
-    let db = Arc::new(base_content()?);
+    let db = Arc::new(content_with(mods)?);
     if !db.levels.contains_key(&r.level) {
         return Err(format!("{}: unknown level `{}`", file.display(), r.level));
     }
@@ -543,11 +768,17 @@ fn run_replay(file: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn run_fuzz(actions: u64, moves: usize, seed: u64, levels: &[String]) -> Result<(), String> {
+fn run_fuzz(
+    mods: &[PathBuf],
+    actions: u64,
+    moves: usize,
+    seed: u64,
+    levels: &[String],
+) -> Result<(), String> {
     if moves == 0 || moves > 1_000_000 {
         return Err("--moves must be from 1 to 1000000".into());
     }
-    let db = Arc::new(base_content()?);
+    let db = Arc::new(content_with(mods)?);
     let levels: Vec<String> = if levels.is_empty() {
         db.levels.keys().cloned().collect()
     } else {
@@ -582,11 +813,17 @@ fn run_fuzz(actions: u64, moves: usize, seed: u64, levels: &[String]) -> Result<
     Ok(())
 }
 
-fn run_soak(games: u32, seed: u64, levels: &[String], cycles: u32) -> Result<(), String> {
+fn run_soak(
+    mods: &[PathBuf],
+    games: u32,
+    seed: u64,
+    levels: &[String],
+    cycles: u32,
+) -> Result<(), String> {
     if games == 0 || games > 1_000_000 {
         return Err("--games must be from 1 to 1000000".into());
     }
-    let db = Arc::new(base_content()?);
+    let db = Arc::new(content_with(mods)?);
     for l in levels {
         if !db.levels.contains_key(l) {
             return Err(format!("unknown level `{l}`"));

@@ -7,8 +7,14 @@
 //! fix it.
 
 pub mod asset;
+mod merge;
+pub mod mods;
+pub mod ron_text;
 pub mod schema;
+pub mod schema_doc;
 mod validate;
+
+pub use merge::MOD_CATALOGS;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -60,6 +66,9 @@ pub struct Problem {
     pub field: String,
     /// What is wrong and how to fix it.
     pub message: String,
+    /// The mod the file belongs to (`base` for the base game, empty when not loaded as a mod).
+    #[serde(rename = "mod", skip_serializing_if = "String::is_empty")]
+    pub mod_id: String,
 }
 
 impl fmt::Display for Problem {
@@ -68,6 +77,9 @@ impl fmt::Display for Problem {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
+        if !self.mod_id.is_empty() && self.mod_id != "base" {
+            write!(f, "[mod {}] ", self.mod_id)?;
+        }
         write!(f, "{}:{}:{}: {sev}", self.file, self.line, self.col)?;
         if !self.field.is_empty() {
             write!(f, " in `{}`", self.field)?;
@@ -115,6 +127,8 @@ pub struct ContentDb {
     pub level_paths: BTreeMap<String, String>,
     /// Warnings found while loading (errors refuse the load).
     pub warnings: Vec<Problem>,
+    /// The mods applied on the base game, in load order.
+    pub mods: Vec<mods::Manifest>,
     terrain_ix: HashMap<String, usize>,
     unit_ix: HashMap<String, usize>,
     building_ix: HashMap<String, usize>,
@@ -159,6 +173,7 @@ pub fn parse_ron<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Problem> {
             col: e.span.start.col,
             field,
             message: format!("{msg} (check the RON syntax and the field names in docs/modding.md)"),
+            mod_id: String::new(),
         }
     })
 }
@@ -173,6 +188,7 @@ impl Problem {
             col: 0,
             field: String::new(),
             message,
+            mod_id: String::new(),
         }
     }
 }
@@ -246,103 +262,13 @@ impl ContentDb {
     }
 
     /// Builds the content from files: `…/content/NAME.ron` for the catalogs, `…levels/ID.ron` for
-    /// levels. Every problem in every file is reported, not just the first.
+    /// levels. Every problem in every file is reported, not just the first. This is the base
+    /// game's path through the same merge as mods (`mods::load`): each file adds its entries.
     pub fn from_files(files: Vec<SourceFile>) -> Result<ContentDb, Vec<Problem>> {
-        let mut problems = Vec::new();
-        let mut set = ContentSet::default();
-        let mut texts: HashMap<&'static str, SourceFile> = HashMap::new();
-        let mut levels = BTreeMap::new();
-        let mut level_paths = BTreeMap::new();
-        let mut level_files = Vec::new();
-        for f in files {
-            let name = Path::new(&f.path)
-                .file_name()
-                .map(|n| n.to_string_lossy().to_string())
-                .unwrap_or_default();
-            // A file named like a content file is one; any other RON file is a level.
-            match CONTENT_FILES.iter().find(|c| **c == name) {
-                Some(c) => {
-                    texts.insert(c, f);
-                }
-                None => level_files.push(f),
-            }
-        }
-        macro_rules! load {
-            ($name:literal, $field:expr) => {
-                match texts.get($name) {
-                    Some(f) => match parse_ron(f) {
-                        Ok(v) => $field = v,
-                        Err(p) => problems.push(p),
-                    },
-                    None => problems.push(Problem {
-                        severity: Severity::Error,
-                        file: $name.to_string(),
-                        line: 0,
-                        col: 0,
-                        field: String::new(),
-                        message: concat!("missing content file ", $name).to_string(),
-                    }),
-                }
-            };
-        }
-        load!("rules.ron", set.rules);
-        load!("terrains.ron", set.terrains);
-        load!("improvements.ron", set.improvements);
-        load!("buildings.ron", set.buildings);
-        load!("outposts.ron", set.outpost_sizes);
-        load!("units.ron", set.units);
-        load!("events.ron", set.events);
-        load!("chaos.ron", set.chaos);
-        load!("research.ron", set.research);
-        load!("artifacts.ron", set.artifacts);
-        load!("exploration.ron", set.exploration);
-        load!("rituals.ron", set.rituals);
-        let mut portal: Option<PortalDef> = None;
-        if let Some(f) = texts.get("portal.ron") {
-            match parse_ron::<PortalDef>(f) {
-                Ok(p) => portal = Some(p),
-                Err(p) => problems.push(p),
-            }
-        }
-        set.portal = portal;
-        load!("difficulty.ron", set.difficulties);
-        load!("ai.ron", set.ai);
-        for f in &level_files {
-            match parse_ron::<Level>(f) {
-                Ok(l) => {
-                    level_paths.insert(l.id.clone(), f.path.clone());
-                    levels.insert(l.id.clone(), l);
-                }
-                Err(p) => problems.push(p),
-            }
-        }
-        let mut db = ContentDb {
-            set,
-            levels,
-            level_paths,
-            ..Default::default()
-        };
-        db.reindex();
-        let text_of = |name: &str| texts.get(name).map(|f| (f.path.as_str(), f.text.as_str()));
-        let level_text: HashMap<String, (&str, &str)> = level_files
-            .iter()
-            .filter_map(|f| {
-                let id = db
-                    .level_paths
-                    .iter()
-                    .find(|(_, p)| **p == f.path)
-                    .map(|(id, _)| id.clone())?;
-                Some((id, (f.path.as_str(), f.text.as_str())))
-            })
-            .collect();
-        if problems.iter().all(|p| p.severity != Severity::Error) {
-            problems.extend(validate::content(&db, &text_of));
-            for (id, level) in &db.levels {
-                let (path, text) = level_text.get(id).copied().unwrap_or(("levels", ""));
-                problems.extend(validate::level(&db, level, path, text));
-            }
-        }
+        let build = base_build(files)?;
+        let (mut db, problems) = build.finish();
         if problems.iter().any(|p| p.severity == Severity::Error) {
+            let mut problems = problems;
             problems.sort_by_key(|p| p.severity);
             return Err(problems);
         }
@@ -478,8 +404,49 @@ impl ContentDb {
                 "no level named `{name}`; known levels: {}",
                 self.levels.keys().cloned().collect::<Vec<_>>().join(", ")
             ),
+            mod_id: String::new(),
         }])
     }
+}
+
+/// The base game's files merged (parse errors only; validation comes after). A file named like
+/// a content file is one; any other RON file is a level.
+fn base_build(files: Vec<SourceFile>) -> Result<merge::Build, Vec<Problem>> {
+    let mut build = merge::Build::default();
+    let mut problems = Vec::new();
+    let mut catalogs: Vec<(&'static str, SourceFile)> = Vec::new();
+    let mut level_files = Vec::new();
+    for f in files {
+        let name = Path::new(&f.path)
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        match CONTENT_FILES.iter().find(|c| **c == name) {
+            Some(c) => catalogs.push((c, f)),
+            None => level_files.push(f),
+        }
+    }
+    // A later file of the same name replaces an earlier one (a folder overriding the embedded).
+    for name in CONTENT_FILES {
+        match catalogs.iter().rev().find(|(c, _)| *c == name) {
+            Some((c, f)) => problems.extend(build.apply(c, Arc::new(f.clone()), "base")),
+            None if name == "portal.ron" => {}
+            None => problems.push(Problem::whole_file(
+                Path::new(name),
+                format!("missing content file {name}"),
+            )),
+        }
+    }
+    for f in level_files {
+        problems.extend(build.add_level(Arc::new(f), "base"));
+    }
+    for p in &mut problems {
+        p.mod_id.clear();
+    }
+    if problems.iter().any(|p| p.severity == Severity::Error) {
+        return Err(problems);
+    }
+    Ok(build)
 }
 
 /// `path` if it really lies inside `root` once links and `..` are resolved; a mod or content
@@ -512,6 +479,7 @@ pub fn ron_files_in(dir: &Path) -> Result<Vec<PathBuf>, Problem> {
         col: 0,
         field: String::new(),
         message: format!("can't read folder: {e}"),
+        mod_id: String::new(),
     })?;
     let mut out: Vec<PathBuf> = rd
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -30,6 +30,7 @@ impl Report<'_> {
             col,
             field,
             message,
+            mod_id: String::new(),
         });
     }
     /// Duplicate ids and over-long names/texts.
@@ -56,6 +57,7 @@ impl Report<'_> {
                     col,
                     field: format!("{what}[{id}].id"),
                     message: format!("duplicate id `{id}`: give each entry its own id"),
+                    mod_id: String::new(),
                 });
             }
             for t in texts {

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod fuzz;
+pub mod scenario;
 
 use std::sync::Arc;
 

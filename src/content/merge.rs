@@ -1,0 +1,722 @@
+//! Merging content files into one content set: the base game and every mod go through here.
+//!
+//! A catalog file (`units.ron`, `events.ron`…) is either a plain list, whose entries are added, or
+//! a mod file `( add: [...], patch: {"id": (field: value, …)}, remove: ["id"] )`. A single-value
+//! file (`rules.ron`, `portal.ron`, `ai.ron`) is either the whole value or `( patch: (field: …) )`.
+//! Removes apply first, then adds, then patches, so a mod can replace an entry by removing and
+//! adding it. A patch replaces the fields it names, whole (a patched `cost` is the new cost).
+//! Every problem names the file, line and column of the entry or field at fault.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::ron_text::{Entry, entries, line_col, skip_blank};
+use super::*;
+
+/// Content with an id, kept in a list.
+pub(super) trait Keyed {
+    fn key(&self) -> &str;
+}
+
+macro_rules! keyed {
+    ($($t:ty),*) => { $(impl Keyed for $t { fn key(&self) -> &str { &self.id } })* };
+}
+keyed!(
+    Terrain,
+    Improvement,
+    Building,
+    OutpostSize,
+    UnitType,
+    Card,
+    Tech,
+    ExplorationCard,
+    Ritual,
+    Difficulty,
+    Level
+);
+
+/// The catalog files a mod may add to or patch (`levels.ron` patches or removes levels; new
+/// levels are files in `levels/`).
+pub const MOD_CATALOGS: [&str; 16] = [
+    "rules.ron",
+    "terrains.ron",
+    "improvements.ron",
+    "buildings.ron",
+    "outposts.ron",
+    "units.ron",
+    "events.ron",
+    "chaos.ron",
+    "research.ron",
+    "artifacts.ron",
+    "exploration.ron",
+    "rituals.ron",
+    "portal.ron",
+    "difficulty.ron",
+    "ai.ron",
+    "levels.ron",
+];
+
+/// Who last added or patched an entry: problems found later point there.
+#[derive(Debug, Clone)]
+pub(super) struct Origin {
+    /// The mod (`base` for the base game).
+    pub mod_id: String,
+    /// The file.
+    pub file: Arc<SourceFile>,
+}
+
+/// Content being put together, file by file.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Build {
+    pub set: ContentSet,
+    pub levels: Vec<Level>,
+    /// Where each level was defined (its text locates level problems).
+    pub level_files: BTreeMap<String, Arc<SourceFile>>,
+    /// The base game's file of each catalog (its text locates content problems).
+    pub catalog_files: BTreeMap<&'static str, Arc<SourceFile>>,
+    /// Entries added or patched by a mod: (catalog, id) → origin.
+    pub origins: HashMap<(&'static str, String), Origin>,
+}
+
+/// A problem at a byte offset of a file.
+fn problem_at(f: &SourceFile, at: usize, field: String, message: String) -> Problem {
+    let (line, col) = line_col(&f.text, at);
+    Problem {
+        severity: Severity::Error,
+        file: f.path.clone(),
+        line,
+        col,
+        field,
+        message,
+        mod_id: String::new(),
+    }
+}
+
+/// Parses the part of a file that starts at byte `at`, with positions in the whole file.
+fn parse_part<T: DeserializeOwned>(f: &SourceFile, at: usize, part: &str) -> Result<T, Problem> {
+    let sub = SourceFile {
+        path: f.path.clone(),
+        text: part.to_string(),
+    };
+    parse_ron(&sub).map_err(|mut p| {
+        let (line0, col0) = line_col(&f.text, at);
+        if p.line <= 1 {
+            p.col += col0 - 1;
+        }
+        p.line = p.line.max(1) + line0 - 1;
+        p
+    })
+}
+
+/// The parts of a mod-style file: `add`, `patch`, `remove` entries.
+struct ModForm<'a> {
+    add: Option<Entry<'a>>,
+    patch: Option<Entry<'a>>,
+    remove: Option<Entry<'a>>,
+}
+
+/// Whether the text is a mod-style `( add / patch / remove )` file.
+fn is_mod_form(text: &str) -> bool {
+    let start = skip_blank(text, 0);
+    match entries(text, start) {
+        Ok((list, _)) => {
+            !list.is_empty()
+                && list
+                    .iter()
+                    .all(|e| matches!(e.key, "add" | "patch" | "remove"))
+        }
+        Err(_) => false,
+    }
+}
+
+fn mod_form<'a>(f: &'a SourceFile, cat: &str) -> Result<ModForm<'a>, Problem> {
+    let text = &f.text;
+    let start = skip_blank(text, 0);
+    let (list, end) = entries(text, start).map_err(|(at, m)| {
+        problem_at(
+            f,
+            at,
+            String::new(),
+            format!("{m}; a mod file reads `( add: [...], patch: {{...}}, remove: [...] )`"),
+        )
+    })?;
+    let rest = skip_blank(text, end);
+    if rest < text.len() {
+        return Err(problem_at(
+            f,
+            rest,
+            String::new(),
+            "unexpected text after the closing bracket: remove it".into(),
+        ));
+    }
+    let mut form = ModForm {
+        add: None,
+        patch: None,
+        remove: None,
+    };
+    for e in list {
+        let slot = match e.key {
+            "add" => &mut form.add,
+            "patch" => &mut form.patch,
+            "remove" => &mut form.remove,
+            other => {
+                return Err(problem_at(
+                    f,
+                    e.key_at,
+                    other.to_string(),
+                    format!(
+                        "`{other}` is not a part of a mod file: use `add: [...]`, `patch: \
+                         {{\"id\": (field: value)}}` or `remove: [\"id\"]` ({cat})"
+                    ),
+                ));
+            }
+        };
+        if slot.is_some() {
+            return Err(problem_at(
+                f,
+                e.key_at,
+                e.key.to_string(),
+                format!("`{}` is given twice: merge the two into one", e.key),
+            ));
+        }
+        *slot = Some(e);
+    }
+    Ok(form)
+}
+
+/// The closest id to `id` among `known`, for "did you mean" hints.
+pub(super) fn closest<'a>(id: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    fn dist(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut cur = vec![i + 1];
+            for (j, cb) in b.iter().enumerate() {
+                let sub = prev[j] + usize::from(ca != *cb);
+                cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    }
+    known
+        .map(|k| (dist(id, k), k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
+        .min()
+        .map(|(_, k)| k)
+}
+
+fn did_you_mean<'a>(id: &str, known: impl Iterator<Item = &'a str>) -> String {
+    match closest(id, known) {
+        Some(k) => format!(" (did you mean `{k}`?)"),
+        None => String::new(),
+    }
+}
+
+/// The value `item` with the fields in `patch` replaced (only the `only`th, when given).
+fn patched_text<T: Serialize>(item: &T, patch: &[Entry], only: Option<usize>) -> Option<String> {
+    let base = ron::to_string(item).ok()?;
+    let (fields, _) = entries(&base, 0).ok()?;
+    let chosen: Vec<&Entry> = match only {
+        Some(i) => patch.get(i).into_iter().collect(),
+        None => patch.iter().collect(),
+    };
+    let mut out = String::from("(");
+    for b in &fields {
+        let v = chosen
+            .iter()
+            .rev()
+            .find(|p| p.key == b.key)
+            .map_or(b.value, |p| p.value);
+        out.push_str(&format!("{}: {v},", b.key));
+    }
+    for p in &chosen {
+        if !fields.iter().any(|b| b.key == p.key) {
+            out.push_str(&format!("{}: {},", p.key, p.value));
+        }
+    }
+    out.push(')');
+    Some(out)
+}
+
+/// `item` with `fields` patched, or the problems, each at its field.
+fn patch_value<T: Serialize + DeserializeOwned>(
+    f: &SourceFile,
+    item: &T,
+    fields: &[Entry],
+    at: usize,
+    path: &str,
+) -> Result<T, Vec<Problem>> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    for p in fields {
+        if p.key == "id" {
+            out.push(problem_at(
+                f,
+                p.key_at,
+                format!("{path}.id"),
+                "an entry's id can't be patched: remove the entry and add a new one".into(),
+            ));
+        }
+        if !seen.insert(p.key) {
+            out.push(problem_at(
+                f,
+                p.key_at,
+                format!("{path}.{}", p.key),
+                format!("`{}` is patched twice here: keep one", p.key),
+            ));
+        }
+    }
+    if !out.is_empty() {
+        return Err(out);
+    }
+    let parse = |only| patched_text(item, fields, only).map(|t| ron::from_str::<T>(&t));
+    match parse(None) {
+        Some(Ok(v)) => Ok(v),
+        _ => {
+            // Find the field(s) at fault by trying each alone.
+            for (i, p) in fields.iter().enumerate() {
+                if let Some(Err(e)) = parse(Some(i)) {
+                    out.push(problem_at(
+                        f,
+                        p.key_at,
+                        format!("{path}.{}", p.key),
+                        format!(
+                            "{} (a patch gives whole field values, written as in the base \
+                             file; see docs/schema.md)",
+                            e.code
+                        ),
+                    ));
+                }
+            }
+            if out.is_empty() {
+                out.push(problem_at(
+                    f,
+                    at,
+                    path.to_string(),
+                    "these fields don't fit together: check each value against docs/schema.md"
+                        .into(),
+                ));
+            }
+            Err(out)
+        }
+    }
+}
+
+impl Build {
+    /// Applies one catalog file of mod `mod_id` (or of the base game).
+    pub fn apply(&mut self, cat: &'static str, f: Arc<SourceFile>, mod_id: &str) -> Vec<Problem> {
+        let o = &mut self.origins;
+        let s = &mut self.set;
+        let mut ps = match cat {
+            "rules.ron" => single(&mut s.rules, &f),
+            "terrains.ron" => list(&mut s.terrains, cat, &f, mod_id, o),
+            "improvements.ron" => list(&mut s.improvements, cat, &f, mod_id, o),
+            "buildings.ron" => list(&mut s.buildings, cat, &f, mod_id, o),
+            "outposts.ron" => list(&mut s.outpost_sizes, cat, &f, mod_id, o),
+            "units.ron" => list(&mut s.units, cat, &f, mod_id, o),
+            "events.ron" => list(&mut s.events, cat, &f, mod_id, o),
+            "chaos.ron" => list(&mut s.chaos, cat, &f, mod_id, o),
+            "research.ron" => list(&mut s.research, cat, &f, mod_id, o),
+            "artifacts.ron" => list(&mut s.artifacts, cat, &f, mod_id, o),
+            "exploration.ron" => list(&mut s.exploration, cat, &f, mod_id, o),
+            "rituals.ron" => list(&mut s.rituals, cat, &f, mod_id, o),
+            "difficulty.ron" => list(&mut s.difficulties, cat, &f, mod_id, o),
+            "ai.ron" => single(&mut s.ai, &f),
+            "portal.ron" => {
+                if s.portal.is_none() && is_mod_form(&f.text) {
+                    vec![problem_at(
+                        &f,
+                        0,
+                        "portal".into(),
+                        "there is no portal to patch yet: give the whole portal".into(),
+                    )]
+                } else {
+                    let mut p = s.portal.clone().unwrap_or_else(|| PortalDef {
+                        arches: vec![],
+                        track: 1,
+                        star: 1,
+                        crystals_per_phase: 0,
+                        threat_radius: 0,
+                        operational_text: String::new(),
+                    });
+                    let ps = single(&mut p, &f);
+                    if ps.is_empty() {
+                        s.portal = Some(p);
+                    }
+                    ps
+                }
+            }
+            "levels.ron" => {
+                let before: BTreeSet<String> = self.levels.iter().map(|l| l.id.clone()).collect();
+                let ps = list(&mut self.levels, cat, &f, mod_id, o);
+                // A level added here is located in this file; a patched one stays where it was
+                // written (problems the patch causes say so, see `relocate`).
+                for l in &self.levels {
+                    if !before.contains(&l.id) {
+                        self.level_files.insert(l.id.clone(), f.clone());
+                    }
+                }
+                self.level_files
+                    .retain(|id, _| self.levels.iter().any(|l| l.id == *id));
+                ps
+            }
+            _ => vec![problem_at(
+                &f,
+                0,
+                String::new(),
+                format!(
+                    "`{cat}` is not a content file; content files are: {}",
+                    MOD_CATALOGS.join(", ")
+                ),
+            )],
+        };
+        for p in &mut ps {
+            p.mod_id = mod_id.to_string();
+        }
+        if mod_id == "base" && cat != "levels.ron" {
+            self.catalog_files.insert(cat, f);
+        }
+        ps
+    }
+
+    /// Adds a level file (one level); an id already taken is refused.
+    pub fn add_level(&mut self, f: Arc<SourceFile>, mod_id: &str) -> Vec<Problem> {
+        let level: Level = match parse_ron(&f) {
+            Ok(l) => l,
+            Err(mut p) => {
+                p.mod_id = mod_id.to_string();
+                return vec![p];
+            }
+        };
+        if let Some(old) = self.level_files.get(&level.id) {
+            let (line, col) = locate(&f.text, &["id"]);
+            return vec![Problem {
+                severity: Severity::Error,
+                file: f.path.clone(),
+                line,
+                col,
+                field: "id".into(),
+                message: format!(
+                    "a level `{}` already exists ({}): choose another id, or change that level \
+                     with `content/levels.ron` ( patch: {{\"{}\": (...)}} )",
+                    level.id, old.path, level.id
+                ),
+                mod_id: mod_id.to_string(),
+            }];
+        }
+        self.level_files.insert(level.id.clone(), f.clone());
+        self.origins.insert(
+            ("levels.ron", level.id.clone()),
+            Origin {
+                mod_id: mod_id.to_string(),
+                file: f,
+            },
+        );
+        self.levels.push(level);
+        Vec::new()
+    }
+
+    /// The content as a database, and what validation finds in it.
+    pub fn finish(&self) -> (ContentDb, Vec<Problem>) {
+        let mut db = ContentDb {
+            set: self.set.clone(),
+            levels: self
+                .levels
+                .iter()
+                .map(|l| (l.id.clone(), l.clone()))
+                .collect(),
+            level_paths: self
+                .level_files
+                .iter()
+                .map(|(id, f)| (id.clone(), f.path.clone()))
+                .collect(),
+            ..Default::default()
+        };
+        db.reindex();
+        let text_of = |name: &str| {
+            self.catalog_files
+                .get(name)
+                .map(|f| (f.path.as_str(), f.text.as_str()))
+        };
+        let mut problems = validate::content(&db, &text_of);
+        for (id, level) in &db.levels {
+            let (path, text) = self
+                .level_files
+                .get(id)
+                .map(|f| (f.path.as_str(), f.text.as_str()))
+                .unwrap_or(("levels", ""));
+            problems.extend(validate::level(&db, level, path, text));
+        }
+        (db, problems)
+    }
+
+    /// Points a problem found after applying mod `mod_id` at that mod's file when the entry at
+    /// fault came from it; otherwise says the mod caused it.
+    pub fn relocate(&self, p: &mut Problem, mod_id: &str) {
+        p.mod_id = mod_id.to_string();
+        let cat = self
+            .catalog_files
+            .iter()
+            .find(|(_, f)| f.path == p.file)
+            .map(|(c, _)| *c)
+            .or_else(|| {
+                self.level_files
+                    .values()
+                    .any(|f| f.path == p.file)
+                    .then_some("levels.ron")
+            });
+        let id = p
+            .field
+            .split_once('[')
+            .and_then(|(_, rest)| rest.split_once(']'))
+            .map(|(id, _)| id.to_string());
+        let origin = match (cat, id) {
+            (Some("levels.ron"), _) => None,
+            (Some(c), Some(id)) => self.origins.get(&(c, id.clone())).map(|o| (o, id)),
+            _ => None,
+        };
+        match origin {
+            Some((o, id)) if o.mod_id == mod_id => {
+                let last = p.field.rsplit('.').next().unwrap_or("").to_string();
+                let q = format!("\"{id}\"");
+                let (line, col) = locate(&o.file.text, &[&q, &last]);
+                p.file = o.file.path.clone();
+                p.line = line;
+                p.col = col;
+            }
+            _ => {
+                if !p.file.contains(&format!("/{mod_id}/")) {
+                    p.message
+                        .push_str(&format!(" (this follows from mod `{mod_id}`'s changes)"));
+                }
+            }
+        }
+    }
+}
+
+/// Applies a file to a single value: the whole value, or `( patch: (field: …) )`.
+fn single<T: Serialize + DeserializeOwned>(value: &mut T, f: &SourceFile) -> Vec<Problem> {
+    if !is_mod_form(&f.text) {
+        return match parse_ron::<T>(f) {
+            Ok(v) => {
+                *value = v;
+                Vec::new()
+            }
+            Err(p) => vec![p],
+        };
+    }
+    let form = match mod_form(f, &f.path) {
+        Ok(form) => form,
+        Err(p) => return vec![p],
+    };
+    let mut out = Vec::new();
+    for e in [&form.add, &form.remove].into_iter().flatten() {
+        out.push(problem_at(
+            f,
+            e.key_at,
+            e.key.to_string(),
+            format!(
+                "this file holds one value, not a list: only `patch: (field: value)` fits, \
+                 not `{}`",
+                e.key
+            ),
+        ));
+    }
+    if let Some(p) = &form.patch {
+        match entries(&f.text, p.value_at) {
+            Ok((fields, _)) if f.text[p.value_at..].starts_with('(') => {
+                match patch_value(f, value, &fields, p.key_at, "patch") {
+                    Ok(v) if out.is_empty() => *value = v,
+                    Ok(_) => {}
+                    Err(ps) => out.extend(ps),
+                }
+            }
+            Ok(_) => out.push(problem_at(
+                f,
+                p.value_at,
+                "patch".into(),
+                "write the patch as `( field: value, … )`".into(),
+            )),
+            Err((at, m)) => out.push(problem_at(f, at, "patch".into(), m)),
+        }
+    }
+    out
+}
+
+/// Applies a file to a list of entries with ids.
+fn list<T: Keyed + Serialize + DeserializeOwned>(
+    v: &mut Vec<T>,
+    cat: &'static str,
+    f: &Arc<SourceFile>,
+    mod_id: &str,
+    origins: &mut HashMap<(&'static str, String), Origin>,
+) -> Vec<Problem> {
+    let what = cat.trim_end_matches(".ron");
+    let origin = || Origin {
+        mod_id: mod_id.to_string(),
+        file: f.clone(),
+    };
+    let text = &f.text;
+    let start = skip_blank(text, 0);
+    if text[start..].starts_with('[') {
+        // A plain list adds every entry (the base game's files are written this way).
+        return match parse_ron::<Vec<T>>(f) {
+            Ok(items) => add(v, items, cat, f, 0, mod_id, origins),
+            Err(p) => vec![p],
+        };
+    }
+    let form = match mod_form(f, cat) {
+        Ok(form) => form,
+        Err(p) => return vec![p],
+    };
+    let mut out = Vec::new();
+    if let Some(r) = &form.remove {
+        match parse_part::<Vec<String>>(f, r.value_at, r.value) {
+            Ok(ids) => {
+                for id in ids {
+                    match v.iter().position(|t| t.key() == id) {
+                        Some(i) => {
+                            v.remove(i);
+                            origins.remove(&(cat, id));
+                        }
+                        None => {
+                            let q = format!("\"{id}\"");
+                            let at = text[r.value_at..]
+                                .find(&q)
+                                .map_or(r.value_at, |i| r.value_at + i);
+                            out.push(problem_at(
+                                f,
+                                at,
+                                format!("{what}.remove"),
+                                format!(
+                                    "there is no `{id}` in {what} to remove{}",
+                                    did_you_mean(&id, v.iter().map(|t| t.key()))
+                                ),
+                            ));
+                        }
+                    }
+                }
+            }
+            Err(p) => out.push(p),
+        }
+    }
+    if let Some(a) = &form.add {
+        match parse_part::<Vec<T>>(f, a.value_at, a.value) {
+            Ok(items) => out.extend(add(v, items, cat, f, a.value_at, mod_id, origins)),
+            Err(p) => out.push(p),
+        }
+    }
+    if let Some(p) = &form.patch {
+        if !text[p.value_at..].starts_with('{') {
+            out.push(problem_at(
+                f,
+                p.value_at,
+                format!("{what}.patch"),
+                "write the patch as a map `{\"id\": (field: value, …), …}`".into(),
+            ));
+            return out;
+        }
+        let list = match entries(text, p.value_at) {
+            Ok((list, _)) => list,
+            Err((at, m)) => {
+                out.push(problem_at(f, at, format!("{what}.patch"), m));
+                return out;
+            }
+        };
+        for e in list {
+            let Some(id) = e.string_key() else {
+                out.push(problem_at(
+                    f,
+                    e.key_at,
+                    format!("{what}.patch"),
+                    format!("`{}`: an id is written in quotes, like \"ranger\"", e.key),
+                ));
+                continue;
+            };
+            let Some(i) = v.iter().position(|t| t.key() == id) else {
+                out.push(problem_at(
+                    f,
+                    e.key_at,
+                    format!("{what}.patch"),
+                    format!(
+                        "there is no `{id}` in {what} to patch{}",
+                        did_you_mean(id, v.iter().map(|t| t.key()))
+                    ),
+                ));
+                continue;
+            };
+            let fields = match entries(text, e.value_at) {
+                Ok((fields, _)) if text[e.value_at..].starts_with('(') => fields,
+                Ok(_) => {
+                    out.push(problem_at(
+                        f,
+                        e.value_at,
+                        format!("{what}[{id}]"),
+                        "write the changes as `( field: value, … )`".into(),
+                    ));
+                    continue;
+                }
+                Err((at, m)) => {
+                    out.push(problem_at(f, at, format!("{what}[{id}]"), m));
+                    continue;
+                }
+            };
+            match patch_value(f, &v[i], &fields, e.key_at, &format!("{what}[{id}]")) {
+                Ok(new) => {
+                    v[i] = new;
+                    origins.insert((cat, id.to_string()), origin());
+                }
+                Err(ps) => out.extend(ps),
+            }
+        }
+    }
+    out
+}
+
+/// Adds entries; an id that already existed before this file is refused.
+fn add<T: Keyed>(
+    v: &mut Vec<T>,
+    items: Vec<T>,
+    cat: &'static str,
+    f: &Arc<SourceFile>,
+    from: usize,
+    mod_id: &str,
+    origins: &mut HashMap<(&'static str, String), Origin>,
+) -> Vec<Problem> {
+    let what = cat.trim_end_matches(".ron");
+    let existing: BTreeSet<String> = v.iter().map(|t| t.key().to_string()).collect();
+    let mut out = Vec::new();
+    for item in items {
+        let id = item.key().to_string();
+        if existing.contains(&id) {
+            let q = format!("\"{id}\"");
+            let at = f.text[from..].find(&q).map_or(from, |i| from + i);
+            let owner = origins
+                .get(&(cat, id.clone()))
+                .map_or("base".to_string(), |o| o.mod_id.clone());
+            out.push(problem_at(
+                f,
+                at,
+                format!("{what}[{id}].id"),
+                format!(
+                    "`{id}` already exists in {what} (from `{owner}`): to change it, patch it \
+                     with `patch: {{\"{id}\": (field: value)}}`, or choose a new id"
+                ),
+            ));
+            continue;
+        }
+        origins.insert(
+            (cat, id),
+            Origin {
+                mod_id: mod_id.to_string(),
+                file: f.clone(),
+            },
+        );
+        v.push(item);
+    }
+    out
+}

@@ -1,0 +1,740 @@
+//! Mods: folders with a `mod.ron` manifest (id, name, version, game version range, dependencies,
+//! conflicts, load order) and RON files that add or patch content:
+//!
+//! ```text
+//! mods/highland_guard/
+//!   mod.ron              the manifest
+//!   content/units.ron    ( add: [...], patch: {"ranger": (hp: 3)}, remove: [...] )
+//!   levels/pass.ron      a new level
+//!   scenarios/*.ron      scenario tests (`chaos-outpost test-scenario`)
+//! ```
+//!
+//! Mods are found in `mods/` beside the game, in the user's data directory, or given with
+//! `--mod PATH`. `load` applies the base game, then each mod in dependency order, through the same
+//! merge (`merge::Build`). A mod with any error is disabled, with the reasons, and the game goes on
+//! with the others; nothing a mod contains can crash the loader or reach outside its folder.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::merge::{MOD_CATALOGS, closest};
+use super::*;
+
+/// This game's version, matched against a mod's `game` range.
+pub const GAME_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Most files one mod may hold.
+pub const MAX_MOD_FILES: usize = 500;
+/// Most bytes one mod may hold, all files together.
+pub const MAX_MOD_BYTES: u64 = 32 * 1024 * 1024;
+/// Most mods looked at in one folder.
+pub const MAX_MODS: usize = 200;
+/// The id of the base game, which every mod is applied on.
+pub const BASE_ID: &str = "base";
+
+fn any_version() -> String {
+    "*".into()
+}
+
+/// A mod's `mod.ron`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// Unique id: lower-case letters, digits and `_` (`highland_guard`).
+    pub id: String,
+    /// Name shown to players.
+    pub name: String,
+    /// The mod's own version, `MAJOR.MINOR.PATCH` (semantic versioning).
+    pub version: String,
+    /// Game versions the mod works with, as a range (`">=0.1, <0.3"`; `"*"` for any).
+    #[serde(default = "any_version")]
+    pub game: String,
+    /// One paragraph shown in the mod manager.
+    #[serde(default)]
+    pub description: String,
+    /// Who made it.
+    #[serde(default)]
+    pub authors: Vec<String>,
+    /// Mods this one needs, with a version range each: `{"base_plus": ">=1.0"}`. They load first.
+    #[serde(default)]
+    pub dependencies: BTreeMap<String, String>,
+    /// Mods this one can't be used with.
+    #[serde(default)]
+    pub conflicts: Vec<String>,
+    /// Mods that, when enabled, load before this one (without being needed).
+    #[serde(default)]
+    pub load_after: Vec<String>,
+}
+
+/// A mod's files as read from its folder.
+#[derive(Debug, Clone)]
+pub struct ModSource {
+    /// The folder, as found.
+    pub dir: PathBuf,
+    /// `mod.ron`.
+    pub manifest: SourceFile,
+    /// `content/*.ron`: (catalog file name, file).
+    pub content: Vec<SourceFile>,
+    /// `levels/*.ron`.
+    pub levels: Vec<SourceFile>,
+    /// `scenarios/*.ron`.
+    pub scenarios: Vec<SourceFile>,
+}
+
+/// What became of one mod.
+#[derive(Debug, Clone, Serialize)]
+pub struct ModStatus {
+    /// Id (from the manifest; the folder name when the manifest is unreadable).
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Version as written.
+    pub version: String,
+    /// Description.
+    pub description: String,
+    /// The folder.
+    pub dir: String,
+    /// Applied to the content.
+    pub loaded: bool,
+    /// Errors and warnings, each naming file, line and field.
+    pub problems: Vec<Problem>,
+}
+
+/// The outcome of loading mods.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ModReport {
+    /// Each mod, in the order they were applied (disabled ones included, where they would be).
+    pub mods: Vec<ModStatus>,
+}
+
+impl ModReport {
+    /// Every problem of every mod.
+    pub fn problems(&self) -> impl Iterator<Item = &Problem> {
+        self.mods.iter().flat_map(|m| m.problems.iter())
+    }
+    /// Count of errors.
+    pub fn errors(&self) -> usize {
+        self.problems()
+            .filter(|p| p.severity == Severity::Error)
+            .count()
+    }
+    /// A plain-text report (what the checker's *copy report* button copies).
+    pub fn text(&self) -> String {
+        let mut out = format!("Chaos Outpost {GAME_VERSION}: mod report\n");
+        for m in &self.mods {
+            let state = if m.loaded { "loaded" } else { "DISABLED" };
+            out.push_str(&format!(
+                "\n{} {} ({}) — {state}, {}\n",
+                m.id, m.version, m.dir, m.name
+            ));
+            for p in &m.problems {
+                out.push_str(&format!("  {p}\n"));
+            }
+        }
+        out
+    }
+}
+
+/// The folders mods are looked for in: `mods/` beside the game (the crate folder under
+/// `cargo run`, else the executable's folder) and `mods/` in the user's data directory.
+pub fn mod_dirs() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(root) = asset::asset_root().and_then(|a| a.parent().map(Path::to_path_buf)) {
+        out.push(root.join("mods"));
+    }
+    out.push(crate::settings::data_dir().join("mods"));
+    out.dedup();
+    out
+}
+
+/// Every folder holding a `mod.ron` directly under `dirs` (sorted by path, at most `MAX_MODS`
+/// per folder); a folder that can't be read is skipped.
+pub fn discover(dirs: &[PathBuf]) -> Vec<Result<ModSource, Problem>> {
+    let mut out = Vec::new();
+    for d in dirs {
+        let Ok(rd) = std::fs::read_dir(d) else {
+            continue;
+        };
+        let mut subs: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.join("mod.ron").is_file())
+            .take(MAX_MODS)
+            .collect();
+        subs.sort();
+        out.extend(subs.iter().map(|p| read_mod(p)));
+    }
+    out
+}
+
+/// Reads a mod folder: its manifest and RON files, each bounded and confined to the folder.
+pub fn read_mod(dir: &Path) -> Result<ModSource, Problem> {
+    let shown = |p: &Path| {
+        p.strip_prefix(dir)
+            .map(|rel| dir.join(rel))
+            .unwrap_or_else(|_| p.to_path_buf())
+            .display()
+            .to_string()
+    };
+    let manifest_path = dir.join("mod.ron");
+    if !manifest_path.is_file() {
+        return Err(Problem::whole_file(
+            dir,
+            "not a mod: there is no mod.ron in this folder (see docs/modding.md)".into(),
+        ));
+    }
+    inside(dir, &manifest_path)?;
+    let mut total = 0u64;
+    let mut count = 0usize;
+    let mut read = |p: &Path| -> Result<SourceFile, Problem> {
+        inside(dir, p)?;
+        let text = read_bounded(p)?;
+        total += text.len() as u64;
+        count += 1;
+        if total > MAX_MOD_BYTES || count > MAX_MOD_FILES {
+            return Err(Problem::whole_file(
+                dir,
+                format!(
+                    "the mod holds more than {MAX_MOD_FILES} files or {MAX_MOD_BYTES} bytes: \
+                     split it"
+                ),
+            ));
+        }
+        Ok(SourceFile {
+            path: shown(p),
+            text,
+        })
+    };
+    let manifest = read(&manifest_path)?;
+    let mut files_in = |sub: &str| -> Result<Vec<SourceFile>, Problem> {
+        let d = dir.join(sub);
+        if !d.is_dir() {
+            return Ok(Vec::new());
+        }
+        ron_files_in(&d)?.iter().map(|p| read(p)).collect()
+    };
+    let content = files_in("content")?;
+    let levels = files_in("levels")?;
+    let scenarios = files_in("scenarios")?;
+    Ok(ModSource {
+        dir: dir.to_path_buf(),
+        manifest,
+        content,
+        levels,
+        scenarios,
+    })
+}
+
+/// Checks a manifest's own fields.
+fn check_manifest(m: &Manifest, f: &SourceFile) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut err = |field: &str, message: String| {
+        let (line, col) = locate(&f.text, &[field]);
+        out.push(Problem {
+            severity: Severity::Error,
+            file: f.path.clone(),
+            line,
+            col,
+            field: field.to_string(),
+            message,
+            mod_id: m.id.clone(),
+        });
+    };
+    let id_ok = !m.id.is_empty()
+        && m.id.len() <= 64
+        && m.id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if !id_ok {
+        err(
+            "id",
+            format!(
+                "`{}` is not a mod id: use 1 to 64 lower-case letters, digits and `_`",
+                m.id
+            ),
+        );
+    } else if m.id == BASE_ID {
+        err("id", "`base` is the base game's id: choose another".into());
+    }
+    if m.name.trim().is_empty() || m.name.chars().count() > 100 {
+        err("name", "give the mod a name of 1 to 100 characters".into());
+    }
+    if m.description.chars().count() > MAX_TEXT {
+        err(
+            "description",
+            format!("longer than {MAX_TEXT} characters: shorten it"),
+        );
+    }
+    if semver::Version::parse(&m.version).is_err() {
+        err(
+            "version",
+            format!(
+                "`{}` is not a version: write MAJOR.MINOR.PATCH, like \"1.0.0\"",
+                m.version
+            ),
+        );
+    }
+    match semver::VersionReq::parse(&m.game) {
+        Err(e) => err(
+            "game",
+            format!(
+                "`{}` is not a version range ({e}): write one like \">=0.1, <0.3\" or \"*\"",
+                m.game
+            ),
+        ),
+        Ok(req) => {
+            let here =
+                semver::Version::parse(GAME_VERSION).unwrap_or(semver::Version::new(0, 0, 0));
+            if !req.matches(&here) {
+                err(
+                    "game",
+                    format!(
+                        "needs game version `{}`, but this is {GAME_VERSION}: update the game, \
+                         or test the mod with {GAME_VERSION} and widen the range",
+                        m.game
+                    ),
+                );
+            }
+        }
+    }
+    for (dep, range) in &m.dependencies {
+        if dep == &m.id {
+            err(
+                "dependencies",
+                format!("the mod depends on itself (`{dep}`): remove that entry"),
+            );
+        }
+        if let Err(e) = semver::VersionReq::parse(range) {
+            err(
+                "dependencies",
+                format!(
+                    "`{range}` for `{dep}` is not a version range ({e}): write one like \">=1.0\""
+                ),
+            );
+        }
+    }
+    if m.conflicts.contains(&m.id) {
+        err(
+            "conflicts",
+            "the mod conflicts with itself: remove its own id".into(),
+        );
+    }
+    out
+}
+
+/// The load order of `ids` (a subset of the manifests' keys): dependencies and `load_after`
+/// first, then the user's order. Returns the order and the mods caught in cycles, each with
+/// the cycle written out (`a → b → a`).
+fn order(
+    ids: &[String],
+    manifests: &BTreeMap<String, Manifest>,
+) -> (Vec<String>, Vec<(String, String)>) {
+    let rank: BTreeMap<&str, usize> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), i))
+        .collect();
+    let before = |id: &str| -> Vec<String> {
+        manifests
+            .get(id)
+            .map(|m| {
+                m.dependencies
+                    .keys()
+                    .chain(m.load_after.iter())
+                    .filter(|d| rank.contains_key(d.as_str()) && *d != id)
+                    .cloned()
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut done: Vec<String> = Vec::new();
+    let mut left: Vec<String> = ids.to_vec();
+    // Kahn's algorithm, taking the earliest ready mod in the user's order each time.
+    loop {
+        let ready = left
+            .iter()
+            .filter(|id| before(id).iter().all(|d| done.contains(d)))
+            .min_by_key(|id| rank.get(id.as_str()).copied().unwrap_or(usize::MAX))
+            .cloned();
+        match ready {
+            Some(id) => {
+                left.retain(|x| *x != id);
+                done.push(id);
+            }
+            None => break,
+        }
+    }
+    // What's left is in a cycle or waits on one: name a cycle for each.
+    let mut cycles = Vec::new();
+    for id in &left {
+        let mut path = vec![id.clone()];
+        let mut cur = id.clone();
+        let text = loop {
+            let next = before(&cur).into_iter().find(|d| left.contains(d));
+            match next {
+                Some(n) if path.contains(&n) => {
+                    let from = path.iter().position(|p| *p == n).unwrap_or(0);
+                    let mut c: Vec<String> = path[from..].to_vec();
+                    c.push(n);
+                    break c.join(" → ");
+                }
+                Some(n) => {
+                    path.push(n.clone());
+                    cur = n;
+                }
+                None => break path.join(" → "),
+            }
+        };
+        cycles.push((id.clone(), text));
+    }
+    (done, cycles)
+}
+
+/// Loads the base game (`base`, as `ContentDb::from_files` takes it) and applies `mods` in
+/// dependency order (ties in the order given). A mod with any error is left out, with its
+/// problems in the report; a broken base game is the only error returned.
+pub fn load(
+    base: Vec<SourceFile>,
+    mods: &[ModSource],
+) -> Result<(ContentDb, ModReport), Vec<Problem>> {
+    let mut build = super::base_build(base)?;
+    let (_, base_problems) = build.finish();
+    if base_problems.iter().any(|p| p.severity == Severity::Error) {
+        return Err(base_problems);
+    }
+    let mut known: BTreeSet<(String, String, String)> = base_problems
+        .iter()
+        .map(|p| (p.file.clone(), p.field.clone(), p.message.clone()))
+        .collect();
+    let mut warnings = base_problems;
+
+    // Manifests.
+    let mut status: BTreeMap<String, ModStatus> = BTreeMap::new();
+    let mut manifests: BTreeMap<String, Manifest> = BTreeMap::new();
+    let mut sources: BTreeMap<String, &ModSource> = BTreeMap::new();
+    let mut given: Vec<String> = Vec::new();
+    for (n, src) in mods.iter().enumerate() {
+        let folder = src
+            .dir
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_else(|| format!("mod{n}"));
+        let mut st = ModStatus {
+            id: folder.clone(),
+            name: folder.clone(),
+            version: String::new(),
+            description: String::new(),
+            dir: src.dir.display().to_string(),
+            loaded: false,
+            problems: Vec::new(),
+        };
+        let m: Manifest = match parse_ron(&src.manifest) {
+            Ok(m) => m,
+            Err(mut p) => {
+                p.mod_id = folder.clone();
+                st.problems.push(p);
+                let key = format!("{folder}#{n}");
+                given.push(key.clone());
+                status.insert(key, st);
+                continue;
+            }
+        };
+        st.id = m.id.clone();
+        st.name = m.name.clone();
+        st.version = m.version.clone();
+        st.description = m.description.clone();
+        st.problems = check_manifest(&m, &src.manifest);
+        if let Some(first) = sources.get(&m.id) {
+            let (line, col) = locate(&src.manifest.text, &["id"]);
+            st.problems.push(Problem {
+                severity: Severity::Error,
+                file: src.manifest.path.clone(),
+                line,
+                col,
+                field: "id".into(),
+                message: format!(
+                    "another mod has the id `{}` ({}): remove one of the two folders or give \
+                     this one its own id",
+                    m.id,
+                    first.dir.display()
+                ),
+                mod_id: m.id.clone(),
+            });
+            let key = format!("{}#{n}", m.id);
+            given.push(key.clone());
+            status.insert(key, st);
+            continue;
+        }
+        given.push(m.id.clone());
+        sources.insert(m.id.clone(), src);
+        manifests.insert(m.id.clone(), m);
+        status.insert(given[given.len() - 1].clone(), st);
+    }
+
+    let manifest_err = |m: &Manifest, src: &ModSource, field: &str, message: String| {
+        let (line, col) = locate(&src.manifest.text, &[field]);
+        Problem {
+            severity: Severity::Error,
+            file: src.manifest.path.clone(),
+            line,
+            col,
+            field: field.to_string(),
+            message,
+            mod_id: m.id.clone(),
+        }
+    };
+
+    // Order by dependencies; cycles are refused.
+    let ids: Vec<String> = given
+        .iter()
+        .filter(|k| manifests.contains_key(*k))
+        .cloned()
+        .collect();
+    let (ordered, cycles) = order(&ids, &manifests);
+    for (id, cycle) in cycles {
+        if let (Some(m), Some(src), Some(st)) =
+            (manifests.get(&id), sources.get(&id), status.get_mut(&id))
+        {
+            st.problems.push(manifest_err(
+                m,
+                src,
+                "dependencies",
+                format!(
+                    "the load order has a cycle: {cycle}; one of these mods must stop naming \
+                     the other in `dependencies` or `load_after`"
+                ),
+            ));
+        }
+    }
+
+    // Apply in order.
+    let mut loaded: BTreeMap<String, semver::Version> = BTreeMap::new();
+    let mut applied_order: Vec<String> = Vec::new();
+    for id in &ordered {
+        let (Some(m), Some(src)) = (manifests.get(id), sources.get(id)) else {
+            continue;
+        };
+        applied_order.push(id.clone());
+        let mut problems = status
+            .get(id)
+            .map(|s| s.problems.clone())
+            .unwrap_or_default();
+        // Dependencies loaded, at the right versions.
+        for (dep, range) in &m.dependencies {
+            let Ok(req) = semver::VersionReq::parse(range) else {
+                continue;
+            };
+            let found = if dep == BASE_ID {
+                semver::Version::parse(GAME_VERSION).ok()
+            } else {
+                loaded.get(dep).cloned()
+            };
+            match found {
+                Some(v) if req.matches(&v) => {}
+                Some(v) => problems.push(manifest_err(
+                    m,
+                    src,
+                    "dependencies",
+                    format!(
+                        "needs `{dep}` {range}, but version {v} is installed: install a \
+                         matching version"
+                    ),
+                )),
+                None => {
+                    let why = if manifests.contains_key(dep) {
+                        "is disabled because of its own problems"
+                    } else {
+                        "is not installed or not enabled"
+                    };
+                    problems.push(manifest_err(
+                        m,
+                        src,
+                        "dependencies",
+                        format!(
+                            "needs mod `{dep}`, which {why}: install it into a mods/ folder and \
+                             enable it{}",
+                            super::merge::closest(dep, manifests.keys().map(String::as_str))
+                                .filter(|c| *c != dep)
+                                .map(|c| format!(" (did you mean `{c}`?)"))
+                                .unwrap_or_default()
+                        ),
+                    ));
+                }
+            }
+        }
+        // Conflicts, either way round, with what is already loaded.
+        for other in loaded.keys() {
+            let theirs = manifests
+                .get(other)
+                .is_some_and(|o| o.conflicts.contains(id));
+            if m.conflicts.contains(other) || theirs {
+                problems.push(manifest_err(
+                    m,
+                    src,
+                    "conflicts",
+                    format!(
+                        "conflicts with `{other}`, which is enabled and loads first: disable \
+                         one of the two"
+                    ),
+                ));
+            }
+        }
+        if problems.iter().any(|p| p.severity == Severity::Error) {
+            if let Some(st) = status.get_mut(id) {
+                st.problems = problems;
+            }
+            continue;
+        }
+        // The files.
+        let mut next = build.clone();
+        for f in &src.content {
+            let name = Path::new(&f.path)
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            match MOD_CATALOGS.iter().find(|c| **c == name) {
+                Some(c) => problems.extend(next.apply(c, Arc::new(f.clone()), id)),
+                None => problems.push(Problem {
+                    severity: Severity::Error,
+                    file: f.path.clone(),
+                    line: 0,
+                    col: 0,
+                    field: String::new(),
+                    message: format!(
+                        "`{name}` is not a content file{}; content files are: {}",
+                        closest(&name, MOD_CATALOGS.iter().copied())
+                            .map(|c| format!(" (did you mean `{c}`?)"))
+                            .unwrap_or_default(),
+                        MOD_CATALOGS.join(", ")
+                    ),
+                    mod_id: id.clone(),
+                }),
+            }
+        }
+        for f in &src.levels {
+            problems.extend(next.add_level(Arc::new(f.clone()), id));
+        }
+        if !problems.iter().any(|p| p.severity == Severity::Error) {
+            // What the mod's changes break or make doubtful, anywhere.
+            let (_, found) = next.finish();
+            for mut p in found {
+                let key = (p.file.clone(), p.field.clone(), p.message.clone());
+                if known.contains(&key) {
+                    continue;
+                }
+                next.relocate(&mut p, id);
+                problems.push(p);
+            }
+        }
+        let ok = !problems.iter().any(|p| p.severity == Severity::Error);
+        if ok {
+            let (_, found) = next.finish();
+            known = found
+                .iter()
+                .map(|p| (p.file.clone(), p.field.clone(), p.message.clone()))
+                .collect();
+            build = next;
+            if let Ok(v) = semver::Version::parse(&m.version) {
+                loaded.insert(id.clone(), v);
+            }
+        }
+        problems.sort_by(|a, b| {
+            (a.severity, &a.file, a.line, a.col).cmp(&(b.severity, &b.file, b.line, b.col))
+        });
+        problems.dedup();
+        if let Some(st) = status.get_mut(id) {
+            st.loaded = ok;
+            st.problems = problems;
+        }
+    }
+    let (mut db, problems) = build.finish();
+    warnings.extend(
+        problems
+            .into_iter()
+            .filter(|p| p.severity == Severity::Warning),
+    );
+    warnings.dedup();
+    db.warnings = warnings;
+    db.mods = applied_order
+        .iter()
+        .filter(|id| status.get(*id).is_some_and(|s| s.loaded))
+        .filter_map(|id| manifests.get(id).cloned())
+        .collect();
+    // The report lists mods in load order, then those that never got to load.
+    let mut report = ModReport::default();
+    for id in applied_order.iter().chain(given.iter()) {
+        if let Some(st) = status.remove(id) {
+            report.mods.push(st);
+        }
+    }
+    Ok((db, report))
+}
+
+/// Reads each folder in `dirs` as a mod; unreadable ones become a disabled entry in the report.
+pub fn read_all(dirs: &[PathBuf]) -> (Vec<ModSource>, Vec<ModStatus>) {
+    let mut ok = Vec::new();
+    let mut bad = Vec::new();
+    for d in dirs {
+        match read_mod(d) {
+            Ok(m) => ok.push(m),
+            Err(mut p) => {
+                let id = d
+                    .file_name()
+                    .map(|n| n.to_string_lossy().to_string())
+                    .unwrap_or_default();
+                p.mod_id = id.clone();
+                bad.push(ModStatus {
+                    id: id.clone(),
+                    name: id,
+                    version: String::new(),
+                    description: String::new(),
+                    dir: d.display().to_string(),
+                    loaded: false,
+                    problems: vec![p],
+                });
+            }
+        }
+    }
+    (ok, bad)
+}
+
+/// Adds to `sources` the installed mods (from `mod_dirs`) that they depend on, directly or not,
+/// when not given already.
+pub fn add_installed_dependencies(sources: &mut Vec<ModSource>) {
+    let installed: Vec<(String, ModSource)> = discover(&mod_dirs())
+        .into_iter()
+        .flatten()
+        .filter_map(|m| {
+            let man: Manifest = parse_ron(&m.manifest).ok()?;
+            Some((man.id, m))
+        })
+        .collect();
+    // Bounded: each round adds at least one mod or stops.
+    for _ in 0..MAX_MODS {
+        let have: BTreeSet<String> = sources
+            .iter()
+            .filter_map(|m| parse_ron::<Manifest>(&m.manifest).ok().map(|m| m.id))
+            .collect();
+        let needed: BTreeSet<String> = sources
+            .iter()
+            .filter_map(|m| parse_ron::<Manifest>(&m.manifest).ok())
+            .flat_map(|m| m.dependencies.into_keys())
+            .filter(|d| d != BASE_ID && !have.contains(d))
+            .collect();
+        let add: Vec<ModSource> = installed
+            .iter()
+            .filter(|(id, _)| needed.contains(id))
+            .map(|(_, m)| m.clone())
+            .collect();
+        if add.is_empty() {
+            return;
+        }
+        // Dependencies first, so the user order keeps them ahead.
+        let mut next = add;
+        next.append(sources);
+        *sources = next;
+    }
+}

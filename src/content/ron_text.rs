@@ -1,0 +1,229 @@
+//! A small reader of RON *text* (not values): it splits a struct `( a: 1, b: (…) )` or a map
+//! `{ "k": v, … }` into its top-level entries with their byte offsets. Mod patches use it to
+//! replace single fields of an entry while keeping the exact line and column of each field for
+//! error messages (`ron::Value` loses enum variant names, so it can't round-trip content).
+
+/// One `key: value` entry of a struct or map, with where it starts in the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry<'a> {
+    /// The key as written (`hp`, `"ranger"`).
+    pub key: &'a str,
+    /// Byte offset of the key.
+    pub key_at: usize,
+    /// The value as written, trimmed.
+    pub value: &'a str,
+    /// Byte offset of the value.
+    pub value_at: usize,
+}
+
+impl Entry<'_> {
+    /// The key without quotes (`"ranger"` → `ranger`), or `None` when it isn't a plain string.
+    pub fn string_key(&self) -> Option<&str> {
+        let k = self.key.strip_prefix('"')?.strip_suffix('"')?;
+        (!k.contains('\\') && !k.contains('"')).then_some(k)
+    }
+}
+
+/// Index of the first byte at or after `at` that is not white space or a comment.
+pub fn skip_blank(text: &str, mut at: usize) -> usize {
+    let b = text.as_bytes();
+    loop {
+        while at < b.len() && b[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        if b.get(at..at + 2) == Some(b"//") {
+            while at < b.len() && b[at] != b'\n' {
+                at += 1;
+            }
+        } else if b.get(at..at + 2) == Some(b"/*") {
+            at = end_of_block_comment(b, at);
+        } else {
+            return at;
+        }
+    }
+}
+
+/// Just past the block comment opening at `at` (RON block comments nest).
+fn end_of_block_comment(b: &[u8], mut at: usize) -> usize {
+    let mut depth = 0usize;
+    while at < b.len() {
+        if b.get(at..at + 2) == Some(b"/*") {
+            depth += 1;
+            at += 2;
+        } else if b.get(at..at + 2) == Some(b"*/") {
+            depth -= 1;
+            at += 2;
+            if depth == 0 {
+                return at;
+            }
+        } else {
+            at += 1;
+        }
+    }
+    b.len()
+}
+
+/// Just past the string, raw string or char literal starting at `at`, if one does.
+fn end_of_literal(b: &[u8], at: usize) -> Option<usize> {
+    match b[at] {
+        b'"' => {
+            let mut i = at + 1;
+            while i < b.len() {
+                match b[i] {
+                    b'\\' => i += 2,
+                    b'"' => return Some(i + 1),
+                    _ => i += 1,
+                }
+            }
+            Some(b.len())
+        }
+        b'\'' => {
+            // A char literal: 'x' or '\n' or a multi-byte char.
+            let mut i = at + 1;
+            while i < b.len() && i < at + 12 {
+                match b[i] {
+                    b'\\' => i += 2,
+                    b'\'' => return Some(i + 1),
+                    _ => i += 1,
+                }
+            }
+            None
+        }
+        b'r' if at == 0 || !(b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_') => {
+            let mut i = at + 1;
+            let mut hashes = 0;
+            while b.get(i) == Some(&b'#') {
+                hashes += 1;
+                i += 1;
+            }
+            if b.get(i) != Some(&b'"') {
+                return None;
+            }
+            let close: Vec<u8> = std::iter::once(b'"')
+                .chain(std::iter::repeat_n(b'#', hashes))
+                .collect();
+            let body = i + 1;
+            Some(
+                b[body..]
+                    .windows(close.len())
+                    .position(|w| w == close.as_slice())
+                    .map(|p| body + p + close.len())
+                    .unwrap_or(b.len()),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// Splits the struct or map whose opening bracket is at `open` into its top-level entries.
+/// Returns the entries and the index just past the closing bracket, or the offset and a
+/// sentence when the text is not a `( … )` / `{ … }` of `key: value` entries.
+pub fn entries(text: &str, open: usize) -> Result<(Vec<Entry<'_>>, usize), (usize, String)> {
+    let b = text.as_bytes();
+    let close = match b.get(open) {
+        Some(b'(') => b')',
+        Some(b'{') => b'}',
+        _ => return Err((open, "expected `(` or `{` here".into())),
+    };
+    let mut out = Vec::new();
+    let mut at = open + 1;
+    loop {
+        at = skip_blank(text, at);
+        match b.get(at) {
+            None => return Err((open, "this bracket is never closed".into())),
+            Some(c) if *c == close => return Ok((out, at + 1)),
+            _ => {}
+        }
+        // One entry: up to the next top-level `,` or the closing bracket.
+        let start = at;
+        let mut stack: Vec<u8> = Vec::new();
+        let mut colon = None;
+        let mut i = at;
+        while i < b.len() {
+            if let Some(end) = end_of_literal(b, i) {
+                i = end;
+                continue;
+            }
+            if b.get(i..i + 2) == Some(b"//") || b.get(i..i + 2) == Some(b"/*") {
+                i = skip_blank(text, i);
+                continue;
+            }
+            match b[i] {
+                b'(' => stack.push(b')'),
+                b'[' => stack.push(b']'),
+                b'{' => stack.push(b'}'),
+                c @ (b')' | b']' | b'}') if stack.last() == Some(&c) => {
+                    stack.pop();
+                }
+                c if (c == b',' || c == close) && stack.is_empty() => break,
+                b')' | b']' | b'}' => {
+                    return Err((i, "this bracket doesn't match the one that opened".into()));
+                }
+                b':' if stack.is_empty() && colon.is_none() => colon = Some(i),
+                _ => {}
+            }
+            i += 1;
+        }
+        if i >= b.len() {
+            return Err((open, "this bracket is never closed".into()));
+        }
+        let Some(c) = colon else {
+            return Err((start, "expected `name: value` here".into()));
+        };
+        let key = text[start..c].trim_end();
+        let value_at = skip_blank(text, c + 1);
+        let value = text[value_at..i].trim_end();
+        if key.is_empty() || value.is_empty() {
+            return Err((start, "expected `name: value` here".into()));
+        }
+        out.push(Entry {
+            key,
+            key_at: start,
+            value,
+            value_at,
+        });
+        at = if b[i] == b',' { i + 1 } else { i };
+    }
+}
+
+/// 1-based line and column of a byte offset.
+pub fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let at = at.min(text.len());
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before
+        .rfind('\n')
+        .map(|i| before[i + 1..].chars().count() + 1)
+        .unwrap_or(before.chars().count() + 1);
+    (line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_nested_entries_with_strings_and_comments() {
+        let t = r#"( // a comment: with, commas
+            a: 1,
+            b: (x: "a, b)", y: [1, 2]), /* c: 3, */
+            "k": Some('('),
+        )"#;
+        let (e, end) = entries(t, 0).expect("parses");
+        assert_eq!(end, t.len());
+        let keys: Vec<&str> = e.iter().map(|e| e.key).collect();
+        assert_eq!(keys, ["a", "b", "\"k\""]);
+        assert_eq!(e[1].value, r#"(x: "a, b)", y: [1, 2])"#);
+        assert_eq!(e[2].string_key(), Some("k"));
+        assert_eq!(line_col(t, e[1].key_at), (3, 13));
+    }
+
+    #[test]
+    fn refuses_unclosed_and_keyless() {
+        assert!(entries("(a: 1", 0).is_err());
+        assert!(entries("(a 1)", 0).is_err());
+        assert!(entries("(a: (1])", 0).is_err());
+        assert!(entries("[1]", 0).is_err());
+        assert_eq!(entries("( )", 0).map(|(e, _)| e.len()), Ok(0));
+    }
+}
