@@ -243,7 +243,7 @@ fn main() -> ExitCode {
         Some(Cmd::Mods { json }) => return list_mods(&mods, json),
         Some(Cmd::TestScenario { paths }) => return test_scenarios(&paths, &mods),
         Some(Cmd::Schema) => {
-            out!("{}", chaos_outpost::content::schema_doc::markdown());
+            print!("{}", chaos_outpost::content::schema_doc::markdown());
             Ok(())
         }
         Some(Cmd::Replay { file }) => run_replay(&mods, &file),
@@ -296,9 +296,31 @@ fn play(
     players: &[String],
     menu: bool,
 ) -> Result<(), String> {
-    let mut db = content_with(mods)?;
+    // The window loads the mods enabled in the settings, and those given with --mod.
+    let settings = chaos_outpost::settings::load(&chaos_outpost::settings::settings_path()).0;
+    let found: Vec<mods::ModSource> = mods::discover(&mods::mod_dirs())
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut dirs: Vec<PathBuf> = mods::choose(&found, &settings.mods, &[])
+        .into_iter()
+        .map(|m| m.dir)
+        .collect();
+    dirs.extend(mods.iter().cloned());
+    let mut db = content_with(&dirs)?;
     let id = db.resolve_level(level).map_err(|ps| problems_text(&ps))?;
-    chaos_outpost::view::run(Arc::new(db), &id, seed, screenshot, frames, players, menu)
+    chaos_outpost::view::run(
+        Arc::new(db),
+        chaos_outpost::view::Launch {
+            level: id,
+            seed,
+            screenshot,
+            frames,
+            players: players.to_vec(),
+            open_menu: menu,
+            cli_mods: mods.to_vec(),
+        },
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -581,7 +603,10 @@ fn list_mods(extra: &[PathBuf], json: bool) -> ExitCode {
     let report = match mods::load(chaos_outpost::content::embedded_files(), &sources) {
         Ok((_, r)) => r,
         Err(ps) => {
-            eprintln!("error: the embedded content is broken:\n{}", problems_text(&ps));
+            eprintln!(
+                "error: the embedded content is broken:\n{}",
+                problems_text(&ps)
+            );
             return ExitCode::FAILURE;
         }
     };
@@ -604,7 +629,14 @@ fn list_mods(extra: &[PathBuf], json: bool) -> ExitCode {
         }
         for m in bad.iter().chain(report.mods.iter()) {
             let state = if m.loaded { "ok" } else { "DISABLED" };
-            out!("{:<8} {} {} — {} ({})", state, m.id, m.version, m.name, m.dir);
+            out!(
+                "{:<8} {} {} — {} ({})",
+                state,
+                m.id,
+                m.version,
+                m.name,
+                m.dir
+            );
             for p in &m.problems {
                 out!("         {p}");
             }

@@ -43,6 +43,8 @@ pub struct Settings {
     pub animation_speed: f32,
     /// Language code (`en`, `fr`).
     pub language: String,
+    /// Enabled mods by id, in load order (mods found but not listed are off).
+    pub mods: Vec<String>,
 }
 
 impl Default for Settings {
@@ -57,6 +59,7 @@ impl Default for Settings {
             palette: Palette::Standard,
             animation_speed: 1.0,
             language: "en".into(),
+            mods: Vec::new(),
         }
     }
 }
@@ -84,6 +87,19 @@ impl Settings {
             4.0,
             d.animation_speed,
         );
+        // A hand-edited list can't grow without bound or name junk.
+        let before = self.mods.len();
+        self.mods.truncate(crate::content::mods::MAX_MODS);
+        self.mods
+            .retain(|m| m.len() <= 64 && !m.is_empty() && !m.contains(['/', '\\', '.']));
+        let mut seen = std::collections::BTreeSet::new();
+        self.mods.retain(|m| seen.insert(m.clone()));
+        if self.mods.len() != before {
+            fixed.push(format!(
+                "mods: {} entries dropped (too many, repeated or not an id)",
+                before - self.mods.len()
+            ));
+        }
         if !["en", "fr"].contains(&self.language.as_str()) {
             fixed.push(format!(
                 "unknown language `{}`: en used",

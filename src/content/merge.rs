@@ -377,6 +377,16 @@ impl Build {
         for p in &mut ps {
             p.mod_id = mod_id.to_string();
         }
+        // A patched single value (rules, portal, AI weights): its problems point at the patch.
+        if ps.is_empty() && matches!(cat, "rules.ron" | "portal.ron" | "ai.ron") {
+            self.origins.insert(
+                (cat, "*".into()),
+                Origin {
+                    mod_id: mod_id.to_string(),
+                    file: f.clone(),
+                },
+            );
+        }
         if mod_id == "base" && cat != "levels.ron" {
             self.catalog_files.insert(cat, f);
         }
@@ -476,13 +486,16 @@ impl Build {
             .map(|(id, _)| id.to_string());
         let origin = match (cat, id) {
             (Some("levels.ron"), _) => None,
-            (Some(c), Some(id)) => self.origins.get(&(c, id.clone())).map(|o| (o, id)),
+            (Some(c), Some(id)) => self.origins.get(&(c, id.clone())).map(|o| (o, Some(id))),
+            (Some(c), None) => self.origins.get(&(c, "*".to_string())).map(|o| (o, None)),
             _ => None,
         };
         match origin {
             Some((o, id)) if o.mod_id == mod_id => {
                 let last = p.field.rsplit('.').next().unwrap_or("").to_string();
-                let q = format!("\"{id}\"");
+                let q = id
+                    .map(|id| format!("\"{id}\""))
+                    .unwrap_or_else(|| "patch".into());
                 let (line, col) = locate(&o.file.text, &[&q, &last]);
                 p.file = o.file.path.clone();
                 p.line = line;

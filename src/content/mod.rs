@@ -166,13 +166,22 @@ pub fn parse_ron<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Problem> {
             ron::Error::NoSuchEnumVariant { found, .. } => found.to_string(),
             _ => String::new(),
         };
+        let hint = match &e.code {
+            ron::Error::IntegerOutOfBounds => {
+                "amounts, costs and counts are whole numbers from 0 up: no negative values"
+            }
+            ron::Error::NoSuchStructField { .. } | ron::Error::MissingStructField { .. } => {
+                "see the fields of each type in docs/schema.md"
+            }
+            _ => "check the RON syntax and the field names in docs/schema.md",
+        };
         Problem {
             severity: Severity::Error,
             file: file.path.clone(),
             line: e.span.start.line,
             col: e.span.start.col,
             field,
-            message: format!("{msg} (check the RON syntax and the field names in docs/modding.md)"),
+            message: format!("{msg} ({hint})"),
             mod_id: String::new(),
         }
     })

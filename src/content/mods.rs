@@ -498,10 +498,15 @@ pub fn load(
         if let (Some(m), Some(src), Some(st)) =
             (manifests.get(&id), sources.get(&id), status.get_mut(&id))
         {
+            let field = if m.dependencies.is_empty() {
+                "load_after"
+            } else {
+                "dependencies"
+            };
             st.problems.push(manifest_err(
                 m,
                 src,
-                "dependencies",
+                field,
                 format!(
                     "the load order has a cycle: {cycle}; one of these mods must stop naming \
                      the other in `dependencies` or `load_after`"
@@ -737,4 +742,155 @@ pub fn add_installed_dependencies(sources: &mut Vec<ModSource>) {
         next.append(sources);
         *sources = next;
     }
+}
+
+/// The id a mod folder's manifest declares, if it can be read.
+pub fn manifest_id(src: &ModSource) -> Option<String> {
+    parse_ron::<Manifest>(&src.manifest).ok().map(|m| m.id)
+}
+
+/// The mods to load: those of `found` whose id is in `enabled`, in that order, then `always`
+/// (given on the command line) unless already there.
+pub fn choose(found: &[ModSource], enabled: &[String], always: &[ModSource]) -> Vec<ModSource> {
+    let mut out: Vec<ModSource> = enabled
+        .iter()
+        .filter_map(|id| {
+            found
+                .iter()
+                .find(|m| manifest_id(m).as_deref() == Some(id.as_str()))
+                .cloned()
+        })
+        .collect();
+    for m in always {
+        if !out.iter().any(|o| o.dir == m.dir) {
+            out.push(m.clone());
+        }
+    }
+    out
+}
+
+/// What a change of content means for a game in progress: the reasons it needs a new game to
+/// show fully (empty: everything applies at once). `unsafe_live` is true when entries the game
+/// may hold were removed, so the new content must wait for a new game.
+pub fn live_change(old: &ContentDb, new: &ContentDb) -> (Vec<String>, bool) {
+    fn ids<T>(v: &[T], id: impl Fn(&T) -> &str) -> BTreeSet<String> {
+        v.iter().map(|t| id(t).to_string()).collect()
+    }
+    let (a, b) = (&old.set, &new.set);
+    let lists: [(&str, BTreeSet<String>, BTreeSet<String>); 11] = [
+        (
+            "terrains",
+            ids(&a.terrains, |t| &t.id),
+            ids(&b.terrains, |t| &t.id),
+        ),
+        (
+            "improvements",
+            ids(&a.improvements, |t| &t.id),
+            ids(&b.improvements, |t| &t.id),
+        ),
+        (
+            "buildings",
+            ids(&a.buildings, |t| &t.id),
+            ids(&b.buildings, |t| &t.id),
+        ),
+        (
+            "outpost sizes",
+            ids(&a.outpost_sizes, |t| &t.id),
+            ids(&b.outpost_sizes, |t| &t.id),
+        ),
+        ("units", ids(&a.units, |t| &t.id), ids(&b.units, |t| &t.id)),
+        (
+            "events",
+            ids(&a.events, |t| &t.id),
+            ids(&b.events, |t| &t.id),
+        ),
+        (
+            "chaos cards",
+            ids(&a.chaos, |t| &t.id),
+            ids(&b.chaos, |t| &t.id),
+        ),
+        (
+            "research",
+            ids(&a.research, |t| &t.id),
+            ids(&b.research, |t| &t.id),
+        ),
+        (
+            "artifacts",
+            ids(&a.artifacts, |t| &t.id),
+            ids(&b.artifacts, |t| &t.id),
+        ),
+        (
+            "exploration",
+            ids(&a.exploration, |t| &t.id),
+            ids(&b.exploration, |t| &t.id),
+        ),
+        (
+            "rituals",
+            ids(&a.rituals, |t| &t.id),
+            ids(&b.rituals, |t| &t.id),
+        ),
+    ];
+    let mut reasons = Vec::new();
+    let mut unsafe_live = false;
+    for (what, before, after) in &lists {
+        let removed: Vec<&String> = before.difference(after).collect();
+        let added: Vec<&String> = after.difference(before).collect();
+        if !removed.is_empty() {
+            unsafe_live = true;
+            reasons.push(format!(
+                "{what} removed ({}): applies to a new game only",
+                removed
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if !added.is_empty() {
+            let when = match *what {
+                "events" | "chaos cards" | "research" | "artifacts" | "exploration" => {
+                    "decks are dealt at the start: in the deck from the next new game"
+                }
+                "terrains" | "outpost sizes" => "used by the maps of new games",
+                _ => "available now",
+            };
+            reasons.push(format!(
+                "{what} added ({}): {when}",
+                added
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    let copies =
+        |v: &[Card]| -> Vec<(String, u32)> { v.iter().map(|c| (c.id.clone(), c.copies)).collect() };
+    if copies(&a.events) != copies(&b.events)
+        || copies(&a.chaos) != copies(&b.chaos)
+        || copies(&a.artifacts) != copies(&b.artifacts)
+    {
+        reasons.push("a deck's composition changed: a new game deals it".into());
+    }
+    if a.portal != b.portal {
+        unsafe_live = true;
+        reasons.push("the portal changed: applies to a new game only".into());
+    }
+    let changed_levels: Vec<&String> = new
+        .levels
+        .iter()
+        .filter(|(id, l)| old.levels.get(*id) != Some(*l))
+        .map(|(id, _)| id)
+        .collect();
+    if !changed_levels.is_empty() {
+        reasons.push(format!(
+            "levels changed ({}): a new game on them shows it",
+            changed_levels
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    (reasons, unsafe_live)
 }

@@ -167,8 +167,7 @@ fn items(text: &str) -> Vec<Item> {
                     } else if tail.starts_with('{') {
                         let mut fields = Vec::new();
                         i += 1;
-                        while i < lines.len() && lines[i].trim() != "}," && lines[i].trim() != "}"
-                        {
+                        while i < lines.len() && lines[i].trim() != "}," && lines[i].trim() != "}" {
                             let f = lines[i].trim();
                             if !f.starts_with("//") && !f.is_empty() && !f.starts_with("#[") {
                                 fields.push(f.trim_end_matches(',').to_string());

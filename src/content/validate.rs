@@ -832,5 +832,89 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
             );
         }
     }
+    if r.out.iter().all(|p| p.severity != Severity::Error) {
+        portal_reachable(db, l, &mut r);
+    }
     r.out
+}
+
+/// An unwinnable level: the portal needs a resource the level neither starts with enough of
+/// nor can ever produce (no improvement or building yielding it fits its map).
+fn portal_reachable(db: &ContentDb, l: &Level, r: &mut Report) {
+    let Some(portal) = &db.set.portal else {
+        return;
+    };
+    let mut need = Stock::default();
+    for cell in portal.arches.iter().flatten() {
+        need.add_all(cell);
+    }
+    need.add(Res::Crystal, portal.star);
+    let mut have = Stock::default();
+    for o in &l.outposts {
+        have.add_all(&o.stock);
+    }
+    for (_, s) in &l.lying {
+        have.add_all(s);
+    }
+    let tech_ok = |t: &Option<String>| match t {
+        None => true,
+        Some(t) => db.tech(t).is_some() && !l.exclude_research.contains(t),
+    };
+    let map: HashSet<String> = crate::rules::setup::make_map(db, l)
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+    for (res, n) in need.iter() {
+        if have.get(res) >= n {
+            continue;
+        }
+        let placed = l
+            .improvements
+            .iter()
+            .any(|(_, id)| db.improvement(id).is_some_and(|i| i.yields.get(res) > 0));
+        let buildable = db.set.improvements.iter().any(|i| {
+            tech_ok(&i.requires_tech)
+                && map.iter().any(|t| {
+                    (i.terrains.is_empty() || i.terrains.contains(t))
+                        && i.yields.get(res) + db.terrain(t).map_or(0, |t| t.yield_bonus.get(res))
+                            > 0
+                })
+        });
+        let building = db
+            .set
+            .buildings
+            .iter()
+            .any(|b| tech_ok(&b.requires_tech) && b.yields.get(res) > 0);
+        if !(placed || buildable || building) {
+            let makers: Vec<String> = db
+                .set
+                .improvements
+                .iter()
+                .filter(|i| i.yields.get(res) > 0)
+                .map(|i| {
+                    if i.terrains.is_empty() {
+                        i.id.clone()
+                    } else {
+                        format!("{} (on {})", i.id, i.terrains.join(", "))
+                    }
+                })
+                .collect();
+            r.err(
+                &["outposts"],
+                "outposts.stock".into(),
+                format!(
+                    "the level is unwinnable: the portal needs {n} {} in all, the level starts \
+                     with {}, and nothing on this map can produce it{}. Add a tile where it can \
+                     be produced, a starting stock of {n}, or change the portal's cost",
+                    res.name(),
+                    have.get(res),
+                    if makers.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (made by {})", makers.join("; "))
+                    }
+                ),
+            );
+        }
+    }
 }

@@ -26,6 +26,8 @@ pub struct Menu {
     pub message: String,
     /// The settings window is shown.
     pub settings_open: bool,
+    /// The mods window is shown.
+    pub mods_open: bool,
     pending: Option<Command>,
 }
 
@@ -74,6 +76,7 @@ impl Default for Menu {
             seed: 1,
             message: String::new(),
             settings_open: false,
+            mods_open: false,
             pending: None,
         }
     }
@@ -118,6 +121,8 @@ fn run_menu_commands(world: &mut World) {
                 (m.level.clone(), m.difficulty.clone(), m.seed)
             };
             let players = world.resource::<GameSetup>().players.clone();
+            // Content that changed in a way the last game couldn't take applies now.
+            crate::content::asset::apply_pending(world);
             match crate::rules::setup::start_game(world, &level, Some(&difficulty), seed) {
                 Ok(()) => {
                     crate::rules::setup::set_players(world, &players);
@@ -263,6 +268,9 @@ fn draw_menu(
                 }
                 if ui.button("Settings").clicked() {
                     menu.settings_open = !menu.settings_open;
+                }
+                if ui.button("Mods").clicked() {
+                    menu.mods_open = !menu.mods_open;
                 }
                 if ui.button("Quit").clicked() {
                     exit.write(AppExit::Success);

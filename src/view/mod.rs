@@ -9,6 +9,7 @@ pub mod driver;
 pub mod handoff;
 pub mod input;
 pub mod menu;
+pub mod mods_ui;
 pub mod panels;
 pub mod settings_ui;
 pub mod sound;
@@ -50,6 +51,7 @@ impl Plugin for GamePlugin {
                 art::plugin,
                 sound::plugin,
                 settings_ui::plugin,
+                mods_ui::plugin,
                 handoff::plugin,
                 cards::plugin,
             ))
@@ -447,16 +449,38 @@ fn take_screenshot(
     }
 }
 
-/// Opens the window on `level`.
-pub fn run(
-    content: Arc<ContentDb>,
-    level: &str,
-    seed: u64,
-    screenshot: Option<PathBuf>,
-    frames: u32,
-    players: &[String],
-    open_menu: bool,
-) -> Result<(), String> {
+/// How the window starts.
+#[derive(Debug, Clone, Default)]
+pub struct Launch {
+    /// Level id.
+    pub level: String,
+    /// Game seed.
+    pub seed: u64,
+    /// Save a screenshot here after `frames` frames, then quit.
+    pub screenshot: Option<PathBuf>,
+    /// Frames before the screenshot.
+    pub frames: u32,
+    /// Hot-seat players' names.
+    pub players: Vec<String>,
+    /// Open on the main menu.
+    pub open_menu: bool,
+    /// Mod folders given with `--mod`.
+    pub cli_mods: Vec<PathBuf>,
+}
+
+/// Opens the window.
+pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
+    let Launch {
+        level,
+        seed,
+        screenshot,
+        frames,
+        players,
+        open_menu,
+        cli_mods,
+    } = launch;
+    let level = level.as_str();
+    let players = players.as_slice();
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -468,6 +492,7 @@ pub fn run(
     }))
     .add_plugins(EguiPlugin::default())
     .insert_resource(Content(content))
+    .insert_resource(crate::content::asset::CliMods(cli_mods))
     .add_plugins(GamePlugin);
     crate::rules::setup::start_game(app.world_mut(), level, None, seed)?;
     crate::rules::setup::set_players(app.world_mut(), players);

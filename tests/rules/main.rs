@@ -8,6 +8,7 @@ mod cli;
 mod content;
 mod cycle;
 mod fuzz;
+mod mods;
 mod r2_events;
 mod r3_generation;
 mod r4_timers;

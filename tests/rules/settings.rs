@@ -23,6 +23,7 @@ fn settings_round_trip_through_the_file() {
         palette: Palette::ColorBlindSafe,
         animation_speed: 2.0,
         language: "fr".into(),
+        mods: vec!["highland_guard".into(), "other".into()],
         ..Settings::default()
     };
     settings::save(&s, &path).expect("save");
@@ -73,4 +74,24 @@ fn hand_edited_values_out_of_range_are_clamped_and_named() {
     assert_eq!(s.language, "en");
     assert_eq!(notes.len(), 4, "{notes:?}");
     assert!(notes.iter().any(|n| n.contains("master 5")), "{notes:?}");
+}
+
+#[test]
+fn a_hand_edited_mod_list_is_cleaned_with_a_note() {
+    let mut s = Settings {
+        mods: vec![
+            "good".into(),
+            "good".into(),
+            "../../etc".into(),
+            String::new(),
+            "x".repeat(65),
+        ],
+        ..Settings::default()
+    };
+    let notes = s.clamp();
+    assert_eq!(s.mods, ["good"]);
+    assert!(
+        notes.iter().any(|n| n.contains("mods: 4 entries dropped")),
+        "{notes:?}"
+    );
 }

@@ -1,0 +1,359 @@
+//! Mods: the broken-mod corpus (`tests/mods/broken/`, one fault per folder, each with the file,
+//! line and words it must be reported with), the example mod, patch semantics, load order, and
+//! scenario tests as data (`tests/scenarios/` and the example mod's own).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use chaos_outpost::content::mods::{self, ModReport};
+use chaos_outpost::content::{ContentDb, Problem, Res, SourceFile, embedded_files};
+use chaos_outpost::sim::scenario;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Loads the mods in these folders on the base game.
+fn load(dirs: &[PathBuf]) -> (ContentDb, ModReport) {
+    let (sources, unreadable) = mods::read_all(dirs);
+    let (db, mut report) = match mods::load(embedded_files(), &sources) {
+        Ok(x) => x,
+        Err(ps) => panic!("the base game must load: {ps:?}"),
+    };
+    report.mods.extend(unreadable);
+    (db, report)
+}
+
+/// The mod folders of a corpus case: the case itself, or each sub-folder (several mods).
+fn case_dirs(case: &Path) -> Vec<PathBuf> {
+    if case.join("mod.ron").is_file() {
+        return vec![case.to_path_buf()];
+    }
+    let mut subs: Vec<PathBuf> = std::fs::read_dir(case)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    subs.retain(|p| p.is_dir());
+    subs.sort();
+    subs
+}
+
+/// One `EXPECT` line: `path/suffix.ron:LINE: words`, or just `words`.
+fn matches(p: &Problem, expect: &str) -> bool {
+    let parts: Vec<&str> = expect.splitn(3, ':').collect();
+    let text = format!("{} {}", p.field, p.message);
+    match parts.as_slice() {
+        [file, line, words] if line.trim().parse::<usize>().is_ok() => {
+            p.file.ends_with(file.trim())
+                && p.line == line.trim().parse::<usize>().unwrap_or(usize::MAX)
+                && text.contains(words.trim())
+        }
+        _ => text.contains(expect.trim()),
+    }
+}
+
+#[test]
+fn every_broken_mod_is_reported_at_its_line_and_disabled_and_the_game_goes_on() {
+    let dir = root().join("tests/mods/broken");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the corpus folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 30, "the corpus holds {} faults", cases.len());
+    let mut failures = Vec::new();
+    for case in &cases {
+        let expect = std::fs::read_to_string(case.join("EXPECT")).expect("EXPECT file");
+        let (db, report) = load(&case_dirs(case));
+        let problems: Vec<&Problem> = report.problems().collect();
+        for want in expect.lines().filter(|l| !l.trim().is_empty()) {
+            if !problems.iter().any(|p| matches(p, want)) {
+                failures.push(format!(
+                    "{}: no problem matches `{want}`; found:\n    {}",
+                    case.display(),
+                    problems
+                        .iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join("\n    ")
+                ));
+            }
+        }
+        // Each problem names a file, and the faulty mod is left out.
+        assert!(
+            problems
+                .iter()
+                .all(|p| !p.file.is_empty() && !p.message.is_empty())
+        );
+        assert!(
+            report.mods.iter().any(|m| !m.loaded),
+            "{}: the broken mod must be disabled",
+            case.display()
+        );
+        // The game goes on with the base content.
+        assert!(db.levels.contains_key("first_light"));
+        assert!(db.unit("ranger").is_some());
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_example_mod_loads_clean_and_changes_what_it_says() {
+    let (db, report) = load(&[root().join("mods/highland_guard")]);
+    let m = &report.mods[0];
+    assert!(m.loaded, "{:?}", m.problems);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert_eq!(db.mods.len(), 1);
+    // Adds a unit, a building, two cards and a level.
+    assert!(db.unit("highland_archer").is_some());
+    assert!(db.building("beacon_tower").is_some());
+    let events: Vec<&str> = db.set.events.iter().map(|c| c.id.as_str()).collect();
+    assert!(events.contains(&"highland_pilgrims") && events.contains(&"avalanche"));
+    assert!(db.levels.contains_key("highland_pass"));
+    // Patches one cost, field by field: the warden's other fields are untouched.
+    let base = common_base();
+    let (w, w0) = (db.unit("warden"), base.unit("warden"));
+    let (Some(w), Some(w0)) = (w, w0) else {
+        panic!("warden in both");
+    };
+    assert_eq!(w.recruit_cost.map(|c| c.get(Res::Stone)), Some(1));
+    assert_eq!(w0.recruit_cost.map(|c| c.get(Res::Stone)), Some(2));
+    assert_eq!((w.hp, &w.name, &w.skills), (w0.hp, &w0.name, &w0.skills));
+    // The base game's content hash changes with the mod (replays tell them apart).
+    assert_ne!(db.hash(), base.hash());
+}
+
+fn common_base() -> ContentDb {
+    super::common::base()
+}
+
+#[test]
+fn a_mod_can_replace_an_entry_by_removing_and_adding_it_and_patch_a_single_value() {
+    let dir = tempdir("replace");
+    write(&dir, "mod.ron", r#"(id: "r", name: "R", version: "0.1.0")"#);
+    let ranger = r#"(
+        id: "ranger", name: "New Ranger", text: "", camp: Eladrins, hp: 9,
+        attack: (dice: 1, hit_on: 4), military: true, diet: Food, resistance: 4,
+        corrupts_into: Some("husk"), recruit_cost: Some({Food: 1}),
+    )"#;
+    write(
+        &dir,
+        "content/units.ron",
+        &format!("(remove: [\"ranger\"], add: [{ranger}])"),
+    );
+    write(
+        &dir,
+        "content/rules.ron",
+        "(patch: (action_points: 3, combat_rounds: 4))",
+    );
+    let (db, report) = load(std::slice::from_ref(&dir));
+    assert!(report.mods[0].loaded, "{:?}", report.mods[0].problems);
+    let r = db.unit("ranger").expect("ranger");
+    assert_eq!((r.hp, r.name.as_str()), (9, "New Ranger"));
+    assert_eq!(db.rules().action_points, 3);
+    assert_eq!(db.rules().combat_rounds, 4);
+    // Untouched numbers keep the base values.
+    assert_eq!(
+        db.rules().food_healthy_on,
+        common_base().rules().food_healthy_on
+    );
+}
+
+#[test]
+fn mods_load_in_dependency_order_whatever_order_they_are_given() {
+    let base = tempdir("order");
+    let (a, b) = (base.join("a"), base.join("b"));
+    // `a` patches the unit `b` adds: `a` must load after `b`.
+    write(
+        &a,
+        "mod.ron",
+        r#"(id: "a", name: "A", version: "1.0.0", dependencies: {"b": "^1.2"})"#,
+    );
+    write(&a, "content/units.ron", r#"(patch: {"scout": (hp: 5)})"#);
+    write(&b, "mod.ron", r#"(id: "b", name: "B", version: "1.2.3")"#);
+    let scout = r#"(
+        id: "scout", name: "Scout", text: "", camp: Eladrins, hp: 1,
+        attack: (dice: 1, hit_on: 4), military: true, diet: Food, resistance: 4,
+    )"#;
+    write(&b, "content/units.ron", &format!("(add: [{scout}])"));
+    let (db, report) = load(&[a.clone(), b.clone()]);
+    let order: Vec<(&str, bool)> = report
+        .mods
+        .iter()
+        .map(|m| (m.id.as_str(), m.loaded))
+        .collect();
+    assert_eq!(order, [("b", true), ("a", true)], "{report:?}");
+    assert_eq!(db.unit("scout").map(|u| u.hp), Some(5));
+    // Without `b`, `a` is disabled for the missing dependency and the game goes on.
+    let (db, report) = load(&[a]);
+    assert!(!report.mods[0].loaded);
+    assert!(db.unit("scout").is_none());
+}
+
+#[test]
+fn the_broken_mod_check_prints_file_line_and_fix_and_exits_1() {
+    let bin = env!("CARGO_BIN_EXE_chaos-outpost");
+    let case = root().join("tests/mods/broken/22_patch_unknown_id");
+    let out = std::process::Command::new(bin)
+        .args(["check", "--json"])
+        .arg(&case)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["errors"], 1);
+    let p = &doc["problems"][0];
+    assert_eq!(p["mod"], "broken");
+    assert_eq!(p["line"], 3);
+    assert!(
+        p["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("did you mean `ranger`")),
+        "{p}"
+    );
+    // The example mod checks clean, strictly.
+    let out = std::process::Command::new(bin)
+        .args(["check", "--strict"])
+        .arg(root().join("mods/highland_guard"))
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// Runs every scenario in a folder on `db`; all must pass.
+fn run_scenarios(db: ContentDb, dir: &Path) -> usize {
+    let files: Vec<SourceFile> = chaos_outpost::content::ron_files_in(dir)
+        .expect("scenario folder")
+        .iter()
+        .map(|p| SourceFile {
+            path: p.display().to_string(),
+            text: std::fs::read_to_string(p).expect("readable"),
+        })
+        .collect();
+    assert!(!files.is_empty());
+    let results = scenario::run_files(Arc::new(db), &files);
+    let failed: Vec<String> = results
+        .iter()
+        .filter_map(|r| r.result.as_ref().err().map(|e| format!("{}: {e}", r.path)))
+        .collect();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    results.len()
+}
+
+#[test]
+fn the_projects_scenarios_pass() {
+    assert!(run_scenarios(common_base(), &root().join("tests/scenarios")) >= 3);
+}
+
+#[test]
+fn the_example_mods_scenarios_pass_with_the_mod_and_fail_without_it() {
+    let dir = root().join("mods/highland_guard");
+    let (db, _) = load(std::slice::from_ref(&dir));
+    assert_eq!(run_scenarios(db, &dir.join("scenarios")), 3);
+    // Without the mod the level doesn't exist: the runner says so instead of passing.
+    let text = std::fs::read_to_string(dir.join("scenarios/warden_cost.ron")).expect("file");
+    let s = scenario::parse(&SourceFile {
+        path: "warden_cost.ron".into(),
+        text,
+    })
+    .expect("parses");
+    let err = scenario::run(Arc::new(common_base()), &s).expect_err("no such level");
+    assert!(err.detail.contains("highland_pass"), "{err}");
+}
+
+#[test]
+fn a_failing_scenario_names_the_expectation_the_actual_value_and_the_action_before() {
+    let text = r#"(
+        name: "wrong on purpose",
+        level: "first_light",
+        seed: 1,
+        steps: [
+            Do(ChooseResearch(tech: "deep_cellars")),
+            Do(Done),
+            Do(BuildPortalCell(arch: 0)),
+            Expect(PortalCells(Eq(2))),
+        ],
+    )"#;
+    let s = scenario::parse(&SourceFile {
+        path: "x.ron".into(),
+        text: text.into(),
+    })
+    .expect("parses");
+    let f = scenario::run(Arc::new(common_base()), &s).expect_err("must fail");
+    assert_eq!(f.step, 4);
+    assert!(f.detail.contains("portal cells built: 2"), "{f}");
+    assert!(f.detail.contains("actual: 1"), "{f}");
+    assert!(
+        f.after
+            .as_deref()
+            .is_some_and(|a| a.contains("step 3") && a.contains("BuildPortalCell")),
+        "{f}"
+    );
+}
+
+#[test]
+fn the_schema_reference_is_up_to_date() {
+    let doc = chaos_outpost::content::schema_doc::markdown();
+    let committed = std::fs::read_to_string(root().join("docs/schema.md")).unwrap_or_default();
+    assert!(
+        committed == doc,
+        "docs/schema.md is out of date: run `cargo run -- schema > docs/schema.md`"
+    );
+    for t in [
+        "## Manifest",
+        "## UnitType",
+        "## Level",
+        "## Scenario",
+        "## Check",
+    ] {
+        assert!(doc.contains(t), "{t}");
+    }
+}
+
+#[test]
+fn a_reload_says_what_applies_now_and_what_waits_for_a_new_game() {
+    let base = common_base();
+    let (with, _) = load(&[root().join("mods/highland_guard")]);
+    // Enabling the mod: a new unit is available now, new cards wait for a new deal.
+    let (reasons, unsafe_live) = mods::live_change(&base, &with);
+    assert!(!unsafe_live, "{reasons:?}");
+    let all = reasons.join("\n");
+    assert!(
+        all.contains("units added (highland_archer): available now"),
+        "{all}"
+    );
+    assert!(all.contains("next new game"), "{all}");
+    assert!(all.contains("levels changed (highland_pass)"), "{all}");
+    // Disabling it removes what a game in progress may hold: that waits for a new game.
+    let (reasons, unsafe_live) = mods::live_change(&with, &base);
+    assert!(unsafe_live);
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("units removed (highland_archer)"))
+    );
+    // A cost change alone applies at once, with nothing to say.
+    let mut cheaper = base.clone();
+    cheaper.set.units[0].recruit_cost = None;
+    assert_eq!(mods::live_change(&base, &cheaper), (Vec::new(), false));
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("chaos-outpost-mods-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn write(dir: &Path, rel: &str, text: &str) {
+    let p = dir.join(rel);
+    if let Some(parent) = p.parent() {
+        std::fs::create_dir_all(parent).expect("dir");
+    }
+    std::fs::write(p, text).expect("write");
+}
