@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 use chaos_outpost::content::{ContentDb, Problem, Severity, SourceFile, mods};
 use chaos_outpost::rules::snapshot;
 use chaos_outpost::sim;
+use chaos_outpost::view::Launch;
 
 #[derive(Parser)]
 #[command(
@@ -45,6 +46,12 @@ enum Cmd {
         /// Hot-seat: the Eladrin players' names, in turn order, comma-separated.
         #[arg(long, value_delimiter = ',')]
         players: Vec<String>,
+        /// Play this input script (RON, see src/view/script.rs), then quit (for checks).
+        #[arg(long)]
+        script: Option<PathBuf>,
+        /// Folder the script's screenshots and saves go to.
+        #[arg(long, default_value = ".")]
+        out: PathBuf,
     },
     /// Play headless AI-vs-AI games and print per-cycle summaries and win rates.
     Sim {
@@ -192,14 +199,48 @@ fn main() -> ExitCode {
     };
     let mods = cli.mods;
     let result = match cli.command {
-        None => play(&mods, "first_light", 1, None, 60, &[], true),
+        None => play(
+            &mods,
+            Launch {
+                level: "first_light".into(),
+                seed: 1,
+                frames: 60,
+                open_menu: true,
+                ..Launch::default()
+            },
+        ),
         Some(Cmd::Play {
             level,
             seed,
             screenshot,
             frames,
             players,
-        }) => play(&mods, &level, seed, screenshot, frames, &players, false),
+            script,
+            out,
+        }) => {
+            let script = match script
+                .map(|p| chaos_outpost::view::script::read(&p))
+                .transpose()
+            {
+                Ok(s) => s.map(|s| (s, out)),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            play(
+                &mods,
+                Launch {
+                    level,
+                    seed,
+                    screenshot,
+                    frames,
+                    players,
+                    script,
+                    ..Launch::default()
+                },
+            )
+        }
         Some(Cmd::Sim {
             level,
             seed,
@@ -287,16 +328,9 @@ fn problems_text(ps: &[Problem]) -> String {
         .join("\n")
 }
 
-fn play(
-    mods: &[PathBuf],
-    level: &str,
-    seed: u64,
-    screenshot: Option<PathBuf>,
-    frames: u32,
-    players: &[String],
-    menu: bool,
-) -> Result<(), String> {
-    // The window loads the mods enabled in the settings, and those given with --mod.
+/// Opens the window: `launch.level` is resolved (an id or a level file), the mods enabled in
+/// the settings and those given with `--mod` are loaded.
+fn play(mods: &[PathBuf], mut launch: Launch) -> Result<(), String> {
     let settings = chaos_outpost::settings::load(&chaos_outpost::settings::settings_path()).0;
     let found: Vec<mods::ModSource> = mods::discover(&mods::mod_dirs())
         .into_iter()
@@ -308,19 +342,11 @@ fn play(
         .collect();
     dirs.extend(mods.iter().cloned());
     let mut db = content_with(&dirs)?;
-    let id = db.resolve_level(level).map_err(|ps| problems_text(&ps))?;
-    chaos_outpost::view::run(
-        Arc::new(db),
-        chaos_outpost::view::Launch {
-            level: id,
-            seed,
-            screenshot,
-            frames,
-            players: players.to_vec(),
-            open_menu: menu,
-            cli_mods: mods.to_vec(),
-        },
-    )
+    launch.level = db
+        .resolve_level(&launch.level)
+        .map_err(|ps| problems_text(&ps))?;
+    launch.cli_mods = mods.to_vec();
+    chaos_outpost::view::run(Arc::new(db), launch)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -11,6 +11,7 @@ pub mod input;
 pub mod menu;
 pub mod mods_ui;
 pub mod panels;
+pub mod script;
 pub mod settings_ui;
 pub mod sound;
 
@@ -52,6 +53,7 @@ impl Plugin for GamePlugin {
                 sound::plugin,
                 settings_ui::plugin,
                 mods_ui::plugin,
+                script::plugin,
                 handoff::plugin,
                 cards::plugin,
             ))
@@ -466,6 +468,8 @@ pub struct Launch {
     pub open_menu: bool,
     /// Mod folders given with `--mod`.
     pub cli_mods: Vec<PathBuf>,
+    /// Scripted input, and the folder it writes into.
+    pub script: Option<(script::UiScript, PathBuf)>,
 }
 
 /// Opens the window.
@@ -478,6 +482,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         players,
         open_menu,
         cli_mods,
+        script,
     } = launch;
     let level = level.as_str();
     let players = players.as_slice();
@@ -497,6 +502,9 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
     crate::rules::setup::start_game(app.world_mut(), level, None, seed)?;
     crate::rules::setup::set_players(app.world_mut(), players);
     app.world_mut().resource_mut::<menu::Menu>().open = open_menu;
+    if let Some((s, out)) = script {
+        app.insert_resource(script::ScriptRun::new(s, out));
+    }
     if let Some(path) = screenshot {
         app.insert_resource(ScreenshotPlan {
             path,

@@ -21,3 +21,4 @@ mod r9_main;
 mod r9_perft;
 mod settings;
 mod snapshot;
+mod window;

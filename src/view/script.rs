@@ -1,0 +1,251 @@
+//! Scripted input for checks of the real window (`play --script FILE --out DIR`): a RON list of
+//! steps played one after another. Clicks on the map move the real cursor over a hex and press
+//! the real mouse button (the input systems, egui included, see them as a player's); `Act` sends
+//! an action the way the panels' buttons do; waits follow the game (the Chaos AI plays its turns
+//! in the background as usual). Screenshots and a save go to the output folder, then the app
+//! quits; a step that times out quits with an error code and says which.
+
+use std::path::PathBuf;
+
+use bevy::input::ButtonState;
+use bevy::input::mouse::MouseButtonInput;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use serde::{Deserialize, Serialize};
+
+use super::layout;
+use crate::content::{At, Camp};
+use crate::rules::{Action, ActionRequest, Cycle, GameWorld, Outcome, snapshot};
+
+/// A mouse button in a script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Button {
+    /// Select.
+    Left,
+    /// Order the selected army to move.
+    Right,
+}
+
+/// One scripted step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum UiStep {
+    /// Let frames pass.
+    Wait(u32),
+    /// Until the game waits in this step (`R7`, `R9`…).
+    WaitStep(String),
+    /// Until the main phase waits for this camp.
+    WaitTurn(Camp),
+    /// Until this cycle has begun.
+    WaitCycle(u32),
+    /// Send an action, as a panel button does.
+    Act(Action),
+    /// Pass each Eladrin turn of this main phase (Chaos plays its own) until the upkeep begins.
+    PassMainPhase,
+    /// Move the cursor over a hex and click there.
+    ClickHex {
+        /// The hex.
+        at: At,
+        /// The button.
+        button: Button,
+    },
+    /// Save a screenshot under the output folder.
+    Screenshot(String),
+    /// Save the game under the output folder.
+    Save(String),
+    /// Quit.
+    Quit,
+}
+
+/// A script file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UiScript {
+    /// The steps.
+    pub steps: Vec<UiStep>,
+    /// Frames any one wait may take before the script gives up.
+    #[serde(default = "default_timeout")]
+    pub timeout_frames: u32,
+}
+
+fn default_timeout() -> u32 {
+    6000
+}
+
+/// The script running, and where it writes.
+#[derive(Resource)]
+pub struct ScriptRun {
+    script: UiScript,
+    out: PathBuf,
+    at: usize,
+    frames_in_step: u32,
+    /// A click under way: the frame it is at (cursor moved, pressed, released).
+    click: Option<(MouseButton, u8)>,
+    /// The action count when the script last passed.
+    passed_at: Option<usize>,
+}
+
+impl ScriptRun {
+    /// A run of `script` writing into `out`.
+    pub fn new(script: UiScript, out: PathBuf) -> ScriptRun {
+        ScriptRun {
+            script,
+            out,
+            at: 0,
+            frames_in_step: 0,
+            click: None,
+            passed_at: None,
+        }
+    }
+}
+
+/// Reads a script file (bounded, checked).
+pub fn read(path: &std::path::Path) -> Result<UiScript, String> {
+    let text = crate::content::read_bounded(path).map_err(|p| p.to_string())?;
+    crate::content::parse_ron(&crate::content::SourceFile {
+        path: path.display().to_string(),
+        text,
+    })
+    .map_err(|p| p.to_string())
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, run_script.run_if(resource_exists::<ScriptRun>));
+}
+
+fn run_script(world: &mut World) {
+    let (step, out, timeout) = {
+        let mut run = world.resource_mut::<ScriptRun>();
+        run.frames_in_step += 1;
+        match run.script.steps.get(run.at).cloned() {
+            Some(s) => (s, run.out.clone(), run.script.timeout_frames),
+            None => {
+                world.write_message(AppExit::Success);
+                return;
+            }
+        }
+    };
+    let frames = world.resource::<ScriptRun>().frames_in_step;
+    let done = match &step {
+        UiStep::Wait(n) => frames >= *n,
+        UiStep::WaitStep(s) => world.step_id() == s,
+        UiStep::WaitTurn(c) => world.step_id() == "R9" && world.resource::<Cycle>().turn == *c,
+        UiStep::WaitCycle(n) => world.resource::<Cycle>().number >= *n,
+        UiStep::Act(a) => {
+            world.write_message(ActionRequest {
+                by: Camp::Eladrins,
+                action: a.clone(),
+            });
+            true
+        }
+        UiStep::ClickHex { at, button } => click_hex(world, *at, *button),
+        UiStep::PassMainPhase => {
+            if world.step_id() != "R9" {
+                true
+            } else {
+                let moves = world.resource::<crate::rules::ActionLog>().0.len();
+                let passed_at = world.resource::<ScriptRun>().passed_at;
+                // One pass per Eladrin turn: wait for the log to move before passing again.
+                if passed_at != Some(moves) && world.resource::<Cycle>().turn == Camp::Eladrins {
+                    world.resource_mut::<ScriptRun>().passed_at = Some(moves);
+                    world.write_message(ActionRequest {
+                        by: Camp::Eladrins,
+                        action: Action::Pass,
+                    });
+                }
+                false
+            }
+        }
+        UiStep::Screenshot(name) => {
+            let path = out.join(name);
+            world
+                .spawn(bevy::render::view::screenshot::Screenshot::primary_window())
+                .observe(bevy::render::view::screenshot::save_to_disk(path));
+            true
+        }
+        UiStep::Save(name) => {
+            if let Err(e) = snapshot::save(world, &out.join(name)) {
+                error!("script: save failed: {e}");
+                world.write_message(AppExit::from_code(3));
+            }
+            true
+        }
+        UiStep::Quit => {
+            // Give a screenshot taken just before time to reach the disk.
+            if frames >= 20 {
+                world.write_message(AppExit::Success);
+            }
+            false
+        }
+    };
+    let mut run = world.resource_mut::<ScriptRun>();
+    if done {
+        info!("script: step {} done: {step:?}", run.at + 1);
+        run.at += 1;
+        run.frames_in_step = 0;
+    } else if frames > timeout && !matches!(step, UiStep::Quit) {
+        let at = run.at + 1;
+        let winner = world.resource::<Outcome>().winner;
+        error!(
+            "script: step {at} {step:?} not done after {timeout} frames (game in step {}, \
+             winner {winner:?})",
+            world.step_id()
+        );
+        world.write_message(AppExit::from_code(2));
+    }
+}
+
+/// One frame of a click: cursor over the hex, then press, then release.
+fn click_hex(world: &mut World, at: At, button: Button) -> bool {
+    let button = match button {
+        Button::Left => MouseButton::Left,
+        Button::Right => MouseButton::Right,
+    };
+    let phase = world
+        .resource::<ScriptRun>()
+        .click
+        .map(|(_, p)| p)
+        .unwrap_or(0);
+    let Some(window) = world
+        .query_filtered::<Entity, With<PrimaryWindow>>()
+        .iter(world)
+        .next()
+    else {
+        return false;
+    };
+    match phase {
+        0 => {
+            let pos = {
+                let mut q = world.query::<(&Camera, &GlobalTransform)>();
+                q.iter(world).next().and_then(|(cam, gt)| {
+                    let p = layout().hex_to_world_pos(hexx::Hex::new(at.0, at.1));
+                    cam.world_to_viewport(gt, p.extend(0.0)).ok()
+                })
+            };
+            let Some(pos) = pos else {
+                return false;
+            };
+            if let Some(mut w) = world.get_mut::<Window>(window) {
+                w.set_cursor_position(Some(pos));
+            }
+            world.resource_mut::<ScriptRun>().click = Some((button, 1));
+            false
+        }
+        1 | 2 => {
+            world.write_message(MouseButtonInput {
+                button,
+                state: if phase == 1 {
+                    ButtonState::Pressed
+                } else {
+                    ButtonState::Released
+                },
+                window,
+            });
+            world.resource_mut::<ScriptRun>().click = Some((button, phase + 1));
+            false
+        }
+        _ => {
+            world.resource_mut::<ScriptRun>().click = None;
+            true
+        }
+    }
+}

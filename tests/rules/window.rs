@@ -1,0 +1,104 @@
+//! The real window under Xvfb (software Vulkan) with scripted input (`tests/ui/full_cycle.ron`):
+//! it chooses research, builds, selects and moves an army with mouse clicks on the map, lets
+//! Chaos play, and reaches the next cycle; then the screenshot must not be blank and the saved
+//! game must show every one of those changes.
+//!
+//! Needs `xvfb-run` (and a Vulkan driver, `mesa-vulkan-drivers`): `./dev test` installs them and
+//! sets `CHAOS_OUTPOST_REQUIRE_XVFB=1`, so CI runs it; elsewhere, without `xvfb-run`, the test
+//! says it was skipped.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use chaos_outpost::content::Camp;
+use chaos_outpost::rules::{Action, snapshot};
+
+fn have(cmd: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(cmd).is_file()))
+}
+
+/// Distinct colours in a PNG, counted on a grid of samples.
+fn colours(path: &std::path::Path) -> (u32, u32, usize) {
+    let file = std::fs::File::open(path).expect("screenshot exists");
+    let decoder = png::Decoder::new(std::io::BufReader::new(file));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    let bpp = info.line_size / info.width as usize;
+    let mut seen = std::collections::BTreeSet::new();
+    for y in (0..info.height).step_by(7) {
+        for x in (0..info.width).step_by(7) {
+            let i = y as usize * info.line_size + x as usize * bpp;
+            seen.insert(buf[i..i + 3].to_vec());
+        }
+    }
+    (info.width, info.height, seen.len())
+}
+
+#[test]
+fn a_full_cycle_plays_in_the_real_window_with_scripted_input() {
+    if !have("xvfb-run") {
+        assert!(
+            std::env::var("CHAOS_OUTPOST_REQUIRE_XVFB").is_err(),
+            "xvfb-run is required here (CHAOS_OUTPOST_REQUIRE_XVFB is set)"
+        );
+        eprintln!("skipped: no xvfb-run (./dev test installs it)");
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = std::env::temp_dir().join(format!("chaos-outpost-window-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).expect("out dir");
+    let mut child = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_chaos-outpost"))
+        .args(["play", "--level", "first_light", "--seed", "1", "--script"])
+        .arg(root.join("tests/ui/full_cycle.ron"))
+        .arg("--out")
+        .arg(&out)
+        // Settings and data of its own: never the developer's.
+        .env("CHAOS_OUTPOST_CONFIG", out.join("settings.ron"))
+        .env("XDG_DATA_HOME", out.join("data"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(out.join("log.txt")).expect("log"))
+        .spawn()
+        .expect("xvfb-run starts");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if started.elapsed() > Duration::from_secs(300) {
+            let _ = child.kill();
+            panic!("the window didn't finish its script in 300 s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let log = std::fs::read_to_string(out.join("log.txt")).unwrap_or_default();
+    assert!(status.success(), "exit {status}; log:\n{log}");
+    eprintln!("window script: {:.1} s", started.elapsed().as_secs_f32());
+
+    // The screenshot: the window's size, and a map, panels and text (many colours), not blank.
+    let (w, h, n) = colours(&out.join("full_cycle.png"));
+    assert_eq!((w, h), (1280, 720));
+    assert!(n > 200, "only {n} colours: a blank or broken frame");
+
+    // The game advanced through every scripted step.
+    let s = snapshot::read(&out.join("full_cycle.ron")).expect("the script's save");
+    assert_eq!(s.cycle.number, 2, "the next cycle began");
+    assert_eq!(s.step_id, "R7");
+    assert!(s.research.done.is_empty() && s.research.current.is_some());
+    let dawnwatch = &s.outposts[0];
+    assert!(dawnwatch.buildings.iter().any(|b| b.id == "granary"));
+    // The move came from the right click on the map (input.rs turns it into these actions).
+    let log = &s.actions.0;
+    assert!(log.contains(&(Camp::Eladrins, Action::Activate { army: 2 })));
+    assert!(log.contains(&(Camp::Eladrins, Action::Move { to: (1, 0) })));
+    let army = s.armies.iter().find(|a| a.id == 2).expect("army 2");
+    assert_eq!((army.hex.x, army.hex.y), (1, 0));
+    // Chaos played its own turns meanwhile.
+    assert!(log.iter().any(|(by, _)| *by == Camp::Chaos));
+    let _ = std::fs::remove_dir_all(&out);
+}
