@@ -17,6 +17,7 @@ pub mod decks;
 pub mod economy;
 pub mod effects;
 pub mod event;
+pub mod forecast;
 pub mod invariants;
 pub mod legal;
 pub mod main_phase;

@@ -28,6 +28,8 @@ pub fn sound_bytes(path: &str) -> Option<&'static [u8]> {
 #[derive(Resource, Default)]
 pub struct Art {
     images: HashMap<String, Handle<Image>>,
+    /// The icons again with premultiplied alpha, as egui draws them.
+    egui_icons: HashMap<String, Handle<Image>>,
 }
 
 impl Art {
@@ -39,6 +41,10 @@ impl Art {
     pub fn icon(&self, prefix: &str, id: &str, fallback: &str) -> Option<Handle<Image>> {
         self.get(&format!("icons/{prefix}{id}"))
             .or_else(|| self.get(&format!("icons/{fallback}")))
+    }
+    /// Every icon for egui (premultiplied alpha): (key under `icons/`, image).
+    pub fn icons(&self) -> impl Iterator<Item = (&str, &Handle<Image>)> {
+        self.egui_icons.iter().map(|(k, h)| (k.as_str(), h))
     }
     /// How many images were decoded.
     pub fn len(&self) -> usize {
@@ -73,6 +79,20 @@ fn decode_art(mut art: ResMut<Art>, mut images: ResMut<Assets<Image>>) {
             RenderAssetUsages::RENDER_WORLD,
         ) {
             Ok(img) => {
+                // egui blends premultiplied colours: a white icon on transparent pixels would
+                // draw as a white square.
+                if let Some(icon) = key.strip_prefix("icons/") {
+                    let mut pre = img.clone();
+                    if let Some(data) = pre.data.as_mut() {
+                        for px in data.chunks_exact_mut(4) {
+                            let a = u16::from(px[3]);
+                            for c in &mut px[..3] {
+                                *c = (u16::from(*c) * a / 255) as u8;
+                            }
+                        }
+                    }
+                    art.egui_icons.insert(icon.to_string(), images.add(pre));
+                }
                 art.images.insert(key.to_string(), images.add(img));
             }
             Err(e) => warn!("art {path}: {e}"),

@@ -26,6 +26,36 @@ pub struct ViewCache {
     pub selected: Vec<String>,
     /// Combat preview for each possible attack: (target army, odds).
     pub odds: Vec<(u32, crate::rules::main_phase::combat::BattleOdds)>,
+    /// The outpost the panels show: the selected one, else the portal's.
+    pub outpost: Option<OutpostSheet>,
+    /// The armies on the selected tile, by id.
+    pub armies: Vec<ArmySheet>,
+    /// Warnings for the next upkeep (R5, R6), recomputed when the game moves.
+    pub forecast: Vec<crate::rules::forecast::Warning>,
+    /// (actions, cycle, step) the forecast was computed at.
+    forecast_at: Option<(usize, u32, usize)>,
+}
+
+/// What the outpost panel shows.
+#[derive(Debug, Clone)]
+pub struct OutpostSheet {
+    /// The outpost.
+    pub outpost: Outpost,
+    /// Its storage capacity, technologies included (R3.3).
+    pub storage: u32,
+    /// Everything it can pay with: its stock and what lies in its influence zone (R9.2).
+    pub purse: crate::content::Stock,
+    /// Building slots of its size.
+    pub slots: u32,
+}
+
+/// What the army panel shows of one army.
+#[derive(Debug, Clone)]
+pub struct ArmySheet {
+    /// The army.
+    pub army: Army,
+    /// Per unit: hit points left (famine counted), its card's hit points, the d6 it hits on.
+    pub units: Vec<(crate::rules::units::Unit, i32, u8, u8)>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -175,6 +205,65 @@ fn refresh_cache(world: &mut World) {
             }
         }
     }
+    // The outpost panel: the selected outpost, else the portal's.
+    let db = world.content();
+    let portal_outpost = world.resource::<crate::rules::Portal>().outpost;
+    let outpost = {
+        let mut q = world.query::<(Entity, &Outpost)>();
+        let all: Vec<(Entity, Outpost)> = q.iter(world).map(|(e, o)| (e, o.clone())).collect();
+        all.iter()
+            .find(|(_, o)| Some(o.hex) == selected)
+            .or_else(|| all.iter().find(|(_, o)| o.id == portal_outpost))
+            .cloned()
+    };
+    let outpost = outpost.map(|(e, o)| {
+        let purse = crate::rules::economy::outpost_purse(world, e);
+        OutpostSheet {
+            storage: crate::rules::economy::storage_of(world, &o),
+            purse: crate::rules::economy::available(world, &purse),
+            slots: db.size(&o.size).map(|s| s.building_slots).unwrap_or(0),
+            outpost: o,
+        }
+    });
+    let mut armies: Vec<ArmySheet> = Vec::new();
+    if let Some(h) = selected {
+        let mut here: Vec<Army> = world
+            .query::<&Army>()
+            .iter(world)
+            .filter(|a| a.hex == h)
+            .cloned()
+            .collect();
+        here.sort_by_key(|a| a.id);
+        for a in here {
+            let units = a
+                .units
+                .iter()
+                .map(|u| {
+                    (
+                        u.clone(),
+                        crate::rules::effects::hp_left(world, &a, u),
+                        db.unit(&u.kind).map(|t| t.hp).unwrap_or(1),
+                        crate::rules::effects::attack_hit_on(world, &a, u),
+                    )
+                })
+                .collect();
+            armies.push(ArmySheet { army: a, units });
+        }
+    }
+    // The forecast plays R5 on a copy of the state: only when the game moved.
+    let key = {
+        let c = world.resource::<Cycle>();
+        (
+            world.resource::<crate::rules::ActionLog>().0.len(),
+            c.number,
+            c.step,
+        )
+    };
+    let forecast = if world.resource::<ViewCache>().forecast_at != Some(key) {
+        Some(crate::rules::forecast::upkeep_forecast(world))
+    } else {
+        None
+    };
     let hover_lines = hover.map(|h| describe_tile(world, h)).unwrap_or_default();
     let selected_lines = selected
         .map(|h| describe_tile(world, h))
@@ -185,4 +274,10 @@ fn refresh_cache(world: &mut World) {
     c.hover = hover_lines;
     c.selected = selected_lines;
     c.odds = odds;
+    c.outpost = outpost;
+    c.armies = armies;
+    if let Some(f) = forecast {
+        c.forecast = f;
+        c.forecast_at = Some(key);
+    }
 }

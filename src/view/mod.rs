@@ -13,6 +13,7 @@ pub mod mods_ui;
 pub mod panels;
 pub mod script;
 pub mod settings_ui;
+pub mod sheets;
 pub mod sound;
 
 use std::path::PathBuf;

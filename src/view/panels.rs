@@ -9,6 +9,7 @@ use hexx::Hex;
 use super::ViewState;
 use super::cache::ViewCache;
 use super::driver::Driver;
+use super::sheets::{self, IconIds};
 use crate::content::{Camp, Content, ContentDb};
 use crate::rules::decks::PowerCell;
 use crate::rules::{
@@ -17,7 +18,10 @@ use crate::rules::{
 };
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, draw_panels);
+    app.init_resource::<IconIds>().add_systems(
+        EguiPrimaryContextPass,
+        (super::sheets::register_icons, draw_panels).chain(),
+    );
 }
 
 /// A player-readable label for an action.
@@ -149,6 +153,7 @@ fn draw_panels(
     content: Res<Content>,
     cache: Res<ViewCache>,
     view: Res<ViewState>,
+    icons: Res<IconIds>,
     mut driver: ResMut<Driver>,
     mut send: MessageWriter<ActionRequest>,
 ) -> Result {
@@ -244,39 +249,61 @@ fn draw_panels(
                 }
             });
             ui.separator();
-            ui.heading("Outposts");
-            for o in &ops {
-                let cap = o.storage(db, 0);
-                ui.label(format!("{} ({}): {} [{} / {cap}]", o.name, o.size, o.stock, o.stock.total()));
+            sheets::forecast(ui, &icons, &cache.forecast);
+            let mut clicked: Option<Action> = None;
+            if !cache.armies.is_empty() {
+                clicked = clicked.or(sheets::armies(
+                    ui,
+                    &icons,
+                    db,
+                    &cache.armies,
+                    cycle.activation,
+                    &cache.legal,
+                    &cache.odds,
+                ));
             }
-            ui.separator();
-            ui.heading("Research");
-            match &research.current {
-                Some(t) => {
-                    let need = db.tech(t).map(|x| x.points).unwrap_or(0);
-                    ui.label(format!("{}: {}/{need} points, placed {}", db.tech(t).map(|x| x.name.as_str()).unwrap_or(t), research.points, research.placed));
-                }
-                None if !research.offer.is_empty() => {
-                    ui.label("Choose a technology (R7.4):");
-                }
-                None => {
-                    ui.label("None under way");
-                }
+            if let Some(o) = &cache.outpost {
+                clicked = clicked.or(sheets::outpost(ui, &icons, db, o, &cache.legal));
             }
-            ui.label(format!("{} done", research.done.len()));
-            ui.separator();
+            clicked = clicked.or(sheets::research(ui, &icons, db, &research, &cache.legal));
+            if let Some(a) = clicked {
+                act(a);
+            }
             if !cache.selected.is_empty() {
-                ui.heading("Selected");
+                ui.heading("Selected tile");
                 for l in &cache.selected {
                     ui.label(l);
                 }
                 ui.separator();
             }
             ui.heading("Actions");
+            // What the sheets above don't show: improvements, the portal, rituals, summons…
             let shown: Vec<&Action> = cache
                 .legal
                 .iter()
                 .filter(|a| !matches!(a, Action::Pass | Action::Done | Action::EndActivation))
+                .filter(|a| {
+                    !matches!(
+                        a,
+                        Action::BuildBuilding { .. }
+                            | Action::Recruit { .. }
+                            | Action::ChooseResearch { .. }
+                            | Action::FundResearch { .. }
+                            | Action::AssignLab { .. }
+                            | Action::Activate { .. }
+                            | Action::Engage { .. }
+                            | Action::Merge { .. }
+                            | Action::Detach { .. }
+                            | Action::Explore { .. }
+                            | Action::UseCard { .. }
+                            | Action::Embark
+                            | Action::Land { .. }
+                            | Action::Load { .. }
+                            | Action::Unload { .. }
+                            | Action::FoundOutpost { .. }
+                            | Action::Feed { .. }
+                    ) || (view.selected.is_some() && cache.armies.is_empty())
+                })
                 .filter(|a| concerns(a, view.selected, &arms, &ops, cycle.activation))
                 .take(40)
                 .collect();
@@ -284,18 +311,7 @@ fn draw_panels(
                 ui.label(egui::RichText::new("Select a tile, an army or an outpost to see what it can do. Right click moves the selected army.").weak());
             }
             for a in shown {
-                let mut text = label(a, db);
-                if let Action::Engage { target, .. } = a
-                    && let Some((_, o)) = cache.odds.iter().find(|(t, _)| t == target)
-                {
-                    text = format!(
-                        "{text} — win {:.0} %, lose {:.0} %, undecided {:.0} %",
-                        o.attacker_wins * 100.0,
-                        (o.defender_wins + o.both_destroyed) * 100.0,
-                        o.undecided * 100.0
-                    );
-                }
-                if ui.button(text).clicked() {
+                if ui.button(label(a, db)).clicked() {
                     act(a.clone());
                 }
             }

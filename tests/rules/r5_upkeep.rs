@@ -269,3 +269,60 @@ fn r5_1_an_army_away_from_outposts_eats_what_lies_on_its_tile() {
     assert_eq!(s.tile((6, 0)).lying.get(Res::Food), 1);
     assert_eq!(s.armies()[0].famine, 0);
 }
+
+#[test]
+fn r5_the_forecast_warns_of_famine_and_idle_works_and_the_upkeep_does_what_it_said() {
+    use chaos_outpost::rules::forecast::{Warning, upkeep_forecast};
+    let mut s = Builder::new(4)
+        .outpost(
+            "Home",
+            (0, 0),
+            "camp",
+            st(&[(Res::Food, 1)]),
+            &["laboratory"],
+        )
+        .army(
+            Camp::Eladrins,
+            (0, 0),
+            &["warden", "warden", "warden", "warden"],
+        )
+        .build();
+    let w = upkeep_forecast(s.w());
+    // The lab pays first (R5.1 before R5.3) and takes the only food: the army's two groups
+    // go hungry, two tokens.
+    let famine: Vec<u32> = w
+        .iter()
+        .filter_map(|x| match x {
+            Warning::Famine { tokens, .. } => Some(*tokens),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(famine, [2]);
+    assert!(
+        !w.iter()
+            .any(|x| matches!(x, Warning::BuildingInactive { .. }))
+    );
+    assert!(w.iter().all(|x| !x.to_string().is_empty()));
+    s.run("R5");
+    assert_eq!(s.armies()[0].famine, 2, "as forecast");
+    assert!(!s.outpost("Home").buildings[0].inactive);
+    // No food at all: the lab stands idle as well, and says so.
+    let mut s = Builder::new(4)
+        .outpost("Home", (0, 0), "camp", Default::default(), &["laboratory"])
+        .build();
+    let w = upkeep_forecast(s.w());
+    assert!(
+        w.iter().any(
+            |x| matches!(x, Warning::BuildingInactive { building, .. } if building == "laboratory")
+        ),
+        "{w:?}"
+    );
+    s.run("R5");
+    assert!(s.outpost("Home").buildings[0].inactive);
+    // Fed enough, nothing to say about famine.
+    let mut s = Builder::new(4)
+        .outpost("Home", (0, 0), "camp", st(&[(Res::Food, 5)]), &[])
+        .army(Camp::Eladrins, (0, 0), &["warden"])
+        .build();
+    assert!(upkeep_forecast(s.w()).is_empty());
+}

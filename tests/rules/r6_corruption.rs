@@ -198,3 +198,29 @@ fn r6_3_technology_makes_resistance_easier() {
     s.run("R6");
     assert_eq!(s.armies()[0].units[0].wounds, 0, "4+ became 3+");
 }
+
+#[test]
+fn r6_2_the_forecast_names_the_tile_chaos_tries_first_with_its_exact_odds() {
+    use chaos_outpost::rules::forecast::{Warning, upkeep_forecast};
+    let mut s = Builder::new(8).rift((6, 0)).build();
+    let w = upkeep_forecast(s.w());
+    let Some(Warning::Corruption {
+        at,
+        target,
+        chance,
+        attempts,
+        ..
+    }) = w.last().cloned()
+    else {
+        panic!("a corruption warning: {w:?}");
+    };
+    assert_eq!((target, attempts), (9, 1));
+    assert!((chance - 10.0 / 36.0).abs() < 1e-9, "2d6 ≥ 9 is 10/36");
+    // The upkeep tries that very tile: a success corrupts it.
+    s.dice(&[6, 6]);
+    s.run("R6");
+    assert!(
+        s.tile(at).corrupted,
+        "the forecast tile {at:?} was the one tried"
+    );
+}
