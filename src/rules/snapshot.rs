@@ -3,7 +3,7 @@
 //! the state hash used by replays and tests, and replay files (level, seed, action list).
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -557,4 +557,77 @@ pub fn latest_autosave(dir: &Path) -> (Option<(std::path::PathBuf, Snapshot)>, V
         }
     }
     (None, problems)
+}
+
+/// Longest save name.
+pub const MAX_SLOT_NAME: usize = 40;
+/// Most named saves listed.
+pub const MAX_SLOTS: usize = 500;
+
+/// The file of the named save `name` in `dir`: letters, digits, spaces, `-` and `_` only (so a
+/// name can't reach outside the folder), 1 to 40 characters.
+pub fn slot_path(dir: &Path, name: &str) -> Result<PathBuf, String> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_SLOT_NAME {
+        return Err(format!("a save name has 1 to {MAX_SLOT_NAME} characters"));
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_alphanumeric() || matches!(c, ' ' | '-' | '_')))
+    {
+        return Err(format!(
+            "`{c}` can't be in a save name: use letters, digits, spaces, - and _"
+        ));
+    }
+    Ok(dir.join(format!("{name}.ron")))
+}
+
+/// A named save as the menu lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlotInfo {
+    /// Its name.
+    pub name: String,
+    /// Its file.
+    pub path: PathBuf,
+    /// Level, cycle and difficulty, or why it can't be read.
+    pub summary: Result<String, String>,
+    /// When it was written (seconds since the epoch).
+    pub modified: u64,
+}
+
+/// The named saves in `dir`, newest first. A damaged file is listed with its problem.
+pub fn slots(dir: &Path) -> Vec<SlotInfo> {
+    let mut v: Vec<SlotInfo> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .take(MAX_SLOTS * 2)
+        .filter_map(|e| {
+            let file = e.file_name().to_string_lossy().to_string();
+            let name = file.strip_suffix(".ron")?.to_string();
+            // Only names a player could have given (no temp files).
+            slot_path(dir, &name).ok()?;
+            let modified = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_secs());
+            let summary = read(&e.path()).map(|s| {
+                format!(
+                    "{}, {}, cycle {}",
+                    s.setup.level, s.setup.difficulty, s.cycle.number
+                )
+            });
+            Some(SlotInfo {
+                name,
+                path: e.path(),
+                summary,
+                modified,
+            })
+        })
+        .collect();
+    v.sort_by(|a, b| b.modified.cmp(&a.modified).then(a.name.cmp(&b.name)));
+    v.truncate(MAX_SLOTS);
+    v
 }

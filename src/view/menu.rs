@@ -28,6 +28,10 @@ pub struct Menu {
     pub settings_open: bool,
     /// The mods window is shown.
     pub mods_open: bool,
+    /// The name typed for a named save.
+    pub slot_name: String,
+    /// The save whose Delete was clicked once (a second click deletes).
+    pub confirm_delete: Option<PathBuf>,
     pending: Option<Command>,
 }
 
@@ -37,6 +41,14 @@ enum Command {
     Save,
     Load,
     Continue,
+    SaveSlot(String),
+    LoadSlot(PathBuf),
+    DeleteSlot(PathBuf),
+}
+
+/// Where named saves go: `saves/` in the data folder.
+pub fn slots_dir() -> PathBuf {
+    crate::settings::data_dir().join("saves")
 }
 
 /// Autosaves kept (one per cycle).
@@ -77,6 +89,8 @@ impl Default for Menu {
             message: String::new(),
             settings_open: false,
             mods_open: false,
+            slot_name: String::new(),
+            confirm_delete: None,
             pending: None,
         }
     }
@@ -151,6 +165,24 @@ fn run_menu_commands(world: &mut World) {
             (None, skipped) if skipped.is_empty() => "No autosave yet".into(),
             (None, skipped) => format!("No autosave could be read: {}", skipped.join("; ")),
         },
+        Command::SaveSlot(name) => match snapshot::slot_path(&slots_dir(), &name) {
+            Ok(p) => match snapshot::save(world, &p) {
+                Ok(()) => format!("Saved as “{}”", name.trim()),
+                Err(e) => e,
+            },
+            Err(e) => format!("Not saved: {e}"),
+        },
+        Command::LoadSlot(p) => match snapshot::load(world, &p) {
+            Ok(()) => {
+                world.resource_mut::<Menu>().open = false;
+                format!("Loaded {}", p.display())
+            }
+            Err(e) => format!("Nothing loaded: {e}"),
+        },
+        Command::DeleteSlot(p) => match std::fs::remove_file(&p) {
+            Ok(()) => format!("Deleted {}", p.display()),
+            Err(e) => format!("Not deleted: {}: {e}", p.display()),
+        },
         Command::Load => match snapshot::load(world, &path) {
             Ok(()) => {
                 world.resource_mut::<Menu>().open = false;
@@ -175,6 +207,7 @@ fn draw_menu(
     mut exit: MessageWriter<AppExit>,
     time: Res<Time>,
     mut saves_seen: Local<Option<(f32, bool, bool)>>,
+    mut slots_seen: Local<Vec<snapshot::SlotInfo>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(w) = outcome.winner
@@ -249,6 +282,7 @@ fn draw_menu(
                         !snapshot::autosaves(&autosave_dir()).is_empty(),
                         quicksave_path().is_file(),
                     ));
+                    *slots_seen = snapshot::slots(&slots_dir());
                 }
                 let (_, has_auto, has_save) = saves_seen.unwrap_or_default();
                 if ui
@@ -276,7 +310,68 @@ fn draw_menu(
                     exit.write(AppExit::Success);
                 }
             });
-            ui.label(egui::RichText::new("F5 quick save · F9 quick load · Esc menu").weak());
+            ui.separator();
+            ui.heading("Saves");
+            ui.horizontal(|ui| {
+                ui.add(
+                    egui::TextEdit::singleline(&mut menu.slot_name)
+                        .hint_text("name this game")
+                        .char_limit(snapshot::MAX_SLOT_NAME)
+                        .desired_width(200.0),
+                );
+                let can = cycle.number > 0 && !menu.slot_name.trim().is_empty();
+                if ui.add_enabled(can, egui::Button::new("Save")).clicked() {
+                    menu.pending = Some(Command::SaveSlot(menu.slot_name.clone()));
+                    // Show it at once, not after the next look at the disk.
+                    *saves_seen = None;
+                }
+            });
+            egui::ScrollArea::vertical()
+                .max_height(140.0)
+                .show(ui, |ui| {
+                    for slot in slots_seen.iter() {
+                        ui.horizontal(|ui| {
+                            ui.label(egui::RichText::new(&slot.name).strong());
+                            match &slot.summary {
+                                Ok(s) => {
+                                    ui.label(egui::RichText::new(s).weak());
+                                    if ui.small_button("Load").clicked() {
+                                        menu.pending = Some(Command::LoadSlot(slot.path.clone()));
+                                    }
+                                }
+                                Err(e) => {
+                                    ui.label(
+                                        egui::RichText::new("damaged")
+                                            .color(egui::Color32::LIGHT_RED),
+                                    )
+                                    .on_hover_text(e);
+                                }
+                            }
+                            if menu.confirm_delete.as_ref() == Some(&slot.path) {
+                                if ui
+                                    .small_button(
+                                        egui::RichText::new("Really delete")
+                                            .color(egui::Color32::LIGHT_RED),
+                                    )
+                                    .clicked()
+                                {
+                                    menu.pending = Some(Command::DeleteSlot(slot.path.clone()));
+                                    menu.confirm_delete = None;
+                                    *saves_seen = None;
+                                }
+                            } else if ui.small_button("Delete").clicked() {
+                                menu.confirm_delete = Some(slot.path.clone());
+                            }
+                        });
+                    }
+                    if slots_seen.is_empty() {
+                        ui.label(egui::RichText::new("No named saves yet.").weak());
+                    }
+                });
+            ui.label(
+                egui::RichText::new("F5 quick save · F9 quick load · Ctrl+Z undo · Esc menu")
+                    .weak(),
+            );
             if !menu.message.is_empty() {
                 ui.label(&menu.message);
             }

@@ -15,6 +15,7 @@ pub mod script;
 pub mod settings_ui;
 pub mod sheets;
 pub mod sound;
+pub mod undo;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -55,6 +56,7 @@ impl Plugin for GamePlugin {
                 settings_ui::plugin,
                 mods_ui::plugin,
                 script::plugin,
+                undo::plugin,
                 handoff::plugin,
                 cards::plugin,
             ))

@@ -154,7 +154,7 @@ fn draw_panels(
     cache: Res<ViewCache>,
     view: Res<ViewState>,
     icons: Res<IconIds>,
-    mut driver: ResMut<Driver>,
+    (mut undo, mut driver): (ResMut<super::undo::UndoStack>, ResMut<Driver>),
     mut send: MessageWriter<ActionRequest>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -213,6 +213,17 @@ fn draw_panels(
             }
             if ui.button("Let the AI play this turn").clicked() {
                 driver.autoplay_eladrins = true;
+            }
+            let n = undo.states.len();
+            if ui
+                .add_enabled(n > 0, egui::Button::new(format!("Undo ({n})")))
+                .on_hover_text("Ctrl+Z: back to before your last action, as long as no die was rolled, no card drawn and Chaos didn't move")
+                .clicked()
+            {
+                undo.requested = true;
+            }
+            if let Some(m) = &undo.message {
+                ui.label(egui::RichText::new(m).weak());
             }
         });
     });

@@ -48,6 +48,8 @@ pub enum UiStep {
         /// The button.
         button: Button,
     },
+    /// Undo the last action (as Ctrl+Z does).
+    Undo,
     /// Save a screenshot under the output folder.
     Screenshot(String),
     /// Save the game under the output folder.
@@ -138,6 +140,10 @@ fn run_script(world: &mut World) {
             true
         }
         UiStep::ClickHex { at, button } => click_hex(world, *at, *button),
+        UiStep::Undo => {
+            world.resource_mut::<super::undo::UndoStack>().requested = true;
+            true
+        }
         UiStep::PassMainPhase => {
             if world.step_id() != "R9" {
                 true

@@ -324,3 +324,72 @@ fn the_state_hash_is_the_fnv_of_the_ron_text() {
         snapshot::fnv1a(text.as_bytes())
     );
 }
+
+#[test]
+fn undo_reaches_back_only_until_something_is_revealed() {
+    use chaos_outpost::rules::snapshot::capture;
+    use chaos_outpost::rules::{Action, Chronicle, GameEvent};
+    use chaos_outpost::view::undo::undoable;
+    let db = std::sync::Arc::new(crate::common::base());
+    let mut app = setup::new_game(db, "first_light", None, 1).expect("game");
+    let w = app.world_mut();
+    let since = |w: &mut bevy::prelude::World, n: usize| w.resource::<Chronicle>().0[n..].to_vec();
+    let s0 = capture(w);
+    let c0 = w.resource::<Chronicle>().0.len();
+    // R7.4: choosing a technology reveals nothing (the other card is shuffled back, unseen).
+    submit(
+        w,
+        Camp::Eladrins,
+        Action::ChooseResearch {
+            tech: "deep_cellars".into(),
+        },
+    )
+    .expect("ok");
+    let s1 = capture(w);
+    assert!(undoable(&s0, &s1, &since(w, c0)));
+    // Closing the step moves the game on (R8, the portal): no way back past it.
+    let c1 = w.resource::<Chronicle>().0.len();
+    submit(w, Camp::Eladrins, Action::Done).expect("ok");
+    let s2 = capture(w);
+    assert!(!undoable(&s1, &s2, &since(w, c1)));
+    // A die rolled in between: never, even in the same step.
+    let roll = [GameEvent::Dice {
+        what: "R9.5 attack".into(),
+        dice: vec![6],
+        target: 4,
+        success: true,
+        at: None,
+    }];
+    assert!(!undoable(&s0, &s1, &roll));
+    // Nothing new: nothing to undo.
+    assert!(!undoable(&s2, &s2, &[]));
+}
+
+#[test]
+fn named_saves_keep_to_their_folder_and_list_newest_first_with_damaged_ones_named() {
+    let dir = std::env::temp_dir().join(format!("chaos-outpost-slots-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    // A name can't reach outside the folder or be empty.
+    for bad in ["../x", "a/b", "", "   ", "x.ron", &"n".repeat(41)] {
+        assert!(snapshot::slot_path(&dir, bad).is_err(), "{bad:?}");
+    }
+    let db = std::sync::Arc::new(crate::common::base());
+    let mut app = setup::new_game(db, "first_light", None, 1).expect("game");
+    let first = snapshot::slot_path(&dir, "Before the storm").expect("a fine name");
+    snapshot::save(app.world_mut(), &first).expect("saved");
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let second = snapshot::slot_path(&dir, "late-game_2").expect("a fine name");
+    snapshot::save(app.world_mut(), &second).expect("saved");
+    std::fs::write(dir.join("broken.ron"), "not a save").expect("write");
+    let list = snapshot::slots(&dir);
+    let names: Vec<&str> = list.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names[..2], ["broken", "late-game_2"], "newest first");
+    assert_eq!(names[2], "Before the storm");
+    assert!(list[0].summary.is_err());
+    assert_eq!(
+        list[1].summary.as_deref(),
+        Ok("first_light, normal, cycle 1")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

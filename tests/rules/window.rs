@@ -1,7 +1,7 @@
 //! The real window under Xvfb (software Vulkan) with scripted input (`tests/ui/full_cycle.ron`):
-//! it chooses research, builds, selects and moves an army with mouse clicks on the map, lets
-//! Chaos play, and reaches the next cycle; then the screenshot must not be blank and the saved
-//! game must show every one of those changes.
+//! it chooses research, builds, selects and moves an army with mouse clicks on the map, undoes
+//! the move and makes it again, lets Chaos play, and reaches the next cycle; then the screenshot
+//! must not be blank and the saved game must show every one of those changes.
 //!
 //! Needs `xvfb-run` (and a Vulkan driver, `mesa-vulkan-drivers`): `./dev test` installs them and
 //! sets `CHAOS_OUTPOST_REQUIRE_XVFB=1`, so CI runs it; elsewhere, without `xvfb-run`, the test
@@ -95,9 +95,26 @@ fn a_full_cycle_plays_in_the_real_window_with_scripted_input() {
     // The move came from the right click on the map (input.rs turns it into these actions).
     let log = &s.actions.0;
     assert!(log.contains(&(Camp::Eladrins, Action::Activate { army: 2 })));
-    assert!(log.contains(&(Camp::Eladrins, Action::Move { to: (1, 0) })));
+    let moves = log
+        .iter()
+        .filter(|x| **x == (Camp::Eladrins, Action::Move { to: (1, 0) }))
+        .count();
+    assert_eq!(
+        moves, 1,
+        "the undone move left the log, the second one stayed"
+    );
     let army = s.armies.iter().find(|a| a.id == 2).expect("army 2");
     assert_eq!((army.hex.x, army.hex.y), (1, 0));
+    // Right after the undo: the army stood at home again and the move had left the log.
+    let u = snapshot::read(&out.join("undone.ron")).expect("the save after the undo");
+    let a = u.armies.iter().find(|a| a.id == 2).expect("army 2");
+    assert_eq!((a.hex.x, a.hex.y), (0, 0));
+    assert!(
+        !u.actions
+            .0
+            .iter()
+            .any(|(_, x)| matches!(x, Action::Move { .. }))
+    );
     // Chaos played its own turns meanwhile.
     assert!(log.iter().any(|(by, _)| *by == Camp::Chaos));
     let _ = std::fs::remove_dir_all(&out);
