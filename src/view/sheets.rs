@@ -180,6 +180,13 @@ pub fn outpost(
             Action::BuildBuilding { .. } | Action::BuildImprovement { .. }
         )
     });
+    if !any_build && !to_build.is_empty() {
+        ui.label(
+            RichText::new("You build in your main-phase turn, outside an activation (R9).")
+                .weak()
+                .small(),
+        );
+    }
     for b in to_build {
         let action = Action::BuildBuilding {
             outpost: o.id,
@@ -189,7 +196,7 @@ pub fn outpost(
         ui.horizontal(|ui| {
             icon(ui, icons, &format!("bld_{}", b.id), "ui_outpost", 18.0);
             let why = if !any_build {
-                "in your main-phase turn, outside an activation (R9)".to_string()
+                String::new()
             } else if used >= sheet.slots {
                 "no free building slot".to_string()
             } else if !sheet.purse.covers(&b.cost) {
@@ -207,7 +214,7 @@ pub fn outpost(
                 clicked = Some(action.clone());
             }
             cost(ui, icons, &b.cost, &sheet.purse);
-            if !ok {
+            if !ok && !why.is_empty() {
                 ui.label(RichText::new(why).weak().small());
             }
         });
