@@ -52,6 +52,34 @@ enum Cmd {
         /// Folder the script's screenshots and saves go to.
         #[arg(long, default_value = ".")]
         out: PathBuf,
+        /// Log frame times into this file (RON) for `--frames` frames after a warm-up, then quit.
+        #[arg(long)]
+        frame_log: Option<PathBuf>,
+    },
+    /// Draw N plain sprites in the map's layout and log frame times (the engine's floor).
+    BareSprites {
+        /// Sprites.
+        #[arg(long, default_value_t = 10_267)]
+        count: usize,
+        /// Frames measured after a warm-up.
+        #[arg(long, default_value_t = 300)]
+        frames: u32,
+        /// Where the figures go (RON).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Frame cost: the game on a level, then a bare scene with as many plain sprites as the
+    /// level has tiles, in one run; prints median and p95 frame times and their ratio.
+    Framebench {
+        /// Level.
+        #[arg(long, default_value = "stress")]
+        level: String,
+        /// Frames measured in each after a warm-up.
+        #[arg(long, default_value_t = 300)]
+        frames: u32,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Play headless AI-vs-AI games and print per-cycle summaries and win rates.
     Sim {
@@ -217,6 +245,7 @@ fn main() -> ExitCode {
             players,
             script,
             out,
+            frame_log,
         }) => {
             let script = match script
                 .map(|p| chaos_outpost::view::script::read(&p))
@@ -237,6 +266,7 @@ fn main() -> ExitCode {
                     frames,
                     players,
                     script,
+                    frame_log: frame_log.map(|p| (p, frames)),
                     ..Launch::default()
                 },
             )
@@ -283,6 +313,14 @@ fn main() -> ExitCode {
         }) => return check(&paths, &mods, json, strict),
         Some(Cmd::Mods { json }) => return list_mods(&mods, json),
         Some(Cmd::TestScenario { paths }) => return test_scenarios(&paths, &mods),
+        Some(Cmd::BareSprites { count, frames, out }) => {
+            chaos_outpost::view::frames::run_bare(count.min(200_000), frames.max(1), out)
+        }
+        Some(Cmd::Framebench {
+            level,
+            frames,
+            json,
+        }) => framebench(&mods, &level, frames, json),
         Some(Cmd::Schema) => {
             print!("{}", chaos_outpost::content::schema_doc::markdown());
             Ok(())
@@ -914,5 +952,87 @@ fn run_soak(
          back and replayed in {:.1} s: no drift",
         start.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+/// `framebench`: the game window on `level`, then the bare sprite scene, each in its own process
+/// (a window's event loop runs once per process), one after the other.
+fn framebench(mods: &[PathBuf], level: &str, frames: u32, json: bool) -> Result<(), String> {
+    use chaos_outpost::view::frames::FrameStats;
+    let db = content_with(mods)?;
+    let mut db2 = db.clone();
+    let id = db2.resolve_level(level).map_err(|ps| problems_text(&ps))?;
+    let tiles = db2
+        .levels
+        .get(&id)
+        .map(|l| chaos_outpost::rules::setup::make_map(&db2, l).len())
+        .unwrap_or(0);
+    let exe = std::env::current_exe().map_err(|e| format!("can't find this program: {e}"))?;
+    let dir = std::env::temp_dir().join(format!("chaos-outpost-frames-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let run = |args: Vec<String>, file: &Path| -> Result<FrameStats, String> {
+        let status = std::process::Command::new(&exe)
+            .args(mods.iter().flat_map(|m| ["--mod".to_string(), m.display().to_string()]))
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .map_err(|e| format!("can't run {}: {e}", exe.display()))?;
+        if !status.success() {
+            return Err(format!("`{}` failed: {status}", args.join(" ")));
+        }
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        ron::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))
+    };
+    let game_file = dir.join("game.ron");
+    let game = run(
+        vec![
+            "play".into(),
+            "--level".into(),
+            id.clone(),
+            "--frames".into(),
+            frames.to_string(),
+            "--frame-log".into(),
+            game_file.display().to_string(),
+        ],
+        &game_file,
+    )?;
+    let bare_file = dir.join("bare.ron");
+    let bare = run(
+        vec![
+            "bare-sprites".into(),
+            "--count".into(),
+            tiles.to_string(),
+            "--frames".into(),
+            frames.to_string(),
+            "--out".into(),
+            bare_file.display().to_string(),
+        ],
+        &bare_file,
+    )?;
+    let _ = std::fs::remove_dir_all(&dir);
+    let ratio = (
+        game.median_ms / bare.median_ms.max(1e-9),
+        game.p95_ms / bare.p95_ms.max(1e-9),
+    );
+    if json {
+        out!(
+            "{}",
+            serde_json::json!({"level": id, "tiles": tiles, "game": game, "bare": bare,
+                "ratio_median": ratio.0, "ratio_p95": ratio.1})
+        );
+    } else {
+        out!("{id}: {tiles} tiles, {frames} frames each after a warm-up");
+        for s in [&game, &bare] {
+            out!(
+                "{:<20} median {:6.2} ms   p95 {:6.2} ms   ({} sprites)",
+                s.what,
+                s.median_ms,
+                s.p95_ms,
+                s.sprites
+            );
+        }
+        out!("ratio game / bare: median {:.2}, p95 {:.2}", ratio.0, ratio.1);
+    }
     Ok(())
 }

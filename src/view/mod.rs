@@ -6,6 +6,7 @@ pub mod art;
 pub mod cache;
 pub mod cards;
 pub mod driver;
+pub mod frames;
 pub mod handoff;
 pub mod input;
 pub mod menu;
@@ -473,6 +474,8 @@ pub struct Launch {
     pub cli_mods: Vec<PathBuf>,
     /// Scripted input, and the folder it writes into.
     pub script: Option<(script::UiScript, PathBuf)>,
+    /// Log frame times into this file for this many frames, then quit.
+    pub frame_log: Option<(PathBuf, u32)>,
 }
 
 /// Opens the window.
@@ -486,6 +489,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         open_menu,
         cli_mods,
         script,
+        frame_log,
     } = launch;
     let level = level.as_str();
     let players = players.as_slice();
@@ -505,6 +509,10 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
     crate::rules::setup::start_game(app.world_mut(), level, None, seed)?;
     crate::rules::setup::set_players(app.world_mut(), players);
     app.world_mut().resource_mut::<menu::Menu>().open = open_menu;
+    if let Some((path, n)) = frame_log {
+        app.insert_resource(frames::FrameLog::new(path, n, &format!("game ({level})")))
+            .add_systems(Update, frames::log_frames);
+    }
     if let Some((s, out)) = script {
         app.insert_resource(script::ScriptRun::new(s, out));
     }

@@ -1,0 +1,135 @@
+//! Frame timing: the game window logs its frame times (`play --frame-log FILE`), and a bare
+//! Bevy scene draws the same number of plain sprites in the same layout with the same camera
+//! (`bare-sprites`), the engine's floor. `framebench` runs both, one after the other, and
+//! prints the median and 95th percentile of each and their ratio.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use serde::{Deserialize, Serialize};
+
+/// Frames skipped before measuring (start-up, first uploads).
+pub const WARMUP: u32 = 60;
+
+/// Frame-time figures of one run, in milliseconds.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FrameStats {
+    /// What ran.
+    pub what: String,
+    /// Frames measured.
+    pub frames: usize,
+    /// Median frame time.
+    pub median_ms: f64,
+    /// 95th percentile.
+    pub p95_ms: f64,
+    /// Sprites (or tiles) in the scene.
+    pub sprites: usize,
+}
+
+impl FrameStats {
+    /// Figures from frame times in seconds.
+    pub fn of(what: &str, sprites: usize, mut times: Vec<f64>) -> FrameStats {
+        times.sort_by(|a, b| a.total_cmp(b));
+        let at = |q: f64| {
+            times
+                .get(((times.len() as f64 - 1.0) * q).round() as usize)
+                .copied()
+                .unwrap_or(0.0)
+                * 1000.0
+        };
+        FrameStats {
+            what: what.into(),
+            frames: times.len(),
+            median_ms: at(0.5),
+            p95_ms: at(0.95),
+            sprites,
+        }
+    }
+}
+
+/// Logging frame times into a file, then quitting.
+#[derive(Resource)]
+pub struct FrameLog {
+    /// Where the figures go (RON).
+    pub path: PathBuf,
+    /// Frames to measure after the warm-up.
+    pub frames: u32,
+    /// What is measured.
+    pub what: String,
+    seen: u32,
+    times: Vec<f64>,
+}
+
+impl FrameLog {
+    /// A log of `frames` frames into `path`.
+    pub fn new(path: PathBuf, frames: u32, what: &str) -> FrameLog {
+        FrameLog {
+            path,
+            frames,
+            what: what.into(),
+            seen: 0,
+            times: Vec::new(),
+        }
+    }
+}
+
+/// Records the frame time; writes the figures and quits when done.
+pub fn log_frames(
+    time: Res<Time<Real>>,
+    mut log: ResMut<FrameLog>,
+    sprites: Query<(), With<Sprite>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    log.seen += 1;
+    if log.seen <= WARMUP {
+        return;
+    }
+    log.times.push(time.delta_secs_f64());
+    if log.times.len() as u32 >= log.frames {
+        let stats = FrameStats::of(&log.what, sprites.iter().count(), log.times.clone());
+        let text = ron::to_string(&stats).unwrap_or_default();
+        if let Err(e) = std::fs::write(&log.path, text) {
+            error!("frame log {}: {e}", log.path.display());
+            exit.write(AppExit::from_code(1));
+        } else {
+            exit.write(AppExit::Success);
+        }
+    }
+}
+
+/// The bare scene: `count` plain sprites on the game's hex layout, the game's camera.
+pub fn run_bare(count: usize, frames: u32, out: PathBuf) -> Result<(), String> {
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: "Chaos Outpost — bare sprites".into(),
+            resolution: WindowResolution::new(1280, 720),
+            ..default()
+        }),
+        ..default()
+    }))
+    .insert_resource(FrameLog::new(out, frames, "bare sprites"))
+    .add_systems(
+        Startup,
+        move |mut commands: Commands| {
+            commands.spawn((Camera2d, Transform::from_scale(Vec3::splat(1.0))));
+            let layout = super::layout();
+            let size = super::hex_sprite_size();
+            // The same hexagon of hexes the stress map fills, ring by ring from the centre.
+            for (i, h) in hexx::Hex::ZERO.range(200).take(count).enumerate() {
+                let p = layout.hex_to_world_pos(h);
+                let shade = 0.3 + (i % 7) as f32 * 0.08;
+                commands.spawn((
+                    Sprite::from_color(Color::srgb(shade, 0.5, 0.3), size),
+                    Transform::from_xyz(p.x, p.y, 0.0),
+                ));
+            }
+        },
+    )
+    .add_systems(Update, log_frames);
+    match app.run() {
+        AppExit::Success => Ok(()),
+        AppExit::Error(code) => Err(format!("the bare scene exited with code {code}")),
+    }
+}
