@@ -67,6 +67,9 @@ enum Cmd {
         /// Where the figures go (RON).
         #[arg(long)]
         out: PathBuf,
+        /// Draw the game's tile textures instead of plain colours.
+        #[arg(long)]
+        textured: bool,
     },
     /// Frame cost: the game on a level, then a bare scene with as many plain sprites as the
     /// level has tiles, in one run; prints median and p95 frame times and their ratio.
@@ -313,8 +316,13 @@ fn main() -> ExitCode {
         }) => return check(&paths, &mods, json, strict),
         Some(Cmd::Mods { json }) => return list_mods(&mods, json),
         Some(Cmd::TestScenario { paths }) => return test_scenarios(&paths, &mods),
-        Some(Cmd::BareSprites { count, frames, out }) => {
-            chaos_outpost::view::frames::run_bare(count.min(200_000), frames.max(1), out)
+        Some(Cmd::BareSprites {
+            count,
+            frames,
+            out,
+            textured,
+        }) => {
+            chaos_outpost::view::frames::run_bare(count.min(200_000), frames.max(1), out, textured)
         }
         Some(Cmd::Framebench {
             level,
@@ -972,7 +980,10 @@ fn framebench(mods: &[PathBuf], level: &str, frames: u32, json: bool) -> Result<
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let run = |args: Vec<String>, file: &Path| -> Result<FrameStats, String> {
         let status = std::process::Command::new(&exe)
-            .args(mods.iter().flat_map(|m| ["--mod".to_string(), m.display().to_string()]))
+            .args(
+                mods.iter()
+                    .flat_map(|m| ["--mod".to_string(), m.display().to_string()]),
+            )
             .args(&args)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -997,33 +1008,43 @@ fn framebench(mods: &[PathBuf], level: &str, frames: u32, json: bool) -> Result<
         ],
         &game_file,
     )?;
-    let bare_file = dir.join("bare.ron");
-    let bare = run(
-        vec![
+    let bare_run = |textured: bool| {
+        let file = dir.join(format!("bare-{textured}.ron"));
+        let mut args: Vec<String> = vec![
             "bare-sprites".into(),
             "--count".into(),
             tiles.to_string(),
             "--frames".into(),
             frames.to_string(),
             "--out".into(),
-            bare_file.display().to_string(),
-        ],
-        &bare_file,
-    )?;
+            file.display().to_string(),
+        ];
+        if textured {
+            args.push("--textured".into());
+        }
+        run(args, &file)
+    };
+    let bare = bare_run(false)?;
+    let textured = bare_run(true)?;
     let _ = std::fs::remove_dir_all(&dir);
     let ratio = (
         game.median_ms / bare.median_ms.max(1e-9),
         game.p95_ms / bare.p95_ms.max(1e-9),
     );
+    let ratio_t = (
+        game.median_ms / textured.median_ms.max(1e-9),
+        game.p95_ms / textured.p95_ms.max(1e-9),
+    );
     if json {
         out!(
             "{}",
             serde_json::json!({"level": id, "tiles": tiles, "game": game, "bare": bare,
-                "ratio_median": ratio.0, "ratio_p95": ratio.1})
+                "bare_textured": textured, "ratio_median": ratio.0, "ratio_p95": ratio.1,
+                "ratio_textured_median": ratio_t.0, "ratio_textured_p95": ratio_t.1})
         );
     } else {
         out!("{id}: {tiles} tiles, {frames} frames each after a warm-up");
-        for s in [&game, &bare] {
+        for s in [&game, &bare, &textured] {
             out!(
                 "{:<20} median {:6.2} ms   p95 {:6.2} ms   ({} sprites)",
                 s.what,
@@ -1032,7 +1053,16 @@ fn framebench(mods: &[PathBuf], level: &str, frames: u32, json: bool) -> Result<
                 s.sprites
             );
         }
-        out!("ratio game / bare: median {:.2}, p95 {:.2}", ratio.0, ratio.1);
+        out!(
+            "ratio game / bare: median {:.2}, p95 {:.2}",
+            ratio.0,
+            ratio.1
+        );
+        out!(
+            "ratio game / bare textured: median {:.2}, p95 {:.2}",
+            ratio_t.0,
+            ratio_t.1
+        );
     }
     Ok(())
 }

@@ -160,11 +160,53 @@ pub fn describe_tile(world: &mut World, h: Hex) -> Vec<String> {
     out
 }
 
-fn refresh_cache(world: &mut World) {
+/// What the cache was computed from: it is recomputed only when one of these changes.
+#[derive(Default, PartialEq, Clone)]
+struct CacheKey {
+    moves: usize,
+    cycle: u32,
+    step: usize,
+    turn: Option<Camp>,
+    activation: Option<u32>,
+    selected: Option<Hex>,
+    content: usize,
+    chronicle: usize,
+}
+
+fn refresh_cache(
+    world: &mut World,
+    mut last: Local<Option<CacheKey>>,
+    mut hovered: Local<Option<(Option<Hex>, usize)>>,
+) {
     let (hover, selected) = {
         let v = world.resource::<ViewState>();
         (v.hover, v.selected)
     };
+    let key = {
+        let c = world.resource::<Cycle>();
+        CacheKey {
+            moves: world.resource::<crate::rules::ActionLog>().0.len(),
+            cycle: c.number,
+            step: c.step,
+            turn: Some(c.turn),
+            activation: c.activation,
+            selected,
+            content: std::sync::Arc::as_ptr(&world.content()) as usize,
+            chronicle: world.resource::<crate::rules::Chronicle>().0.len(),
+        }
+    };
+    // The hovered tile's lines change with the pointer or the game.
+    if *hovered != Some((hover, key.chronicle)) {
+        *hovered = Some((hover, key.chronicle));
+        let lines = hover.map(|h| describe_tile(world, h)).unwrap_or_default();
+        world.resource_mut::<ViewCache>().hover = lines;
+    }
+    // Everything else only when the game or the selection moved: on a 10,000-hex map the
+    // legal actions and the sheets cost more than drawing a frame.
+    if last.as_ref() == Some(&key) {
+        return;
+    }
+    *last = Some(key);
     let over = world.resource::<Outcome>().winner.is_some();
     let eladrins_decide =
         world.step_id() != "R9" || world.resource::<Cycle>().turn == Camp::Eladrins;
@@ -264,14 +306,12 @@ fn refresh_cache(world: &mut World) {
     } else {
         None
     };
-    let hover_lines = hover.map(|h| describe_tile(world, h)).unwrap_or_default();
     let selected_lines = selected
         .map(|h| describe_tile(world, h))
         .unwrap_or_default();
     let mut c = world.resource_mut::<ViewCache>();
     c.legal = legal;
     c.reach = reach;
-    c.hover = hover_lines;
     c.selected = selected_lines;
     c.odds = odds;
     c.outpost = outpost;

@@ -98,8 +98,14 @@ pub fn log_frames(
     }
 }
 
-/// The bare scene: `count` plain sprites on the game's hex layout, the game's camera.
-pub fn run_bare(count: usize, frames: u32, out: PathBuf) -> Result<(), String> {
+/// The bare scene: `count` plain sprites on the game's hex layout, the game's camera; with
+/// `textured`, the game's own tile textures instead of colours.
+pub fn run_bare(count: usize, frames: u32, out: PathBuf, textured: bool) -> Result<(), String> {
+    let what = if textured {
+        "bare textured sprites"
+    } else {
+        "bare sprites"
+    };
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -109,21 +115,31 @@ pub fn run_bare(count: usize, frames: u32, out: PathBuf) -> Result<(), String> {
         }),
         ..default()
     }))
-    .insert_resource(FrameLog::new(out, frames, "bare sprites"))
+    .insert_resource(FrameLog::new(out, frames, what))
+    .add_plugins(super::art::plugin)
     .add_systems(
         Startup,
-        move |mut commands: Commands| {
+        move |mut commands: Commands, art: Res<super::art::Art>| {
             commands.spawn((Camera2d, Transform::from_scale(Vec3::splat(1.0))));
+            let tiles: Vec<Handle<Image>> = ["plains", "forest", "hills", "mountains", "marsh"]
+                .iter()
+                .filter_map(|t| art.get(&format!("tiles/{t}")))
+                .collect();
             let layout = super::layout();
             let size = super::hex_sprite_size();
             // The same hexagon of hexes the stress map fills, ring by ring from the centre.
             for (i, h) in hexx::Hex::ZERO.range(200).take(count).enumerate() {
                 let p = layout.hex_to_world_pos(h);
                 let shade = 0.3 + (i % 7) as f32 * 0.08;
-                commands.spawn((
-                    Sprite::from_color(Color::srgb(shade, 0.5, 0.3), size),
-                    Transform::from_xyz(p.x, p.y, 0.0),
-                ));
+                let sprite = match tiles.get(i % tiles.len().max(1)) {
+                    Some(image) if textured => Sprite {
+                        image: image.clone(),
+                        custom_size: Some(size),
+                        ..default()
+                    },
+                    _ => Sprite::from_color(Color::srgb(shade, 0.5, 0.3), size),
+                };
+                commands.spawn((sprite, Transform::from_xyz(p.x, p.y, 0.0)));
             }
         },
     )

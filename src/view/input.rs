@@ -99,9 +99,10 @@ fn pan_and_zoom_camera(
     let Ok((mut t, mut proj)) = cam.single_mut() else {
         return;
     };
-    let Projection::Orthographic(ortho) = proj.as_mut() else {
+    let Projection::Orthographic(ortho) = proj.bypass_change_detection() else {
         return;
     };
+    let scale_before = ortho.scale;
     let mut d = Vec2::ZERO;
     if !egui.wants_keyboard_input() {
         if keys.pressed(KeyCode::ArrowLeft) || keys.pressed(KeyCode::KeyA) {
@@ -140,21 +141,30 @@ fn pan_and_zoom_camera(
         }
     }
     let speed = 500.0 * ortho.scale * time.delta_secs();
-    t.translation += (d * speed).extend(0.0);
+    // Work on a copy and write back only a real change: a camera that "moved" by zero every
+    // frame would make Bevy redo its view work each frame.
+    let mut at = t.translation;
+    at += (d * speed).extend(0.0);
     if !egui.is_pointer_over_area() {
         for e in wheel.read() {
             ortho.scale *= if e.y > 0.0 { 0.9 } else { 1.1 };
         }
         if buttons.pressed(MouseButton::Middle) {
             for m in motion.read() {
-                t.translation += Vec3::new(-m.delta.x, m.delta.y, 0.0) * ortho.scale;
+                at += Vec3::new(-m.delta.x, m.delta.y, 0.0) * ortho.scale;
             }
         }
     }
     motion.clear();
     wheel.clear();
     ortho.scale = ortho.scale.clamp(0.3, 8.0);
+    if ortho.scale != scale_before {
+        proj.set_changed();
+    }
     // Keep the camera over the map.
-    t.translation.x = t.translation.x.clamp(-4000.0, 4000.0);
-    t.translation.y = t.translation.y.clamp(-4000.0, 4000.0);
+    at.x = at.x.clamp(-4000.0, 4000.0);
+    at.y = at.y.clamp(-4000.0, 4000.0);
+    if at != t.translation {
+        t.translation = at;
+    }
 }

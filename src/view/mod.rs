@@ -53,13 +53,13 @@ impl Plugin for GamePlugin {
                 driver::plugin,
                 menu::plugin,
                 art::plugin,
-                sound::plugin,
                 settings_ui::plugin,
-                mods_ui::plugin,
                 script::plugin,
                 undo::plugin,
-                handoff::plugin,
+                sound::plugin,
+                mods_ui::plugin,
                 cards::plugin,
+                handoff::plugin,
             ))
             .init_resource::<Decor>()
             .add_systems(Startup, spawn_camera)
@@ -150,9 +150,22 @@ fn spawn_map(
     let hex_mesh = meshes.add(RegularPolygon::new(HEX_SIZE - 1.0, 6));
     let size = hex_sprite_size();
     let l = layout();
+    // One material per terrain, and each terrain at its own depth: the renderer sorts by depth,
+    // so tiles of one texture come out together and draw in a few large batches instead of one
+    // small batch per change of texture.
+    let mut colour_of: std::collections::HashMap<String, Handle<ColorMaterial>> =
+        Default::default();
+    let depth = |id: &str| {
+        content
+            .set
+            .terrains
+            .iter()
+            .position(|x| x.id == id)
+            .map_or(0.0, |i| i as f32 * 0.001)
+    };
     for t in &tiles {
         let p = l.hex_to_world_pos(t.hex);
-        let at = Transform::from_xyz(p.x, p.y, 0.0);
+        let at = Transform::from_xyz(p.x, p.y, depth(&t.terrain));
         match art.get(&format!("tiles/{}", t.terrain)) {
             Some(image) => {
                 commands.spawn((
@@ -169,7 +182,12 @@ fn spawn_map(
                 commands.spawn((
                     TileView,
                     Mesh2d(hex_mesh.clone()),
-                    MeshMaterial2d(materials.add(terrain_color(&content, t))),
+                    MeshMaterial2d(
+                        colour_of
+                            .entry(t.terrain.clone())
+                            .or_insert_with(|| materials.add(terrain_color(&content, t)))
+                            .clone(),
+                    ),
                     at,
                 ));
             }
@@ -334,9 +352,15 @@ fn place_tokens(
             Transform::from_xyz(p.x, p.y - 22.0, 3.0),
         ));
     }
+    // One material per camp: tokens that share mesh and material draw in one batch.
+    let eladrin = materials.add(camp_color(Camp::Eladrins, settings.palette));
+    let chaos = materials.add(camp_color(Camp::Chaos, settings.palette));
     for a in &armies {
         let p = l.hex_to_world_pos(a.hex) + Vec2::new(13.0, 11.0);
-        let mat = materials.add(camp_color(a.camp, settings.palette));
+        let mat = match a.camp {
+            Camp::Eladrins => eladrin.clone(),
+            Camp::Chaos => chaos.clone(),
+        };
         commands.spawn((
             Token,
             Mesh2d(rim.clone()),

@@ -67,10 +67,19 @@ fn save_settings(s: Res<Settings>, mut file: ResMut<SettingsFile>, time: Res<Tim
     }
 }
 
-fn scale_ui(mut contexts: EguiContexts, s: Res<Settings>) -> Result {
+fn scale_ui(mut contexts: EguiContexts, s: Res<Settings>, mut styled: Local<bool>) -> Result {
     let ctx = contexts.ctx_mut()?;
     if (ctx.zoom_factor() - s.ui_scale).abs() > 0.001 {
         ctx.set_zoom_factor(s.ui_scale);
+    }
+    if !*styled {
+        *styled = true;
+        // Flat windows: wide blurred shadows cost a lot of fill on software renderers and
+        // blur the map behind a card.
+        ctx.all_styles_mut(|st| {
+            st.visuals.window_shadow = egui::Shadow::NONE;
+            st.visuals.popup_shadow = egui::Shadow::NONE;
+        });
     }
     Ok(())
 }
