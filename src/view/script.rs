@@ -50,6 +50,10 @@ pub enum UiStep {
     },
     /// Undo the last action (as Ctrl+Z does).
     Undo,
+    /// Load a save (a path relative to the working folder), as the menu does.
+    Load(String),
+    /// Let the AIs play until this cycle's main phase (the "Let the AI play" button, each turn).
+    AiUntilCycle(u32),
     /// Save a screenshot under the output folder.
     Screenshot(String),
     /// Save the game under the output folder.
@@ -140,6 +144,23 @@ fn run_script(world: &mut World) {
             true
         }
         UiStep::ClickHex { at, button } => click_hex(world, *at, *button),
+        UiStep::Load(path) => {
+            if let Err(e) = snapshot::load(world, std::path::Path::new(path)) {
+                error!("script: load failed: {e}");
+                world.write_message(AppExit::from_code(3));
+            }
+            true
+        }
+        UiStep::AiUntilCycle(n) => {
+            let c = world.resource::<Cycle>().number;
+            let done = c > *n
+                || (c == *n && world.step_id() == "R9")
+                || world.resource::<Outcome>().winner.is_some();
+            world
+                .resource_mut::<super::driver::Driver>()
+                .autoplay_eladrins = !done;
+            done
+        }
         UiStep::Undo => {
             world.resource_mut::<super::undo::UndoStack>().requested = true;
             true
