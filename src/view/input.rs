@@ -11,7 +11,43 @@ use crate::content::Camp;
 use crate::rules::{Action, ActionRequest, Army, Cycle};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (pick_hexes, pan_and_zoom_camera, screenshot_on_f12));
+    app.add_systems(
+        Update,
+        (
+            pick_hexes,
+            pan_and_zoom_camera,
+            screenshot_on_f12,
+            enter_closes_the_step,
+        ),
+    );
+}
+
+/// Enter does what the phase bar's main button does: close the upkeep step, end the army's
+/// activation, or end the turn.
+fn enter_closes_the_step(
+    keys: Res<ButtonInput<KeyCode>>,
+    egui: Res<EguiWantsInput>,
+    cycle: Res<Cycle>,
+    order: Res<crate::rules::CycleOrder>,
+    mut send: MessageWriter<ActionRequest>,
+) {
+    if !keys.just_pressed(KeyCode::Enter) || egui.wants_keyboard_input() {
+        return;
+    }
+    let main = order.0.get(cycle.step).is_some_and(|s| s.main);
+    let action = if !main {
+        Action::Done
+    } else if cycle.turn != Camp::Eladrins {
+        return;
+    } else if cycle.activation.is_some() {
+        Action::EndActivation
+    } else {
+        Action::Pass
+    };
+    send.write(ActionRequest {
+        by: Camp::Eladrins,
+        action,
+    });
 }
 
 /// F12 saves a screenshot (in `CHAOS_OUTPOST_SCREENSHOTS`, else the current folder).

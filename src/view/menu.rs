@@ -208,6 +208,7 @@ fn draw_menu(
     time: Res<Time>,
     mut saves_seen: Local<Option<(f32, bool, bool)>>,
     mut slots_seen: Local<Vec<snapshot::SlotInfo>>,
+    mut help: ResMut<super::help::Help>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(w) = outcome.winner
@@ -306,6 +307,9 @@ fn draw_menu(
                 if ui.button("Mods").clicked() {
                     menu.mods_open = !menu.mods_open;
                 }
+                if ui.button("Help").clicked() {
+                    help.open = !help.open;
+                }
                 if ui.button("Quit").clicked() {
                     exit.write(AppExit::Success);
                 }
@@ -369,8 +373,10 @@ fn draw_menu(
                     }
                 });
             ui.label(
-                egui::RichText::new("F5 quick save · F9 quick load · Ctrl+Z undo · Esc menu")
-                    .weak(),
+                egui::RichText::new(
+                    "F1 help · F5 quick save · F9 quick load · Ctrl+Z undo · Esc menu",
+                )
+                .weak(),
             );
             if !menu.message.is_empty() {
                 ui.label(&menu.message);

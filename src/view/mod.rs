@@ -8,6 +8,7 @@ pub mod cards;
 pub mod driver;
 pub mod frames;
 pub mod handoff;
+pub mod help;
 pub mod input;
 pub mod menu;
 pub mod mods_ui;
@@ -60,6 +61,7 @@ impl Plugin for GamePlugin {
                 mods_ui::plugin,
                 cards::plugin,
                 handoff::plugin,
+                help::plugin,
             ))
             .init_resource::<Decor>()
             .add_systems(Startup, spawn_camera)

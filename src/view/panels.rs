@@ -154,7 +154,11 @@ fn draw_panels(
     cache: Res<ViewCache>,
     view: Res<ViewState>,
     icons: Res<IconIds>,
-    (mut undo, mut driver): (ResMut<super::undo::UndoStack>, ResMut<Driver>),
+    (mut undo, mut driver, mut help): (
+        ResMut<super::undo::UndoStack>,
+        ResMut<Driver>,
+        ResMut<super::help::Help>,
+    ),
     mut send: MessageWriter<ActionRequest>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -327,7 +331,15 @@ fn draw_panels(
                 }
             }
             if let Some(r) = &view.last_refusal {
-                ui.colored_label(egui::Color32::LIGHT_RED, r);
+                ui.horizontal_wrapped(|ui| {
+                    ui.colored_label(egui::Color32::LIGHT_RED, r);
+                    // The rule it cites, one click away.
+                    if let Some(rule) = super::help::cited_rule(r)
+                        && ui.small_button(format!("📖 {rule}")).on_hover_text("Open the rules here").clicked()
+                    {
+                        help.show_rule(&rule);
+                    }
+                });
             }
             ui.separator();
             ui.heading("Log");

@@ -50,6 +50,10 @@ pub enum UiStep {
     },
     /// Undo the last action (as Ctrl+Z does).
     Undo,
+    /// Open the rules at this rule, as a refusal's rule button does.
+    OpenRule(String),
+    /// Set the language (`en`, `fr`), as the settings do.
+    Language(String),
     /// Load a save (a path relative to the working folder), as the menu does.
     Load(String),
     /// Let the AIs play until this cycle's main phase (the "Let the AI play" button, each turn).
@@ -144,6 +148,14 @@ fn run_script(world: &mut World) {
             true
         }
         UiStep::ClickHex { at, button } => click_hex(world, *at, *button),
+        UiStep::OpenRule(r) => {
+            world.resource_mut::<super::help::Help>().show_rule(r);
+            true
+        }
+        UiStep::Language(l) => {
+            world.resource_mut::<crate::settings::Settings>().language = l.clone();
+            true
+        }
         UiStep::Load(path) => {
             if let Err(e) = snapshot::load(world, std::path::Path::new(path)) {
                 error!("script: load failed: {e}");

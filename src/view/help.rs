@@ -1,0 +1,322 @@
+//! In-game help (F1, or *Help* in the menu): the key bindings, and the rules R1–R9 in English or
+//! French (`assets/help/rules.*.md`, embedded). A refusal that cites a rule ("R9.1: an enemy unit
+//! is on this tile") gets a button that opens the reference at that rule, highlighted.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::settings::Settings;
+
+/// The rules in English.
+pub const RULES_EN: &str = include_str!("../../assets/help/rules.en.md");
+/// The rules in French.
+pub const RULES_FR: &str = include_str!("../../assets/help/rules.fr.md");
+
+/// The keys and what they do, as the help screen lists them.
+pub const KEYS: [(&str, &str, &str); 13] = [
+    (
+        "Left click",
+        "select a tile, its army and its outpost",
+        "choisir une case, son armée et son avant-poste",
+    ),
+    (
+        "Right click",
+        "the selected army activates and moves there (R9.4)",
+        "l'armée choisie s'active et s'y rend (R9.4)",
+    ),
+    (
+        "Arrows / WASD",
+        "pan the map (also screen edges, middle drag)",
+        "déplacer la vue (aussi bords de l'écran, clic du milieu)",
+    ),
+    ("Wheel, + / -", "zoom", "zoom"),
+    (
+        "Ctrl+Z",
+        "undo your last actions of this turn (until a roll, a card or Chaos)",
+        "annuler vos dernières actions du tour (jusqu'à un jet, une carte ou le Chaos)",
+    ),
+    ("F1", "this help", "cette aide"),
+    (
+        "F5 / F9",
+        "quick save / quick load",
+        "sauvegarde / chargement rapide",
+    ),
+    ("F12", "screenshot", "capture d'écran"),
+    ("M", "mute", "couper le son"),
+    (
+        "[ / ]",
+        "lower / raise the volume",
+        "baisser / monter le volume",
+    ),
+    (
+        "Esc",
+        "menu: new game, saves, mods, settings",
+        "menu : nouvelle partie, sauvegardes, mods, réglages",
+    ),
+    (
+        "Enter",
+        "close an upkeep step / end the turn (the phase bar's button)",
+        "clore une étape / finir le tour (bouton de la barre)",
+    ),
+    (
+        "Hover",
+        "a tile's terrain, yields and the odds Chaos corrupts it (R6.2)",
+        "terrain, production et chances que le Chaos la corrompe (R6.2)",
+    ),
+];
+
+/// Whether the help is shown, on which tab, and which rule to show.
+#[derive(Resource, Default)]
+pub struct Help {
+    /// Shown.
+    pub open: bool,
+    /// The rules tab (else the keys).
+    pub rules_tab: bool,
+    /// A rule to scroll to and highlight (`R9.1`).
+    pub focus: Option<String>,
+    /// Scrolled there already.
+    scrolled: bool,
+}
+
+impl Help {
+    /// Opens the rules at `rule`.
+    pub fn show_rule(&mut self, rule: &str) {
+        self.open = true;
+        self.rules_tab = true;
+        self.focus = Some(rule.to_string());
+        self.scrolled = false;
+    }
+}
+
+/// One section of the rules: id (`R5`), title, and its lines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Section {
+    /// `R5`.
+    pub id: String,
+    /// The heading.
+    pub title: String,
+    /// The lines under it.
+    pub lines: Vec<String>,
+}
+
+/// Splits a rules text into its `## R…` sections (the text before the first is the preface).
+pub fn sections(text: &str) -> (Vec<String>, Vec<Section>) {
+    let mut preface = Vec::new();
+    let mut out: Vec<Section> = Vec::new();
+    for line in text.lines() {
+        if let Some(h) = line.strip_prefix("## ") {
+            let id = h.split_whitespace().next().unwrap_or("").to_string();
+            out.push(Section {
+                id,
+                title: h.to_string(),
+                lines: Vec::new(),
+            });
+        } else if line.starts_with("# ") {
+            continue;
+        } else if let Some(s) = out.last_mut() {
+            // A wrapped line continues the bullet above it: one paragraph, wrapped by egui.
+            let continues = line.starts_with("  ") && !line.trim_start().starts_with("- ");
+            match s.lines.last_mut() {
+                Some(prev) if continues && !prev.trim().is_empty() => {
+                    prev.push(' ');
+                    prev.push_str(line.trim());
+                }
+                _ => s.lines.push(line.to_string()),
+            }
+        } else if !line.trim().is_empty() {
+            preface.push(line.to_string());
+        }
+    }
+    (preface, out)
+}
+
+/// The rule a text cites first (`R9.1`, `R5`), if any.
+pub fn cited_rule(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let starts_word = i == 0 || !b[i - 1].is_ascii_alphanumeric();
+        if b[i] == b'R' && starts_word && b.get(i + 1).is_some_and(|c| c.is_ascii_digit()) {
+            let mut j = i + 1;
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            if b.get(j) == Some(&b'.') && b.get(j + 1).is_some_and(|c| c.is_ascii_digit()) {
+                j += 1;
+                while j < b.len() && b[j].is_ascii_digit() {
+                    j += 1;
+                }
+            }
+            return Some(text[i..j].to_string());
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The section a rule belongs to (`R9.1` → `R9`).
+fn section_of(rule: &str) -> &str {
+    rule.split('.').next().unwrap_or(rule)
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Help>()
+        .add_systems(Update, help_key)
+        .add_systems(EguiPrimaryContextPass, draw_help);
+}
+
+fn help_key(keys: Res<ButtonInput<KeyCode>>, mut help: ResMut<Help>) {
+    if keys.just_pressed(KeyCode::F1) {
+        help.open = !help.open;
+    }
+}
+
+/// Markdown emphasis removed, for a plain label.
+fn plain(s: &str) -> String {
+    s.replace("**", "").replace('*', "")
+}
+
+fn draw_help(
+    mut contexts: EguiContexts,
+    mut help: ResMut<Help>,
+    mut settings: ResMut<Settings>,
+) -> Result {
+    if !help.open {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let fr = settings.language == "fr";
+    let mut open = true;
+    let title = if fr { "Aide" } else { "Help" };
+    egui::Window::new(title)
+        .id(egui::Id::new("help"))
+        .open(&mut open)
+        .default_width(620.0)
+        .default_height(520.0)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                let keys = if fr { "Touches" } else { "Keys" };
+                let rules = if fr { "Règles" } else { "Rules" };
+                if ui.selectable_label(!help.rules_tab, keys).clicked() {
+                    help.rules_tab = false;
+                }
+                if ui.selectable_label(help.rules_tab, rules).clicked() {
+                    help.rules_tab = true;
+                }
+                ui.separator();
+                // The language switches live for the whole game.
+                if ui.selectable_label(!fr, "English").clicked() && fr {
+                    settings.language = "en".into();
+                }
+                if ui.selectable_label(fr, "Français").clicked() && !fr {
+                    settings.language = "fr".into();
+                }
+            });
+            ui.separator();
+            if !help.rules_tab {
+                egui::Grid::new("keys").striped(true).show(ui, |ui| {
+                    for (k, en, f) in KEYS {
+                        ui.label(egui::RichText::new(k).monospace().strong());
+                        ui.label(if fr { f } else { en });
+                        ui.end_row();
+                    }
+                });
+                return;
+            }
+            let (preface, secs) = sections(if fr { RULES_FR } else { RULES_EN });
+            let focus = help.focus.clone();
+            let mut reached = false;
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                for p in &preface {
+                    ui.label(egui::RichText::new(plain(p)).weak());
+                }
+                for s in &secs {
+                    let in_focus = focus.as_deref().map(section_of) == Some(s.id.as_str());
+                    let header =
+                        egui::CollapsingHeader::new(egui::RichText::new(plain(&s.title)).strong())
+                            .id_salt(&s.id)
+                            .default_open(in_focus || focus.is_none());
+                    let header = if in_focus {
+                        header.open(Some(true))
+                    } else {
+                        header
+                    };
+                    header.show(ui, |ui| {
+                        for l in &s.lines {
+                            if l.trim().is_empty() {
+                                continue;
+                            }
+                            let cites = focus.as_deref().is_some_and(|f| {
+                                f.contains('.')
+                                    && l.trim_start().trim_start_matches("- ").starts_with(f)
+                            });
+                            let text = egui::RichText::new(plain(l));
+                            let r = if cites {
+                                ui.label(text.color(egui::Color32::YELLOW).strong())
+                            } else {
+                                ui.label(text)
+                            };
+                            let first_of_section =
+                                in_focus && !focus.as_deref().is_some_and(|f| f.contains('.'));
+                            if (cites || first_of_section) && !help.scrolled && !reached {
+                                r.scroll_to_me(Some(egui::Align::TOP));
+                                reached = true;
+                            }
+                        }
+                    });
+                }
+            });
+            if reached {
+                help.scrolled = true;
+            }
+        });
+    if !open {
+        help.open = false;
+        help.focus = None;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_languages_have_every_rule_section_and_number() {
+        let numbers = |t: &str| -> Vec<String> {
+            let mut v: Vec<String> = t
+                .lines()
+                .filter_map(|l| {
+                    let l = l.trim_start().strip_prefix("- ")?;
+                    let id = cited_rule(l)?;
+                    l.starts_with(&id).then_some(id)
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        let (_, en) = sections(RULES_EN);
+        let (_, fr) = sections(RULES_FR);
+        let ids = |s: &[Section]| s.iter().map(|x| x.id.clone()).collect::<Vec<_>>();
+        assert_eq!(
+            ids(&en),
+            ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9"]
+        );
+        assert_eq!(ids(&en), ids(&fr));
+        let n = numbers(RULES_EN);
+        assert!(n.len() >= 25, "{n:?}");
+        assert_eq!(n, numbers(RULES_FR));
+    }
+
+    #[test]
+    fn a_refusal_names_the_rule_it_cites() {
+        assert_eq!(
+            cited_rule("R9.1: an enemy unit is on (2, 3)"),
+            Some("R9.1".into())
+        );
+        assert_eq!(cited_rule("this is done in step R9"), Some("R9".into()));
+        assert_eq!(cited_rule("not enough food: 2 needed"), None);
+        assert_eq!(cited_rule("SR9 is no rule"), None);
+        assert_eq!(section_of("R9.1"), "R9");
+    }
+}
