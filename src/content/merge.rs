@@ -38,26 +38,13 @@ keyed!(
     Level
 );
 
-/// The catalog files a mod may add to or patch (`levels.ron` patches or removes levels; new
-/// levels are files in `levels/`).
-pub const MOD_CATALOGS: [&str; 16] = [
-    "rules.ron",
-    "terrains.ron",
-    "improvements.ron",
-    "buildings.ron",
-    "outposts.ron",
-    "units.ron",
-    "events.ron",
-    "chaos.ron",
-    "research.ron",
-    "artifacts.ron",
-    "exploration.ron",
-    "rituals.ron",
-    "portal.ron",
-    "difficulty.ron",
-    "ai.ron",
-    "levels.ron",
-];
+/// The catalog files a mod may add to or patch: the base game's content files, and
+/// `levels.ron` (to patch or remove levels; new levels are files in `levels/`).
+pub fn mod_catalogs() -> impl Iterator<Item = &'static str> {
+    CONTENT_FILES
+        .into_iter()
+        .chain(std::iter::once("levels.ron"))
+}
 
 /// Who last added or patched an entry: problems found later point there.
 #[derive(Debug, Clone)]
@@ -370,7 +357,7 @@ impl Build {
                 String::new(),
                 format!(
                     "`{cat}` is not a content file; content files are: {}",
-                    MOD_CATALOGS.join(", ")
+                    mod_catalogs().collect::<Vec<_>>().join(", ")
                 ),
             )],
         };

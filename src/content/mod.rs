@@ -14,7 +14,7 @@ pub mod schema;
 pub mod schema_doc;
 mod validate;
 
-pub use merge::MOD_CATALOGS;
+pub use merge::mod_catalogs;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -530,11 +530,5 @@ pub fn locate(text: &str, anchors: &[&str]) -> (usize, usize) {
     if !found_any {
         return (1, 1);
     }
-    let before = &text[..pos];
-    let line = before.matches('\n').count() + 1;
-    let col = before
-        .rfind('\n')
-        .map(|i| before[i + 1..].chars().count() + 1)
-        .unwrap_or(before.chars().count() + 1);
-    (line, col)
+    ron_text::line_col(text, pos)
 }

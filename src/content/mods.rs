@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::merge::{MOD_CATALOGS, closest};
+use super::merge::{closest, mod_catalogs};
 use super::*;
 
 /// This game's version, matched against a mod's `game` range.
@@ -600,7 +600,7 @@ pub fn load(
                 .file_name()
                 .map(|n| n.to_string_lossy().to_string())
                 .unwrap_or_default();
-            match MOD_CATALOGS.iter().find(|c| **c == name) {
+            match mod_catalogs().find(|c| *c == name) {
                 Some(c) => problems.extend(next.apply(c, Arc::new(f.clone()), id)),
                 None => problems.push(Problem {
                     severity: Severity::Error,
@@ -610,10 +610,10 @@ pub fn load(
                     field: String::new(),
                     message: format!(
                         "`{name}` is not a content file{}; content files are: {}",
-                        closest(&name, MOD_CATALOGS.iter().copied())
+                        closest(&name, mod_catalogs())
                             .map(|c| format!(" (did you mean `{c}`?)"))
                             .unwrap_or_default(),
-                        MOD_CATALOGS.join(", ")
+                        mod_catalogs().collect::<Vec<_>>().join(", ")
                     ),
                     mod_id: id.clone(),
                 }),

@@ -298,26 +298,16 @@ fn draw_panels(
                 .iter()
                 .filter(|a| !matches!(a, Action::Pass | Action::Done | Action::EndActivation))
                 .filter(|a| {
-                    !matches!(
-                        a,
-                        Action::BuildBuilding { .. }
-                            | Action::Recruit { .. }
-                            | Action::ChooseResearch { .. }
-                            | Action::FundResearch { .. }
-                            | Action::AssignLab { .. }
-                            | Action::Activate { .. }
-                            | Action::Engage { .. }
-                            | Action::Merge { .. }
-                            | Action::Detach { .. }
-                            | Action::Explore { .. }
-                            | Action::UseCard { .. }
-                            | Action::Embark
-                            | Action::Land { .. }
-                            | Action::Load { .. }
-                            | Action::Unload { .. }
-                            | Action::FoundOutpost { .. }
-                            | Action::Feed { .. }
-                    ) || (view.selected.is_some() && cache.armies.is_empty())
+                    let in_sheets = sheets::is_army_order(a)
+                        || matches!(
+                            a,
+                            Action::BuildBuilding { .. }
+                                | Action::Recruit { .. }
+                                | Action::ChooseResearch { .. }
+                                | Action::FundResearch { .. }
+                                | Action::AssignLab { .. }
+                        );
+                    !in_sheets || (view.selected.is_some() && cache.armies.is_empty())
                 })
                 .filter(|a| concerns(a, view.selected, &arms, &ops, cycle.activation))
                 .take(40)

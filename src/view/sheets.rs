@@ -322,20 +322,9 @@ pub fn armies(
             });
         // This army's orders, from the rules' legal actions, with their costs.
         let mine = |x: &Action| match x {
-            Action::Activate { army } => *army == a.id,
-            Action::Engage { .. }
-            | Action::Merge { .. }
-            | Action::Detach { .. }
-            | Action::Explore { .. }
-            | Action::UseCard { .. }
-            | Action::Embark
-            | Action::Land { .. }
-            | Action::Load { .. }
-            | Action::Unload { .. }
-            | Action::FoundOutpost { .. }
-            | Action::Ritual { .. } => active == Some(a.id),
-            Action::Feed { army, .. } => *army == a.id,
-            _ => false,
+            Action::Activate { army } | Action::Feed { army, .. } => *army == a.id,
+            Action::Ritual { .. } => active == Some(a.id),
+            x => is_army_order(x) && active == Some(a.id),
         };
         for x in legal.iter().filter(|x| mine(x)) {
             let mut text = super::panels::label(x, db);
@@ -373,6 +362,25 @@ pub fn armies(
         ui.separator();
     }
     clicked
+}
+
+/// Orders the army sheet shows: those of the active army, and activating or feeding one.
+pub fn is_army_order(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::Activate { .. }
+            | Action::Feed { .. }
+            | Action::Engage { .. }
+            | Action::Merge { .. }
+            | Action::Detach { .. }
+            | Action::Explore { .. }
+            | Action::UseCard { .. }
+            | Action::Embark
+            | Action::Land { .. }
+            | Action::Load { .. }
+            | Action::Unload { .. }
+            | Action::FoundOutpost { .. }
+    )
 }
 
 /// The research sheet. Returns the action clicked, if any.
