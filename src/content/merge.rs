@@ -322,14 +322,7 @@ impl Build {
                         "there is no portal to patch yet: give the whole portal".into(),
                     )]
                 } else {
-                    let mut p = s.portal.clone().unwrap_or_else(|| PortalDef {
-                        arches: vec![],
-                        track: 1,
-                        star: 1,
-                        crystals_per_phase: 0,
-                        threat_radius: 0,
-                        operational_text: String::new(),
-                    });
+                    let mut p = s.portal.clone().unwrap_or_else(PortalDef::empty);
                     let ps = single(&mut p, &f);
                     if ps.is_empty() {
                         s.portal = Some(p);

@@ -383,16 +383,10 @@ impl ContentDb {
     /// The portal (validated to exist).
     pub fn portal(&self) -> &PortalDef {
         static FALLBACK: std::sync::OnceLock<PortalDef> = std::sync::OnceLock::new();
-        self.set.portal.as_ref().unwrap_or_else(|| {
-            FALLBACK.get_or_init(|| PortalDef {
-                arches: vec![],
-                track: 1,
-                star: 1,
-                crystals_per_phase: 0,
-                threat_radius: 0,
-                operational_text: String::new(),
-            })
-        })
+        self.set
+            .portal
+            .as_ref()
+            .unwrap_or_else(|| FALLBACK.get_or_init(PortalDef::empty))
     }
     /// Finds a level by id, or loads it from a path (`levels/x.ron`, `./my.ron`).
     pub fn resolve_level(&mut self, name: &str) -> Result<String, Vec<Problem>> {

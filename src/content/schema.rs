@@ -653,6 +653,20 @@ pub struct PortalDef {
     pub operational_text: String,
 }
 
+impl PortalDef {
+    /// A portal with no cells (before one is loaded; validation requires a real one).
+    pub fn empty() -> PortalDef {
+        PortalDef {
+            arches: vec![],
+            track: 1,
+            star: 1,
+            crystals_per_phase: 0,
+            threat_radius: 0,
+            operational_text: String::new(),
+        }
+    }
+}
+
 /// A difficulty level: handicaps and bonuses on each side, no hidden dice cheats.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
