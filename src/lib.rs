@@ -8,6 +8,7 @@
 
 pub mod ai;
 pub mod content;
+pub mod i18n;
 pub mod rules;
 pub mod settings;
 pub mod sim;

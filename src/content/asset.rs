@@ -124,6 +124,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<ModLibrary>()
         .init_resource::<CliMods>()
         .init_resource::<crate::settings::Settings>()
+        .init_resource::<crate::i18n::Translations>()
         .add_systems(Startup, (load_content_files, start_library))
         .add_systems(Update, (watch_mods, reload_content).chain());
 }
@@ -232,6 +233,7 @@ fn reload_content(
     settings: Res<crate::settings::Settings>,
     cycle: Option<Res<crate::rules::Cycle>>,
     outcome: Option<Res<crate::rules::Outcome>>,
+    mut translations: ResMut<crate::i18n::Translations>,
 ) {
     let base_changed = events.read().any(|e| {
         matches!(
@@ -313,6 +315,30 @@ fn reload_content(
                     ));
                 }
             }
+            // The loaded mods' translation tables (a broken one is reported and skipped).
+            let mut tables = Vec::new();
+            for m in &chosen {
+                let loaded = report
+                    .mods
+                    .iter()
+                    .any(|st| st.loaded && mods::manifest_id(m).as_deref() == Some(st.id.as_str()));
+                if !loaded {
+                    continue;
+                }
+                for f in &m.translations {
+                    let lang = std::path::Path::new(&f.path)
+                        .file_stem()
+                        .map(|x| x.to_string_lossy().to_string())
+                        .unwrap_or_default();
+                    match crate::i18n::parse_table(f) {
+                        Ok(t) => tables.push((lang, t)),
+                        Err(p) => lib.note(format!("translation skipped: {p}")),
+                    }
+                }
+            }
+            // Rebuilt on the next frame for the current language.
+            translations.mods = tables;
+            translations.lang.clear();
             lib.report = report;
             if db.set == content.set && db.levels == content.levels {
                 return;

@@ -7,6 +7,7 @@
 //!   content/units.ron    ( add: [...], patch: {"ranger": (hp: 3)}, remove: [...] )
 //!   levels/pass.ron      a new level
 //!   scenarios/*.ron      scenario tests (`chaos-outpost test-scenario`)
+//!   i18n/fr.ron          translations of the mod's names and texts
 //! ```
 //!
 //! Mods are found in `mods/` beside the game, in the user's data directory, or given with
@@ -81,6 +82,8 @@ pub struct ModSource {
     pub levels: Vec<SourceFile>,
     /// `scenarios/*.ron`.
     pub scenarios: Vec<SourceFile>,
+    /// `i18n/LANG.ron`: translation tables.
+    pub translations: Vec<SourceFile>,
 }
 
 /// What became of one mod.
@@ -217,12 +220,14 @@ pub fn read_mod(dir: &Path) -> Result<ModSource, Problem> {
     let content = files_in("content")?;
     let levels = files_in("levels")?;
     let scenarios = files_in("scenarios")?;
+    let translations = files_in("i18n")?;
     Ok(ModSource {
         dir: dir.to_path_buf(),
         manifest,
         content,
         levels,
         scenarios,
+        translations,
     })
 }
 

@@ -208,28 +208,28 @@ fn draw_menu(
     time: Res<Time>,
     mut saves_seen: Local<Option<(f32, bool, bool)>>,
     mut slots_seen: Local<Vec<snapshot::SlotInfo>>,
-    mut help: ResMut<super::help::Help>,
+    (mut help, tr): (ResMut<super::help::Help>, Res<crate::i18n::Translations>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(w) = outcome.winner
         && !menu.open
     {
-        egui::Window::new("The end")
+        egui::Window::new(tr.t("The end"))
+            .id(egui::Id::new("the_end"))
             .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
             .collapsible(false)
             .show(ctx, |ui| {
-                ui.heading(match w {
+                ui.heading(tr.t(match w {
                     crate::content::Camp::Eladrins => "Victory: the way home is open",
                     crate::content::Camp::Chaos => "Defeat: Chaos holds the portal",
-                });
+                }));
                 ui.label(&outcome.reason);
-                ui.label(format!(
+                ui.label(tr.f(
                     "After {} cycles, {} technologies researched.",
-                    outcome.cycle,
-                    research.done.len()
+                    &[&outcome.cycle, &research.done.len()],
                 ));
                 super::cards::chart(ui, &history.0);
-                if ui.button("Main menu").clicked() {
+                if ui.button(tr.t("Main menu")).clicked() {
                     menu.open = true;
                 }
             });
@@ -244,22 +244,22 @@ fn draw_menu(
         .resizable(false)
         .min_width(460.0)
         .show(ctx, |ui| {
-            ui.heading("New game");
+            ui.heading(tr.t("New game"));
             for (id, l) in &db.levels {
-                if ui.radio(menu.level == *id, &l.name).clicked() {
+                if ui.radio(menu.level == *id, tr.t(&l.name)).clicked() {
                     menu.level = id.clone();
                     menu.difficulty = l.difficulty.clone();
                 }
             }
             if let Some(l) = db.levels.get(&menu.level) {
-                ui.label(egui::RichText::new(&l.description).italics());
+                ui.label(egui::RichText::new(tr.t(&l.description)).italics());
             }
             ui.horizontal(|ui| {
-                ui.label("Difficulty:");
+                ui.label(tr.t("Difficulty:"));
                 for d in &db.set.difficulties {
                     let on = menu.difficulty == d.id;
                     if ui
-                        .selectable_label(on, &d.name)
+                        .selectable_label(on, tr.t(&d.name))
                         .on_hover_text(db.difficulty_for(&menu.level, &d.id).text)
                         .clicked()
                     {
@@ -268,11 +268,11 @@ fn draw_menu(
                 }
             });
             ui.horizontal(|ui| {
-                ui.label("Seed:");
+                ui.label(tr.t("Seed:"));
                 ui.add(egui::DragValue::new(&mut menu.seed));
             });
             ui.horizontal(|ui| {
-                if ui.button("Start").clicked() {
+                if ui.button(tr.t("Start")).clicked() {
                     menu.pending = Some(Command::Start);
                 }
                 // Look at the disk twice a second, not every frame.
@@ -287,44 +287,50 @@ fn draw_menu(
                 }
                 let (_, has_auto, has_save) = saves_seen.unwrap_or_default();
                 if ui
-                    .add_enabled(has_auto, egui::Button::new("Continue (last autosave)"))
+                    .add_enabled(
+                        has_auto,
+                        egui::Button::new(tr.t("Continue (last autosave)")),
+                    )
                     .clicked()
                 {
                     menu.pending = Some(Command::Continue);
                 }
                 if ui
-                    .add_enabled(has_save, egui::Button::new("Load quick save"))
+                    .add_enabled(has_save, egui::Button::new(tr.t("Load quick save")))
                     .clicked()
                 {
                     menu.pending = Some(Command::Load);
                 }
-                if cycle.number > 0 && ui.button("Back to the game").clicked() {
+                if cycle.number > 0 && ui.button(tr.t("Back to the game")).clicked() {
                     menu.open = false;
                 }
-                if ui.button("Settings").clicked() {
+                if ui.button(tr.t("Settings")).clicked() {
                     menu.settings_open = !menu.settings_open;
                 }
-                if ui.button("Mods").clicked() {
+                if ui.button(tr.t("Mods")).clicked() {
                     menu.mods_open = !menu.mods_open;
                 }
-                if ui.button("Help").clicked() {
+                if ui.button(tr.t("Help")).clicked() {
                     help.open = !help.open;
                 }
-                if ui.button("Quit").clicked() {
+                if ui.button(tr.t("Quit")).clicked() {
                     exit.write(AppExit::Success);
                 }
             });
             ui.separator();
-            ui.heading("Saves");
+            ui.heading(tr.t("Saves"));
             ui.horizontal(|ui| {
                 ui.add(
                     egui::TextEdit::singleline(&mut menu.slot_name)
-                        .hint_text("name this game")
+                        .hint_text(tr.t("name this game"))
                         .char_limit(snapshot::MAX_SLOT_NAME)
                         .desired_width(200.0),
                 );
                 let can = cycle.number > 0 && !menu.slot_name.trim().is_empty();
-                if ui.add_enabled(can, egui::Button::new("Save")).clicked() {
+                if ui
+                    .add_enabled(can, egui::Button::new(tr.t("Save")))
+                    .clicked()
+                {
                     menu.pending = Some(Command::SaveSlot(menu.slot_name.clone()));
                     // Show it at once, not after the next look at the disk.
                     *saves_seen = None;
@@ -339,13 +345,13 @@ fn draw_menu(
                             match &slot.summary {
                                 Ok(s) => {
                                     ui.label(egui::RichText::new(s).weak());
-                                    if ui.small_button("Load").clicked() {
+                                    if ui.small_button(tr.t("Load")).clicked() {
                                         menu.pending = Some(Command::LoadSlot(slot.path.clone()));
                                     }
                                 }
                                 Err(e) => {
                                     ui.label(
-                                        egui::RichText::new("damaged")
+                                        egui::RichText::new(tr.t("damaged"))
                                             .color(egui::Color32::LIGHT_RED),
                                     )
                                     .on_hover_text(e);
@@ -354,7 +360,7 @@ fn draw_menu(
                             if menu.confirm_delete.as_ref() == Some(&slot.path) {
                                 if ui
                                     .small_button(
-                                        egui::RichText::new("Really delete")
+                                        egui::RichText::new(tr.t("Really delete"))
                                             .color(egui::Color32::LIGHT_RED),
                                     )
                                     .clicked()
@@ -363,18 +369,18 @@ fn draw_menu(
                                     menu.confirm_delete = None;
                                     *saves_seen = None;
                                 }
-                            } else if ui.small_button("Delete").clicked() {
+                            } else if ui.small_button(tr.t("Delete")).clicked() {
                                 menu.confirm_delete = Some(slot.path.clone());
                             }
                         });
                     }
                     if slots_seen.is_empty() {
-                        ui.label(egui::RichText::new("No named saves yet.").weak());
+                        ui.label(egui::RichText::new(tr.t("No named saves yet.")).weak());
                     }
                 });
             ui.label(
                 egui::RichText::new(
-                    "F1 help · F5 quick save · F9 quick load · Ctrl+Z undo · Esc menu",
+                    tr.t("F1 help · F5 quick save · F9 quick load · Ctrl+Z undo · Esc menu"),
                 )
                 .weak(),
             );

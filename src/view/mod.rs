@@ -45,43 +45,47 @@ pub struct GamePlugin;
 
 impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins((RulesPlugin, crate::content::asset::plugin))
-            .init_resource::<ViewState>()
-            .add_plugins((
-                input::plugin,
-                cache::plugin,
-                panels::plugin,
-                driver::plugin,
-                menu::plugin,
-                art::plugin,
-                settings_ui::plugin,
-                script::plugin,
-                undo::plugin,
-                sound::plugin,
-                mods_ui::plugin,
-                cards::plugin,
-                handoff::plugin,
-                help::plugin,
-            ))
-            .init_resource::<Decor>()
-            .add_systems(Startup, spawn_camera)
-            .add_systems(
-                Update,
-                (
-                    spawn_map.run_if(resource_changed::<crate::rules::Board>),
-                    decorate_tiles,
-                )
-                    .chain(),
+        app.add_plugins((
+            RulesPlugin,
+            crate::content::asset::plugin,
+            crate::i18n::plugin,
+        ))
+        .init_resource::<ViewState>()
+        .add_plugins((
+            input::plugin,
+            cache::plugin,
+            panels::plugin,
+            driver::plugin,
+            menu::plugin,
+            art::plugin,
+            settings_ui::plugin,
+            script::plugin,
+            undo::plugin,
+            sound::plugin,
+            mods_ui::plugin,
+            cards::plugin,
+            handoff::plugin,
+            help::plugin,
+        ))
+        .init_resource::<Decor>()
+        .add_systems(Startup, spawn_camera)
+        .add_systems(
+            Update,
+            (
+                spawn_map.run_if(resource_changed::<crate::rules::Board>),
+                decorate_tiles,
             )
-            .add_systems(
-                Update,
-                (
-                    place_tokens,
-                    read_refusals,
-                    draw_highlights,
-                    sound::volume_keys,
-                ),
-            );
+                .chain(),
+        )
+        .add_systems(
+            Update,
+            (
+                place_tokens,
+                read_refusals,
+                draw_highlights,
+                sound::volume_keys,
+            ),
+        );
     }
 }
 

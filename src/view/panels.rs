@@ -11,6 +11,7 @@ use super::cache::ViewCache;
 use super::driver::Driver;
 use super::sheets::{self, IconIds};
 use crate::content::{Camp, Content, ContentDb};
+use crate::i18n::Translations;
 use crate::rules::decks::PowerCell;
 use crate::rules::{
     Action, ActionRequest, Army, Chronicle, Cycle, CycleOrder, GameSetup, Outcome, Outpost, Portal,
@@ -24,86 +25,89 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// A player-readable label for an action.
-pub fn label(a: &Action, db: &ContentDb) -> String {
-    let name_imp = |id: &str| {
-        db.improvement(id)
-            .map(|i| i.name.clone())
-            .unwrap_or(id.into())
-    };
-    let name_b = |id: &str| {
-        db.building(id)
-            .map(|i| format!("{} ({})", i.name, i.cost))
-            .unwrap_or(id.into())
-    };
+/// A stock in words, in the player's language (`2 bois, 1 pierre`).
+pub fn stock_words(tr: &Translations, s: &crate::content::Stock) -> String {
+    if s.is_empty() {
+        return tr.t("nothing").into_owned();
+    }
+    s.iter()
+        .map(|(r, n)| format!("{n} {}", tr.t(r.name())))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A player-readable label for an action, in the player's language.
+pub fn label(a: &Action, db: &ContentDb, tr: &Translations) -> String {
+    let stock = |s: &crate::content::Stock| stock_words(tr, s);
+    let name = |n: &str| tr.t(n).into_owned();
     match a {
-        Action::Done => "Done with this step".into(),
+        Action::Done => name("Done with this step"),
         Action::Feed { army, tokens } => {
-            format!("Feed army {army}: remove {tokens} famine token(s)")
+            tr.f("Feed army {}: remove {} famine token(s)", &[army, tokens])
         }
         Action::ChooseResearch { tech } => {
             let t = db.tech(tech);
-            format!(
-                "Research {} — {}",
-                t.map(|t| t.name.as_str()).unwrap_or(tech),
-                t.map(|t| t.text.as_str()).unwrap_or("")
-            )
+            let n = t.map_or(tech.clone(), |t| name(&t.name));
+            let text = t.map_or(String::new(), |t| name(&t.text));
+            tr.f("Research {} — {}", &[&n, &text])
         }
         Action::FundResearch { res, amount, .. } => {
-            format!("Place {amount} {} on the research", res.name())
+            tr.f("Place {} {} on the research", &[amount, &name(res.name())])
         }
         Action::AssignLab { slot, artifact, .. } => match artifact {
-            Some((q, r)) => format!("Lab {slot}: analyse the artifact at ({q}, {r}) (2d6 ≥ 7)"),
-            None => format!("Lab {slot}: research"),
+            Some((q, r)) => tr.f(
+                "Lab {}: analyse the artifact at ({}, {}) (2d6 ≥ 7)",
+                &[slot, q, r],
+            ),
+            None => tr.f("Lab {}: research", &[slot]),
         },
-        Action::BuildPortalCell { arch } => format!("Build the next cell of arch {}", arch + 1),
-        Action::PowerPortal { crystals } => format!("Put {crystals} crystal(s) into the portal"),
-        Action::Pass => "End turn (pass)".into(),
+        Action::BuildPortalCell { arch } => tr.f("Build the next cell of arch {}", &[&(arch + 1)]),
+        Action::PowerPortal { crystals } => tr.f("Put {} crystal(s) into the portal", &[crystals]),
+        Action::Pass => name("End turn (pass)"),
         Action::BuildImprovement { at, improvement } => {
-            let cost = db
-                .improvement(improvement)
-                .map(|i| i.cost.to_string())
-                .unwrap_or_default();
-            format!(
-                "Build {} at ({}, {}) ({cost})",
-                name_imp(improvement),
-                at.0,
-                at.1
-            )
+            let i = db.improvement(improvement);
+            let n = i.map_or(improvement.clone(), |i| name(&i.name));
+            let cost = i.map(|i| stock(&i.cost)).unwrap_or_default();
+            tr.f("Build {} at ({}, {}) ({})", &[&n, &at.0, &at.1, &cost])
         }
-        Action::BuildBuilding { building, .. } => format!("Build {}", name_b(building)),
+        Action::BuildBuilding { building, .. } => {
+            let b = db.building(building);
+            let n = b.map_or(building.clone(), |b| name(&b.name));
+            let cost = b.map(|b| stock(&b.cost)).unwrap_or_default();
+            tr.f("Build {} ({})", &[&n, &cost])
+        }
         Action::Recruit { unit, .. } => {
             let u = db.unit(unit);
-            format!(
-                "Recruit {} ({})",
-                u.map(|u| u.name.as_str()).unwrap_or(unit),
-                u.and_then(|u| u.recruit_cost)
-                    .map(|c| c.to_string())
-                    .unwrap_or_default()
-            )
+            let n = u.map_or(unit.clone(), |u| name(&u.name));
+            let cost = u
+                .and_then(|u| u.recruit_cost)
+                .map(|c| stock(&c))
+                .unwrap_or_default();
+            tr.f("Recruit {} ({})", &[&n, &cost])
         }
-        Action::Activate { army } => format!("Activate army {army}"),
-        Action::Move { to } => format!("Move to ({}, {})", to.0, to.1),
-        Action::UseCard { unit, action } => format!("Unit {unit}: {action}"),
-        Action::Explore { unit } => format!("Unit {unit}: explore this tile (all its AP)"),
-        Action::Merge { from } => format!("Take in army {from} (1 AP each)"),
-        Action::Detach { units } => format!("Detach unit {:?}", units),
-        Action::Engage { target, .. } => format!("Attack army {target}"),
+        Action::Activate { army } => tr.f("Activate army {}", &[army]),
+        Action::Move { to } => tr.f("Move to ({}, {})", &[&to.0, &to.1]),
+        Action::UseCard { unit, action } => tr.f("Unit {}: {}", &[unit, action]),
+        Action::Explore { unit } => tr.f("Unit {}: explore this tile (all its AP)", &[unit]),
+        Action::Merge { from } => tr.f("Take in army {} (1 AP each)", &[from]),
+        Action::Detach { units } => {
+            let ids: Vec<String> = units.iter().map(|u| u.to_string()).collect();
+            tr.f("Detach unit {}", &[&ids.join(", ")])
+        }
+        Action::Engage { target, .. } => tr.f("Attack army {}", &[target]),
         Action::Ritual { ritual } => {
             let r = db.set.rituals.iter().find(|r| &r.id == ritual);
-            format!(
-                "Ritual: {} ({})",
-                r.map(|r| r.name.as_str()).unwrap_or(ritual),
-                r.map(|r| r.cost.to_string()).unwrap_or_default()
-            )
+            let n = r.map_or(ritual.clone(), |r| name(&r.name));
+            let cost = r.map(|r| stock(&r.cost)).unwrap_or_default();
+            tr.f("Ritual: {} ({})", &[&n, &cost])
         }
-        Action::FoundOutpost { unit, .. } => format!("Unit {unit}: found an outpost here"),
-        Action::EndActivation => "End this army's activation".into(),
-        Action::Summon { rift } => format!("Summon at ({}, {})", rift.0, rift.1),
-        Action::Embark => "Embark on the boats".into(),
-        Action::Land { to } => format!("Land at ({}, {})", to.0, to.1),
-        Action::Load { res, amount } => format!("Load {amount} {}", res.name()),
-        Action::Unload { res, amount } => format!("Unload {amount} {}", res.name()),
+        Action::FoundOutpost { unit, .. } => tr.f("Unit {}: found an outpost here", &[unit]),
+        Action::EndActivation => name("End this army's activation"),
+        Action::Summon { rift } => tr.f("Summon at ({}, {})", &[&rift.0, &rift.1]),
+        Action::Embark => name("Embark on the boats"),
+        Action::Land { to } => tr.f("Land at ({}, {})", &[&to.0, &to.1]),
+        Action::Load { res, amount } => tr.f("Load {} {}", &[amount, &name(res.name())]),
+        Action::Unload { res, amount } => tr.f("Unload {} {}", &[amount, &name(res.name())]),
         Action::Ext { kind, .. } => kind.clone(),
     }
 }
@@ -154,10 +158,11 @@ fn draw_panels(
     cache: Res<ViewCache>,
     view: Res<ViewState>,
     icons: Res<IconIds>,
-    (mut undo, mut driver, mut help): (
+    (mut undo, mut driver, mut help, tr): (
         ResMut<super::undo::UndoStack>,
         ResMut<Driver>,
         ResMut<super::help::Help>,
+        Res<Translations>,
     ),
     mut send: MessageWriter<ActionRequest>,
 ) -> Result {
@@ -178,9 +183,9 @@ fn draw_panels(
     };
     egui::Panel::top("phase").show(&mut root, |ui| {
         ui.horizontal_wrapped(|ui| {
-            ui.heading(format!("Cycle {}", cycle.number));
+            ui.heading(tr.f("Cycle {}", &[&cycle.number]));
             for (i, s) in order.0.iter().enumerate() {
-                let text = format!("{} {}", s.id, s.title);
+                let text = format!("{} {}", s.id, tr.t(s.title));
                 if i == cycle.step {
                     ui.label(
                         egui::RichText::new(text)
@@ -194,34 +199,34 @@ fn draw_panels(
         });
         ui.horizontal(|ui| {
             let whose = if step == "R9" && cycle.turn == Camp::Chaos {
-                "Chaos is playing…".to_string()
+                tr.t("Chaos is playing…").into_owned()
             } else {
                 let p = setup
                     .players
                     .get(cycle.player)
                     .cloned()
-                    .unwrap_or("Eladrins".into());
-                format!("Your decision — {p}")
+                    .unwrap_or(tr.t("Eladrins").into_owned());
+                tr.f("Your decision — {}", &[&p])
             };
             ui.label(egui::RichText::new(whose).strong());
             if step == "R9" {
                 if cycle.activation.is_some() {
-                    if ui.button("End activation").clicked() {
+                    if ui.button(tr.t("End activation")).clicked() {
                         act(Action::EndActivation);
                     }
-                } else if cycle.turn == Camp::Eladrins && ui.button("End turn (pass)").clicked() {
+                } else if cycle.turn == Camp::Eladrins && ui.button(tr.t("End turn (pass)")).clicked() {
                     act(Action::Pass);
                 }
-            } else if ui.button("Done with this step").clicked() {
+            } else if ui.button(tr.t("Done with this step")).clicked() {
                 act(Action::Done);
             }
-            if ui.button("Let the AI play this turn").clicked() {
+            if ui.button(tr.t("Let the AI play this turn")).clicked() {
                 driver.autoplay_eladrins = true;
             }
             let n = undo.states.len();
             if ui
-                .add_enabled(n > 0, egui::Button::new(format!("Undo ({n})")))
-                .on_hover_text("Ctrl+Z: back to before your last action, as long as no die was rolled, no card drawn and Chaos didn't move")
+                .add_enabled(n > 0, egui::Button::new(tr.f("Undo ({})", &[&n])))
+                .on_hover_text(tr.t("Ctrl+Z: back to before your last action, as long as no die was rolled, no card drawn and Chaos didn't move"))
                 .clicked()
             {
                 undo.requested = true;
@@ -241,19 +246,22 @@ fn draw_panels(
     egui::Panel::right("state").min_size(320.0).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             if let Some(w) = outcome.winner {
-                ui.heading(format!("{w:?} win after {} cycles", outcome.cycle));
+                ui.heading(tr.f("{} win after {} cycles", &[&tr.t(&format!("{w:?}")), &outcome.cycle]));
                 ui.label(&outcome.reason);
                 ui.separator();
             }
             let def = db.portal();
-            ui.heading("The portal");
+            ui.heading(tr.t("The portal"));
             for (i, a) in def.arches.iter().enumerate() {
                 let built = portal.built.get(i).copied().unwrap_or(0) as usize;
-                let next = a.get(built).map(|c| format!(" — next cell: {c}")).unwrap_or(" — complete".into());
-                ui.label(format!("Arch {}: {built}/{} cells{next}", i + 1, a.len()));
+                let next = a
+                    .get(built)
+                    .map(|c| tr.f(" — next cell: {}", &[&stock_words(&tr, c)]))
+                    .unwrap_or(tr.t(" — complete").into_owned());
+                ui.label(format!("{}{next}", tr.f("Arch {}: {}/{} cells", &[&(i + 1), &built, &a.len()])));
             }
             ui.horizontal(|ui| {
-                ui.label("Power:");
+                ui.label(tr.t("Power:"));
                 for (i, c) in portal.track(def.track).iter().enumerate() {
                     let (color, text) = match c {
                         PowerCell::Crystal => (egui::Color32::from_rgb(80, 200, 255), "◆"),
@@ -264,12 +272,13 @@ fn draw_panels(
                 }
             });
             ui.separator();
-            sheets::forecast(ui, &icons, &cache.forecast);
+            sheets::forecast(ui, &icons, &tr, &cache.forecast);
             let mut clicked: Option<Action> = None;
             if !cache.armies.is_empty() {
                 clicked = clicked.or(sheets::armies(
                     ui,
                     &icons,
+                    &tr,
                     db,
                     &cache.armies,
                     cycle.activation,
@@ -278,20 +287,20 @@ fn draw_panels(
                 ));
             }
             if let Some(o) = &cache.outpost {
-                clicked = clicked.or(sheets::outpost(ui, &icons, db, o, &cache.legal));
+                clicked = clicked.or(sheets::outpost(ui, &icons, &tr, db, o, &cache.legal));
             }
-            clicked = clicked.or(sheets::research(ui, &icons, db, &research, &cache.legal));
+            clicked = clicked.or(sheets::research(ui, &icons, &tr, db, &research, &cache.legal));
             if let Some(a) = clicked {
                 act(a);
             }
             if !cache.selected.is_empty() {
-                ui.heading("Selected tile");
+                ui.heading(tr.t("Selected tile"));
                 for l in &cache.selected {
                     ui.label(l);
                 }
                 ui.separator();
             }
-            ui.heading("Actions");
+            ui.heading(tr.t("Actions"));
             // What the sheets above don't show: improvements, the portal, rituals, summons…
             let shown: Vec<&Action> = cache
                 .legal
@@ -313,10 +322,10 @@ fn draw_panels(
                 .take(40)
                 .collect();
             if shown.is_empty() {
-                ui.label(egui::RichText::new("Select a tile, an army or an outpost to see what it can do. Right click moves the selected army.").weak());
+                ui.label(egui::RichText::new(tr.t("Select a tile, an army or an outpost to see what it can do. Right click moves the selected army.")).weak());
             }
             for a in shown {
-                if ui.button(label(a, db)).clicked() {
+                if ui.button(label(a, db, &tr)).clicked() {
                     act(a.clone());
                 }
             }
@@ -325,14 +334,14 @@ fn draw_panels(
                     ui.colored_label(egui::Color32::LIGHT_RED, r);
                     // The rule it cites, one click away.
                     if let Some(rule) = super::help::cited_rule(r)
-                        && ui.small_button(format!("📖 {rule}")).on_hover_text("Open the rules here").clicked()
+                        && ui.small_button(format!("📖 {rule}")).on_hover_text(tr.t("Open the rules here")).clicked()
                     {
                         help.show_rule(&rule);
                     }
                 });
             }
             ui.separator();
-            ui.heading("Log");
+            ui.heading(tr.t("Log"));
             let start = chronicle.0.len().saturating_sub(40);
             for e in chronicle.0[start..].iter().rev() {
                 ui.label(egui::RichText::new(e.to_string()).small());

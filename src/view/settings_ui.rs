@@ -88,6 +88,7 @@ fn draw_settings(
     mut contexts: EguiContexts,
     mut menu: ResMut<super::menu::Menu>,
     mut s: ResMut<Settings>,
+    tr: Res<crate::i18n::Translations>,
 ) -> Result {
     if !menu.settings_open {
         return Ok(());
@@ -95,47 +96,55 @@ fn draw_settings(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut edit = s.clone();
-    egui::Window::new("Settings")
+    egui::Window::new(tr.t("Settings"))
+        .id(egui::Id::new("settings"))
         .open(&mut open)
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
             egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
-                ui.label("Master volume");
+                ui.label(tr.t("Language"));
+                ui.horizontal(|ui| {
+                    for (code, name) in crate::i18n::LANGUAGES {
+                        ui.selectable_value(&mut edit.language, code.to_string(), name);
+                    }
+                });
+                ui.end_row();
+                ui.label(tr.t("Master volume"));
                 ui.add(egui::Slider::new(&mut edit.master, 0.0..=1.0));
                 ui.end_row();
-                ui.label("Music");
+                ui.label(tr.t("Music"));
                 ui.add(egui::Slider::new(&mut edit.music, 0.0..=1.0));
                 ui.end_row();
-                ui.label("Effects");
+                ui.label(tr.t("Effects"));
                 ui.add(egui::Slider::new(&mut edit.effects, 0.0..=1.0));
                 ui.end_row();
-                ui.label("Mute (M)");
+                ui.label(format!("{} (M)", tr.t("Mute")));
                 ui.checkbox(&mut edit.muted, "");
                 ui.end_row();
-                ui.label("Interface scale");
+                ui.label(tr.t("Interface scale"));
                 ui.add(egui::Slider::new(&mut edit.ui_scale, 0.75..=2.0).step_by(0.05));
                 ui.end_row();
-                ui.label("Full screen");
+                ui.label(tr.t("Full screen"));
                 ui.checkbox(&mut edit.fullscreen, "");
                 ui.end_row();
-                ui.label("Colours");
+                ui.label(tr.t("Colours"));
                 ui.horizontal(|ui| {
-                    ui.selectable_value(&mut edit.palette, Palette::Standard, "Standard");
+                    ui.selectable_value(&mut edit.palette, Palette::Standard, tr.t("Standard"));
                     ui.selectable_value(
                         &mut edit.palette,
                         Palette::ColorBlindSafe,
-                        "Colour-blind safe",
+                        tr.t("Colour-blind safe"),
                     )
-                    .on_hover_text("Blue and orange camps, yellow highlights (Okabe–Ito)");
+                    .on_hover_text(tr.t("Blue and orange camps, yellow highlights (Okabe–Ito)"));
                 });
                 ui.end_row();
-                ui.label("Chaos turn speed");
+                ui.label(tr.t("Chaos turn speed"));
                 ui.add(egui::Slider::new(&mut edit.animation_speed, 0.25..=4.0).logarithmic(true));
                 ui.end_row();
             });
             ui.label(
-                egui::RichText::new(format!("Saved to {}", settings::settings_path().display()))
+                egui::RichText::new(tr.f("Saved to {}", &[&settings::settings_path().display()]))
                     .weak()
                     .small(),
             );

@@ -13,6 +13,7 @@ use bevy_egui::{EguiContexts, EguiTextureHandle};
 use super::art::Art;
 use super::cache::{ArmySheet, OutpostSheet};
 use crate::content::{ContentDb, Res as R, Stock};
+use crate::i18n::Translations;
 use crate::rules::forecast::Warning;
 use crate::rules::{Action, Research};
 
@@ -69,11 +70,11 @@ fn res_key(r: R) -> &'static str {
 }
 
 /// The upkeep forecast: warnings before they happen.
-pub fn forecast(ui: &mut egui::Ui, icons: &IconIds, warnings: &[Warning]) {
+pub fn forecast(ui: &mut egui::Ui, icons: &IconIds, tr: &Translations, warnings: &[Warning]) {
     if warnings.is_empty() {
         return;
     }
-    ui.heading("Next upkeep");
+    ui.heading(tr.t("Next upkeep"));
     for w in warnings {
         ui.horizontal_wrapped(|ui| {
             let (key, color) = match w {
@@ -95,6 +96,7 @@ pub fn forecast(ui: &mut egui::Ui, icons: &IconIds, warnings: &[Warning]) {
 pub fn outpost(
     ui: &mut egui::Ui,
     icons: &IconIds,
+    tr: &Translations,
     db: &ContentDb,
     sheet: &OutpostSheet,
     legal: &[Action],
@@ -111,7 +113,7 @@ pub fn outpost(
         );
         ui.heading(&o.name);
         let size = db.size(&o.size).map(|s| s.name.as_str()).unwrap_or(&o.size);
-        ui.label(RichText::new(size).weak());
+        ui.label(RichText::new(tr.t(size)).weak());
         if o.portal {
             icon(ui, icons, "ui_portal", "ui_card", 18.0);
         }
@@ -120,14 +122,14 @@ pub fn outpost(
         for r in R::ALL {
             icon(ui, icons, &format!("res_{}", res_key(r)), "ui_card", 16.0);
             ui.label(o.stock.get(r).to_string())
-                .on_hover_text(format!("{} in the stock", r.name()));
+                .on_hover_text(tr.t(r.name()));
         }
     });
     let total = o.stock.total();
     let full = total as f32 / sheet.storage.max(1) as f32;
     ui.add(
         egui::ProgressBar::new(full.min(1.0))
-            .text(format!("storage {total} / {} (R3.3)", sheet.storage))
+            .text(tr.f("storage {} / {} (R3.3)", &[&total, &sheet.storage]))
             .fill(if full >= 1.0 {
                 BAD
             } else {
@@ -142,24 +144,30 @@ pub fn outpost(
         l
     };
     if !lying.is_empty() {
-        ui.label(RichText::new(format!("Also within reach on the tiles: {lying}")).weak());
+        ui.label(
+            RichText::new(tr.f(
+                "Also within reach on the tiles: {}",
+                &[&super::panels::stock_words(tr, &lying)],
+            ))
+            .weak(),
+        );
     }
     let used = o.buildings.len() as u32;
-    ui.label(RichText::new(format!("Buildings — slots {used} / {}", sheet.slots)).strong());
+    ui.label(RichText::new(tr.f("Buildings — slots {} / {}", &[&used, &sheet.slots])).strong());
     for b in &o.buildings {
         ui.horizontal(|ui| {
             icon(ui, icons, &format!("bld_{}", b.id), "ui_outpost", 20.0);
             let def = db.building(&b.id);
             let name = def.map(|d| d.name.as_str()).unwrap_or(&b.id);
-            let r = ui.label(name);
+            let r = ui.label(tr.t(name));
             if let Some(d) = def {
-                r.on_hover_text(&d.text);
+                r.on_hover_text(tr.t(&d.text));
             }
             if b.timer > 0 {
                 icon(ui, icons, "ui_time_marker", "ui_hourglass", 14.0);
-                ui.label(RichText::new(format!("{} to go (R4)", b.timer)).color(WARN));
+                ui.label(RichText::new(tr.f("{} to go (R4)", &[&b.timer])).color(WARN));
             } else if b.inactive {
-                ui.label(RichText::new("idle: upkeep unpaid (R5.2)").color(BAD));
+                ui.label(RichText::new(tr.t("idle: upkeep unpaid (R5.2)")).color(BAD));
             }
         });
     }
@@ -172,7 +180,7 @@ pub fn outpost(
         .collect();
     to_build.sort_by_key(|b| b.cost.total());
     if !to_build.is_empty() {
-        ui.label(RichText::new("Build (R9.2)").strong());
+        ui.label(RichText::new(tr.t("Build (R9.2)")).strong());
     }
     let any_build = legal.iter().any(|a| {
         matches!(
@@ -182,7 +190,7 @@ pub fn outpost(
     });
     if !any_build && !to_build.is_empty() {
         ui.label(
-            RichText::new("You build in your main-phase turn, outside an activation (R9).")
+            RichText::new(tr.t("You build in your main-phase turn, outside an activation (R9)."))
                 .weak()
                 .small(),
         );
@@ -198,18 +206,26 @@ pub fn outpost(
             let why = if !any_build {
                 String::new()
             } else if used >= sheet.slots {
-                "no free building slot".to_string()
+                tr.t("no free building slot").into_owned()
             } else if !sheet.purse.covers(&b.cost) {
-                "not enough within reach".to_string()
+                tr.t("not enough within reach").into_owned()
             } else if let Some(t) = &b.requires_tech {
-                format!("needs {}", db.tech(t).map(|x| x.name.as_str()).unwrap_or(t))
+                tr.f(
+                    "needs {}",
+                    &[&tr.t(db.tech(t).map(|x| x.name.as_str()).unwrap_or(t))],
+                )
             } else {
                 "not now".to_string()
             };
-            let text = format!("{} ({} ⏳)", b.name, b.build_time);
+            let text = format!("{} ({} ⏳)", tr.t(&b.name), b.build_time);
             let button = ui
                 .add_enabled(ok, egui::Button::new(text))
-                .on_hover_text(format!("{}\nUpkeep: {}", b.text, b.upkeep));
+                .on_hover_text(format!(
+                    "{}\n{}: {}",
+                    tr.t(&b.text),
+                    tr.t("Upkeep"),
+                    super::panels::stock_words(tr, &b.upkeep)
+                ));
             if button.clicked() {
                 clicked = Some(action.clone());
             }
@@ -224,7 +240,7 @@ pub fn outpost(
         .filter(|a| matches!(a, Action::Recruit { outpost, .. } if *outpost == o.id))
         .collect();
     if !recruits.is_empty() {
-        ui.label(RichText::new("Recruit").strong());
+        ui.label(RichText::new(tr.t("Recruit")).strong());
     }
     for a in recruits {
         let Action::Recruit { unit, .. } = a else {
@@ -236,7 +252,7 @@ pub fn outpost(
         ui.horizontal(|ui| {
             icon(ui, icons, &format!("unit_{unit}"), "ui_eladrin", 18.0);
             if ui
-                .button(&t.name)
+                .button(tr.t(&t.name))
                 .on_hover_text(format!(
                     "{}\n{} HP, {} × d6 hitting on {}+",
                     t.text, t.hp, t.attack.dice, t.attack.hit_on
@@ -258,6 +274,7 @@ pub fn outpost(
 pub fn armies(
     ui: &mut egui::Ui,
     icons: &IconIds,
+    tr: &Translations,
     db: &ContentDb,
     sheets: &[ArmySheet],
     active: Option<u32>,
@@ -273,15 +290,15 @@ pub fn armies(
                 crate::content::Camp::Chaos => "ui_chaos",
             };
             icon(ui, icons, camp, "ui_card", 22.0);
-            ui.heading(format!("Army {}", a.id));
+            ui.heading(tr.f("Army {}", &[&a.id]));
             if active == Some(a.id) {
-                ui.label(RichText::new("active").color(GOOD).strong());
+                ui.label(RichText::new(tr.t("active")).color(GOOD).strong());
             } else if a.activated {
-                ui.label(RichText::new("has acted").weak());
+                ui.label(RichText::new(tr.t("has acted")).weak());
             }
             if a.famine > 0 {
                 icon(ui, icons, "ui_famine", "ui_card", 16.0);
-                ui.label(RichText::new(format!("{} famine (R5.4)", a.famine)).color(BAD));
+                ui.label(RichText::new(tr.f("{} famine (R5.4)", &[&a.famine])).color(BAD));
             }
             if a.afloat {
                 icon(ui, icons, "unit_boat", "ui_card", 16.0);
@@ -295,9 +312,9 @@ pub fn armies(
                     ui.horizontal(|ui| {
                         icon(ui, icons, &format!("unit_{}", u.kind), "ui_sword", 20.0);
                         let name = t.map(|t| t.name.as_str()).unwrap_or(&u.kind);
-                        let r = ui.label(name);
+                        let r = ui.label(tr.t(name));
                         if let Some(t) = t {
-                            r.on_hover_text(&t.text);
+                            r.on_hover_text(tr.t(&t.text));
                         }
                     });
                     // Hit points: full hearts left, empty ones lost (famine losses included).
@@ -327,7 +344,7 @@ pub fn armies(
             x => is_army_order(x) && active == Some(a.id),
         };
         for x in legal.iter().filter(|x| mine(x)) {
-            let mut text = super::panels::label(x, db);
+            let mut text = super::panels::label(x, db, tr);
             if let Action::UseCard { unit, action } = x {
                 let card = s
                     .units
@@ -387,6 +404,7 @@ pub fn is_army_order(a: &Action) -> bool {
 pub fn research(
     ui: &mut egui::Ui,
     icons: &IconIds,
+    tr: &Translations,
     db: &ContentDb,
     r: &Research,
     legal: &[Action],
@@ -394,30 +412,32 @@ pub fn research(
     let mut clicked = None;
     ui.horizontal(|ui| {
         icon(ui, icons, "ui_research", "ui_card", 22.0);
-        ui.heading("Research");
-        ui.label(RichText::new(format!("{} done", r.done.len())).weak());
+        ui.heading(tr.t("Research"));
+        ui.label(RichText::new(tr.f("{} done", &[&r.done.len()])).weak());
     });
     match r.current.as_ref().and_then(|t| db.tech(t)) {
         Some(t) => {
-            ui.label(RichText::new(&t.name).strong())
-                .on_hover_text(&t.text);
+            ui.label(RichText::new(tr.t(&t.name)).strong())
+                .on_hover_text(tr.t(&t.text));
             ui.add(
                 egui::ProgressBar::new(r.points as f32 / t.points.max(1) as f32)
-                    .text(format!("{} / {} points (R7.2)", r.points, t.points)),
+                    .text(tr.f("{} / {} points (R7.2)", &[&r.points, &t.points])),
             );
             if !t.resources.is_empty() {
                 ui.horizontal_wrapped(|ui| {
-                    ui.label("Resources placed:");
+                    ui.label(tr.t("Resources placed:"));
                     cost(ui, icons, &t.resources, &r.placed);
                     ui.label(RichText::new(format!("({} placed)", r.placed)).weak());
                 });
             }
         }
         None if !r.offer.is_empty() => {
-            ui.label(RichText::new("Choose one of the offered technologies (R7.4):").color(WARN));
+            ui.label(
+                RichText::new(tr.t("Choose one of the offered technologies (R7.4):")).color(WARN),
+            );
         }
         None => {
-            ui.label(RichText::new("None under way").weak());
+            ui.label(RichText::new(tr.t("None under way")).weak());
         }
     }
     for a in legal.iter().filter(|a| {
@@ -426,17 +446,20 @@ pub fn research(
             Action::ChooseResearch { .. } | Action::FundResearch { .. } | Action::AssignLab { .. }
         )
     }) {
-        if ui.button(super::panels::label(a, db)).clicked() {
+        if ui.button(super::panels::label(a, db, tr)).clicked() {
             clicked = Some(a.clone());
         }
     }
     if !r.done.is_empty() {
-        let names: Vec<&str> = r
+        let names: Vec<String> = r
             .done
             .iter()
-            .map(|t| db.tech(t).map(|x| x.name.as_str()).unwrap_or(t))
+            .map(|t| {
+                tr.t(db.tech(t).map(|x| x.name.as_str()).unwrap_or(t))
+                    .into_owned()
+            })
             .collect();
-        ui.label(RichText::new(format!("Known: {}", names.join(", "))).weak());
+        ui.label(RichText::new(tr.f("Known: {}", &[&names.join(", ")])).weak());
     }
     ui.separator();
     clicked
