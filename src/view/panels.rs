@@ -274,12 +274,15 @@ fn draw_panels(
             ui.separator();
             sheets::forecast(ui, &icons, &tr, &cache.forecast);
             let mut clicked: Option<Action> = None;
+            let cx = sheets::Cx {
+                icons: &icons,
+                tr: &tr,
+                db,
+            };
             if !cache.armies.is_empty() {
                 clicked = clicked.or(sheets::armies(
                     ui,
-                    &icons,
-                    &tr,
-                    db,
+                    &cx,
                     &cache.armies,
                     cycle.activation,
                     &cache.legal,
@@ -287,9 +290,9 @@ fn draw_panels(
                 ));
             }
             if let Some(o) = &cache.outpost {
-                clicked = clicked.or(sheets::outpost(ui, &icons, &tr, db, o, &cache.legal));
+                clicked = clicked.or(sheets::outpost(ui, &cx, o, &cache.legal));
             }
-            clicked = clicked.or(sheets::research(ui, &icons, &tr, db, &research, &cache.legal));
+            clicked = clicked.or(sheets::research(ui, &cx, &research, &cache.legal));
             if let Some(a) = clicked {
                 act(a);
             }

@@ -69,6 +69,17 @@ fn res_key(r: R) -> &'static str {
     }
 }
 
+/// What every sheet draws with: icons, the language, the content.
+#[derive(Clone, Copy)]
+pub struct Cx<'a> {
+    /// Icons.
+    pub icons: &'a IconIds,
+    /// The language.
+    pub tr: &'a Translations,
+    /// The content.
+    pub db: &'a ContentDb,
+}
+
 /// The upkeep forecast: warnings before they happen.
 pub fn forecast(ui: &mut egui::Ui, icons: &IconIds, tr: &Translations, warnings: &[Warning]) {
     if warnings.is_empty() {
@@ -95,12 +106,11 @@ pub fn forecast(ui: &mut egui::Ui, icons: &IconIds, tr: &Translations, warnings:
 /// The outpost sheet. Returns the action clicked, if any.
 pub fn outpost(
     ui: &mut egui::Ui,
-    icons: &IconIds,
-    tr: &Translations,
-    db: &ContentDb,
+    cx: &Cx,
     sheet: &OutpostSheet,
     legal: &[Action],
 ) -> Option<Action> {
+    let Cx { icons, tr, db } = *cx;
     let mut clicked = None;
     let o = &sheet.outpost;
     ui.horizontal(|ui| {
@@ -273,14 +283,13 @@ pub fn outpost(
 /// The armies on the selected tile. Returns the action clicked, if any.
 pub fn armies(
     ui: &mut egui::Ui,
-    icons: &IconIds,
-    tr: &Translations,
-    db: &ContentDb,
+    cx: &Cx,
     sheets: &[ArmySheet],
     active: Option<u32>,
     legal: &[Action],
     odds: &[(u32, crate::rules::main_phase::combat::BattleOdds)],
 ) -> Option<Action> {
+    let Cx { icons, tr, db } = *cx;
     let mut clicked = None;
     for s in sheets {
         let a = &s.army;
@@ -401,14 +410,8 @@ pub fn is_army_order(a: &Action) -> bool {
 }
 
 /// The research sheet. Returns the action clicked, if any.
-pub fn research(
-    ui: &mut egui::Ui,
-    icons: &IconIds,
-    tr: &Translations,
-    db: &ContentDb,
-    r: &Research,
-    legal: &[Action],
-) -> Option<Action> {
+pub fn research(ui: &mut egui::Ui, cx: &Cx, r: &Research, legal: &[Action]) -> Option<Action> {
+    let Cx { icons, tr, db } = *cx;
     let mut clicked = None;
     ui.horizontal(|ui| {
         icon(ui, icons, "ui_research", "ui_card", 22.0);
