@@ -48,9 +48,13 @@ impl Translations {
             mods: Vec::new(),
         }
     }
-    /// Adds a mod's table over this one.
+    /// Adds a mod's table over this one (an entry that drops or adds a `{}` is left out: the
+    /// checker reports it).
     pub fn extend(&mut self, more: HashMap<String, String>) {
-        self.map.extend(more);
+        self.map.extend(
+            more.into_iter()
+                .filter(|(k, v)| k.matches("{}").count() == v.matches("{}").count()),
+        );
     }
     /// The translation of `s`, or `s`.
     pub fn t<'a>(&'a self, s: &'a str) -> Cow<'a, str> {

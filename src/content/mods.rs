@@ -627,6 +627,36 @@ pub fn load(
         for f in &src.levels {
             problems.extend(next.add_level(Arc::new(f.clone()), id));
         }
+        // Translations: a broken table is skipped with a warning; the mod still loads.
+        for f in &src.translations {
+            let warn = |mut p: Problem| {
+                p.severity = Severity::Warning;
+                p.mod_id = id.clone();
+                p.message.push_str(" (this translation is skipped)");
+                p
+            };
+            match crate::i18n::parse_table(f) {
+                Err(p) => problems.push(warn(p)),
+                Ok(table) => {
+                    for (k, v) in &table {
+                        if k.matches("{}").count() != v.matches("{}").count() {
+                            let (line, col) = locate(&f.text, &[&format!("{k:?}")]);
+                            problems.push(Problem {
+                                severity: Severity::Warning,
+                                file: f.path.clone(),
+                                line,
+                                col,
+                                field: k.clone(),
+                                message: "the translation must keep every `{}` of the English \
+                                          text, in the same number"
+                                    .into(),
+                                mod_id: id.clone(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
         if !problems.iter().any(|p| p.severity == Severity::Error) {
             // What the mod's changes break or make doubtful, anywhere.
             let (_, found) = next.finish();
