@@ -63,11 +63,17 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, refresh_cache.after(super::input::pick_hexes));
 }
 
-/// Describes a tile: terrain, move cost, yields, what lies there, corruption and its odds.
+/// Describes a tile: terrain, move cost, yields, what lies there, corruption and its odds, in
+/// the player's language.
 pub fn describe_tile(world: &mut World, h: Hex) -> Vec<String> {
     let Some(t) = world.tile(h).cloned() else {
         return vec![];
     };
+    let tr = world
+        .get_resource::<crate::i18n::Translations>()
+        .cloned()
+        .unwrap_or_default();
+    let words = |s: &crate::content::Stock| super::panels::stock_words(&tr, s);
     let db = world.content();
     let mut out = Vec::new();
     let terrain = db.terrain(&t.terrain);
@@ -75,38 +81,38 @@ pub fn describe_tile(world: &mut World, h: Hex) -> Vec<String> {
         "({}, {}) {}{}",
         h.x,
         h.y,
-        terrain.map(|x| x.name.as_str()).unwrap_or("?"),
+        tr.t(terrain.map(|x| x.name.as_str()).unwrap_or("?")),
         if terrain.is_some_and(|x| x.difficult) {
-            " (difficult)"
+            tr.t(" (difficult)")
         } else {
-            ""
+            "".into()
         }
     ));
     if let Some(c) = crate::rules::main_phase::activate::enter_cost(world, h, false, false) {
-        out.push(format!("Move cost: {c} AP"));
+        out.push(tr.f("Move cost: {} AP", &[&c]));
     } else {
-        out.push("Impassable on foot".into());
+        out.push(tr.t("Impassable on foot").into_owned());
     }
     let y = tile_yield(world, &t);
     if !y.is_empty() {
-        out.push(format!("Yields each upkeep: {y}"));
+        out.push(tr.f("Yields each upkeep: {}", &[&words(&y)]));
     }
     if let Some(w) = &t.improvement {
         let name = db
             .improvement(&w.id)
-            .map(|i| i.name.clone())
+            .map(|i| tr.t(&i.name).into_owned())
             .unwrap_or(w.id.clone());
         out.push(match (w.timer, w.inactive) {
-            (0, false) => format!("Improvement: {name}"),
-            (0, true) => format!("Improvement: {name} (inactive: upkeep unpaid)"),
-            (n, _) => format!("Improvement: {name} ({n} time marker(s) left)"),
+            (0, false) => tr.f("Improvement: {}", &[&name]),
+            (0, true) => tr.f("Improvement: {} (inactive: upkeep unpaid)", &[&name]),
+            (n, _) => tr.f("Improvement: {} ({} time marker(s) left)", &[&name, &n]),
         });
     }
     if !t.lying.is_empty() {
-        out.push(format!("Lying here: {}", t.lying));
+        out.push(tr.f("Lying here: {}", &[&words(&t.lying)]));
     }
     if t.artifact {
-        out.push("An artifact token lies here".into());
+        out.push(tr.t("An artifact token lies here").into_owned());
     }
     if let Some(m) = &t.modifier {
         let name = db
@@ -114,47 +120,61 @@ pub fn describe_tile(world: &mut World, h: Hex) -> Vec<String> {
             .exploration
             .iter()
             .find(|c| &c.id == m)
-            .map(|c| c.name.clone())
+            .map(|c| tr.t(&c.name).into_owned())
             .unwrap_or(m.clone());
-        out.push(format!("Explored: {name}"));
+        out.push(tr.f("Explored: {}", &[&name]));
     }
     match t.rift {
-        crate::rules::Rift::Open => out.push("An open rift (R6.1)".into()),
-        crate::rules::Rift::Closed => out.push("A sealed rift".into()),
+        crate::rules::Rift::Open => out.push(tr.t("An open rift (R6.1)").into_owned()),
+        crate::rules::Rift::Closed => out.push(tr.t("A sealed rift").into_owned()),
         crate::rules::Rift::None => {}
     }
     if t.is_corrupted() {
-        out.push("Corrupted".into());
+        out.push(tr.t("Corrupted").into_owned());
     } else {
         let rifts = open_rifts(world);
         match difficulty(world, &rifts, h) {
-            Some(d) => out.push(format!(
-                "Chaos may corrupt it: 2d6 ≥ {d} (R6.2), {:.0} % per attempt",
-                two_d6_at_least(d) * 100.0
+            Some(d) => out.push(tr.f(
+                "Chaos may corrupt it: 2d6 ≥ {} (R6.2), {} % per attempt",
+                &[&d, &format!("{:.0}", two_d6_at_least(d) * 100.0)],
             )),
-            None => out.push("Safe from corruption this upkeep".into()),
+            None => out.push(tr.t("Safe from corruption this upkeep").into_owned()),
         }
     }
-    let mut q = world.query::<&Army>();
-    for a in q.iter(world).filter(|a| a.hex == h) {
-        let kinds: Vec<String> = a.units.iter().map(|u| u.kind.clone()).collect();
-        out.push(format!(
-            "{:?} army {}: {}{}",
-            a.camp,
-            a.id,
-            kinds.join(", "),
-            if a.famine > 0 {
-                format!(" — famine {}", a.famine)
-            } else {
-                String::new()
-            }
-        ));
+    let mut armies: Vec<Army> = world
+        .query::<&Army>()
+        .iter(world)
+        .filter(|a| a.hex == h)
+        .cloned()
+        .collect();
+    armies.sort_by_key(|a| a.id);
+    for a in armies {
+        let kinds: Vec<String> = a
+            .units
+            .iter()
+            .map(|u| {
+                db.unit(&u.kind)
+                    .map_or(u.kind.clone(), |t| tr.t(&t.name).into_owned())
+            })
+            .collect();
+        let camp = match a.camp {
+            Camp::Eladrins => tr.f("Eladrin army {}: {}", &[&a.id, &kinds.join(", ")]),
+            Camp::Chaos => tr.f("Chaos army {}: {}", &[&a.id, &kinds.join(", ")]),
+        };
+        out.push(if a.famine > 0 {
+            format!("{camp}{}", tr.f(" — famine {}", &[&a.famine]))
+        } else {
+            camp
+        });
     }
     let mut q = world.query::<&Outpost>();
     for o in q.iter(world).filter(|o| o.hex == h) {
-        out.push(format!(
+        let size = db
+            .size(&o.size)
+            .map_or(o.size.as_str(), |s| s.name.as_str());
+        out.push(tr.f(
             "Outpost {} ({}), stock {}",
-            o.name, o.size, o.stock
+            &[&o.name, &tr.t(size), &words(&o.stock)],
         ));
     }
     out

@@ -70,7 +70,12 @@ fn queue_cards(
     }
 }
 
-fn draw_card(mut contexts: EguiContexts, mut queue: ResMut<CardQueue>, time: Res<Time>) -> Result {
+fn draw_card(
+    mut contexts: EguiContexts,
+    mut queue: ResMut<CardQueue>,
+    time: Res<Time>,
+    tr: Res<crate::i18n::Translations>,
+) -> Result {
     let Some((deck, name, text, camp)) = queue.waiting.front().cloned() else {
         return Ok(());
     };
@@ -89,24 +94,29 @@ fn draw_card(mut contexts: EguiContexts, mut queue: ResMut<CardQueue>, time: Res
         egui::Color32::from_rgb(110, 170, 240)
     };
     let mut done = now - since > 8.0;
-    egui::Window::new(title)
+    egui::Window::new(tr.t(title))
         .id("card".into())
         .anchor(egui::Align2::CENTER_TOP, egui::vec2(-140.0, 70.0))
         .collapsible(false)
         .resizable(false)
         .default_width(300.0)
         .show(ctx, |ui| {
-            ui.label(egui::RichText::new(&name).size(20.0).strong().color(accent));
+            ui.label(
+                egui::RichText::new(tr.t(&name))
+                    .size(20.0)
+                    .strong()
+                    .color(accent),
+            );
             ui.add_space(4.0);
-            ui.label(&text);
+            ui.label(tr.t(&text));
             ui.add_space(6.0);
             ui.horizontal(|ui| {
-                if ui.button("OK").clicked() {
+                if ui.button(tr.t("OK")).clicked() {
                     done = true;
                 }
                 let more = queue.waiting.len() - 1;
                 if more > 0 {
-                    ui.label(egui::RichText::new(format!("{more} more")).weak());
+                    ui.label(egui::RichText::new(tr.f("{} more", &[&more])).weak());
                 }
             });
         });
