@@ -13,7 +13,7 @@ pub const RULES_EN: &str = include_str!("../../assets/help/rules.en.md");
 pub const RULES_FR: &str = include_str!("../../assets/help/rules.fr.md");
 
 /// The keys and what they do, as the help screen lists them.
-pub const KEYS: [(&str, &str, &str); 13] = [
+pub const KEYS: [(&str, &str, &str); 14] = [
     (
         "Left click",
         "select a tile, its army and its outpost",
@@ -30,6 +30,11 @@ pub const KEYS: [(&str, &str, &str); 13] = [
         "déplacer la vue (aussi bords de l'écran, clic du milieu)",
     ),
     ("Wheel, + / -", "zoom", "zoom"),
+    (
+        "C",
+        "centre the view on the selection",
+        "centrer la vue sur la sélection",
+    ),
     (
         "Ctrl+Z",
         "undo your last actions of this turn (until a roll, a card or Chaos)",

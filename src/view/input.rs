@@ -131,6 +131,7 @@ fn pan_and_zoom_camera(
     windows: Query<&Window>,
     time: Res<Time>,
     mut cam: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+    view: Res<ViewState>,
 ) {
     let Ok((mut t, mut proj)) = cam.single_mut() else {
         return;
@@ -193,6 +194,15 @@ fn pan_and_zoom_camera(
     }
     motion.clear();
     wheel.clear();
+    // C centres the view on the selected army or outpost.
+    if keys.just_pressed(KeyCode::KeyC)
+        && !egui.wants_keyboard_input()
+        && let Some(h) = view.selected
+    {
+        let p = layout().hex_to_world_pos(h);
+        at.x = p.x;
+        at.y = p.y;
+    }
     ortho.scale = ortho.scale.clamp(0.3, 8.0);
     if ortho.scale != scale_before {
         proj.set_changed();
