@@ -63,6 +63,16 @@ impl Translations {
             None => Cow::Borrowed(s),
         }
     }
+    /// A stock in words (`2 bois, 1 pierre`).
+    pub fn stock(&self, s: &crate::content::Stock) -> String {
+        if s.is_empty() {
+            return self.t("nothing").into_owned();
+        }
+        s.iter()
+            .map(|(r, n)| format!("{n} {}", self.t(r.name())))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
     /// A translated template with `{}` filled in order: `f("Cycle {}", &[&n])`.
     pub fn f(&self, template: &str, args: &[&dyn std::fmt::Display]) -> String {
         let t = self.t(template);

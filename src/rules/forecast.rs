@@ -63,8 +63,10 @@ pub enum Warning {
     },
 }
 
-impl std::fmt::Display for Warning {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Warning {
+    /// The warning in words, in the language of `tr` (English with an empty table).
+    pub fn words(&self, tr: &crate::i18n::Translations) -> String {
+        let stock = |s: &Stock| tr.stock(s);
         match self {
             Warning::Famine {
                 army,
@@ -72,36 +74,25 @@ impl std::fmt::Display for Warning {
                 needs,
                 within_reach,
                 tokens,
-            } => write!(
-                f,
-                "Army {army} at ({}, {}) eats {needs} at upkeep; {} within reach now: {tokens} \
-                 famine token(s) unless more arrives (R5.3–R5.4)",
-                at.0,
-                at.1,
-                if within_reach.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    within_reach.to_string()
-                }
+            } => tr.f(
+                "Army {} at ({}, {}) eats {} at upkeep; {} within reach now: {} famine token(s) unless more arrives (R5.3–R5.4)",
+                &[army, &at.0, &at.1, &stock(needs), &stock(within_reach), tokens],
             ),
             Warning::BuildingInactive {
                 outpost,
                 building,
                 upkeep,
-            } => write!(
-                f,
-                "{building} in {outpost} can't pay its upkeep ({upkeep}) now: it will stand \
-                 idle (R5.2)"
+            } => tr.f(
+                "{} in {} can't pay its upkeep ({}) now: it will stand idle (R5.2)",
+                &[building, outpost, &stock(upkeep)],
             ),
             Warning::ImprovementInactive {
                 at,
                 improvement,
                 upkeep,
-            } => write!(
-                f,
-                "{improvement} at ({}, {}) can't pay its upkeep ({upkeep}) now: it will stand \
-                 idle (R5.2)",
-                at.0, at.1
+            } => tr.f(
+                "{} at ({}, {}) can't pay its upkeep ({}) now: it will stand idle (R5.2)",
+                &[improvement, &at.0, &at.1, &stock(upkeep)],
             ),
             Warning::Corruption {
                 at,
@@ -109,16 +100,24 @@ impl std::fmt::Display for Warning {
                 chance,
                 attempts,
                 outpost,
-            } => write!(
-                f,
-                "Chaos tries ({}, {}) first{}: 2d6 ≥ {target}, {:.0} % ({attempts} attempt(s), \
-                 R6.2)",
-                at.0,
-                at.1,
-                if *outpost { ", an outpost" } else { "" },
-                chance * 100.0
-            ),
+            } => {
+                let template = if *outpost {
+                    "Chaos tries ({}, {}) first, an outpost: 2d6 ≥ {}, {} % ({} attempt(s), R6.2)"
+                } else {
+                    "Chaos tries ({}, {}) first: 2d6 ≥ {}, {} % ({} attempt(s), R6.2)"
+                };
+                tr.f(
+                    template,
+                    &[&at.0, &at.1, target, &format!("{:.0}", chance * 100.0), attempts],
+                )
+            }
         }
+    }
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.words(&crate::i18n::Translations::default()))
     }
 }
 

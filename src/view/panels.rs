@@ -27,13 +27,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// A stock in words, in the player's language (`2 bois, 1 pierre`).
 pub fn stock_words(tr: &Translations, s: &crate::content::Stock) -> String {
-    if s.is_empty() {
-        return tr.t("nothing").into_owned();
-    }
-    s.iter()
-        .map(|(r, n)| format!("{n} {}", tr.t(r.name())))
-        .collect::<Vec<_>>()
-        .join(", ")
+    tr.stock(s)
 }
 
 /// A player-readable label for an action, in the player's language.

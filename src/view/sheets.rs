@@ -97,60 +97,10 @@ pub fn forecast(ui: &mut egui::Ui, icons: &IconIds, tr: &Translations, warnings:
                 Warning::Corruption { .. } => ("ui_corruption", WARN),
             };
             icon(ui, icons, key, "ui_card", 16.0);
-            ui.label(RichText::new(warning_words(tr, w)).color(color));
+            ui.label(RichText::new(w.words(tr)).color(color));
         });
     }
     ui.separator();
-}
-
-/// A forecast warning in the player's language.
-pub fn warning_words(tr: &Translations, w: &Warning) -> String {
-    let words = |s: &Stock| super::panels::stock_words(tr, s);
-    match w {
-        Warning::Famine {
-            army,
-            at,
-            needs,
-            within_reach,
-            tokens,
-        } => tr.f(
-            "Army {} at ({}, {}) eats {} at upkeep; {} within reach now: {} famine token(s) unless more arrives (R5.3–R5.4)",
-            &[army, &at.0, &at.1, &words(needs), &words(within_reach), tokens],
-        ),
-        Warning::BuildingInactive {
-            outpost,
-            building,
-            upkeep,
-        } => tr.f(
-            "{} in {} can't pay its upkeep ({}) now: it will stand idle (R5.2)",
-            &[building, outpost, &words(upkeep)],
-        ),
-        Warning::ImprovementInactive {
-            at,
-            improvement,
-            upkeep,
-        } => tr.f(
-            "{} at ({}, {}) can't pay its upkeep ({}) now: it will stand idle (R5.2)",
-            &[improvement, &at.0, &at.1, &words(upkeep)],
-        ),
-        Warning::Corruption {
-            at,
-            target,
-            chance,
-            attempts,
-            outpost,
-        } => {
-            let template = if *outpost {
-                "Chaos tries ({}, {}) first, an outpost: 2d6 ≥ {}, {} % ({} attempt(s), R6.2)"
-            } else {
-                "Chaos tries ({}, {}) first: 2d6 ≥ {}, {} % ({} attempt(s), R6.2)"
-            };
-            tr.f(
-                template,
-                &[&at.0, &at.1, target, &format!("{:.0}", chance * 100.0), attempts],
-            )
-        }
-    }
 }
 
 /// The outpost sheet. Returns the action clicked, if any.
