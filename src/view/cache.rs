@@ -322,7 +322,12 @@ fn refresh_cache(
         )
     };
     let forecast = if world.resource::<ViewCache>().forecast_at != Some(key) {
-        Some(crate::rules::forecast::upkeep_forecast(world))
+        // Nothing to forecast once the game is over.
+        Some(if over {
+            Vec::new()
+        } else {
+            crate::rules::forecast::upkeep_forecast(world)
+        })
     } else {
         None
     };

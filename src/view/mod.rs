@@ -3,6 +3,7 @@
 //! becomes an `ActionRequest`, and refusals are shown with the rules' reason.
 
 pub mod art;
+pub mod battle;
 pub mod cache;
 pub mod cards;
 pub mod driver;
@@ -66,6 +67,7 @@ impl Plugin for GamePlugin {
             cards::plugin,
             handoff::plugin,
             help::plugin,
+            battle::plugin,
         ))
         .init_resource::<Decor>()
         .add_systems(Startup, spawn_camera)

@@ -58,6 +58,8 @@ pub enum UiStep {
     Load(String),
     /// Let the AIs play until this cycle's main phase (the "Let the AI play" button, each turn).
     AiUntilCycle(u32),
+    /// Let the AIs play until a battle is shown.
+    AiUntilBattle,
     /// Save a screenshot under the output folder.
     Screenshot(String),
     /// Save the game under the output folder.
@@ -162,6 +164,14 @@ fn run_script(world: &mut World) {
                 world.write_message(AppExit::from_code(3));
             }
             true
+        }
+        UiStep::AiUntilBattle => {
+            let done = world.resource::<super::battle::Battles>().showing()
+                || world.resource::<Outcome>().winner.is_some();
+            world
+                .resource_mut::<super::driver::Driver>()
+                .autoplay_eladrins = !done;
+            done
         }
         UiStep::AiUntilCycle(n) => {
             let c = world.resource::<Cycle>().number;
