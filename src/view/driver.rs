@@ -43,6 +43,13 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, play_ai_turns);
 }
 
+/// Whether a hot-seat player's name gives the seat to the Eladrin AI: `AI`, or a name ending
+/// in `(AI)`.
+pub fn is_ai_seat(name: &str) -> bool {
+    let n = name.trim();
+    n.eq_ignore_ascii_case("ai") || n.to_ascii_lowercase().ends_with("(ai)")
+}
+
 /// Starts the AI when the game waits for a camp it plays, and sends its answer when ready.
 fn play_ai_turns(world: &mut World) {
     if world.resource::<Outcome>().winner.is_some() {
@@ -88,7 +95,16 @@ fn play_ai_turns(world: &mut World) {
     } else {
         Camp::Eladrins
     };
-    if waiting == Camp::Eladrins && !world.resource::<Driver>().autoplay_eladrins {
+    // A hot-seat seat given to the AI (`--players Ana,AI`) plays its main-phase turns itself.
+    let ai_seat = world.step_id() == "R9" && {
+        let seat = world.resource::<Cycle>().player;
+        world
+            .resource::<crate::rules::GameSetup>()
+            .players
+            .get(seat)
+            .is_some_and(|p| is_ai_seat(p))
+    };
+    if waiting == Camp::Eladrins && !world.resource::<Driver>().autoplay_eladrins && !ai_seat {
         return;
     }
     let snap = capture(world);

@@ -34,6 +34,14 @@ fn watch_turns(world: &mut World) {
         return;
     }
     let turn = (c.number, c.player);
+    // An AI seat plays on its own: nothing to hide from it.
+    if players
+        .get(c.player)
+        .is_some_and(|p| super::driver::is_ai_seat(p))
+    {
+        world.resource_mut::<HandOff>().waiting_for = None;
+        return;
+    }
     let mut h = world.resource_mut::<HandOff>();
     if h.acknowledged != Some(turn) && h.waiting_for.is_none() {
         h.waiting_for = Some(players.get(c.player).cloned().unwrap_or_default());
