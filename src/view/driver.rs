@@ -117,3 +117,17 @@ fn play_ai_turns(world: &mut World) {
     });
     world.resource_mut::<Driver>().thinking = Some((moves, task));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::is_ai_seat;
+
+    #[test]
+    fn a_seat_is_the_ais_by_its_name() {
+        assert!(is_ai_seat("AI"));
+        assert!(is_ai_seat(" ai "));
+        assert!(is_ai_seat("Bo (AI)"));
+        assert!(!is_ai_seat("Aida"));
+        assert!(!is_ai_seat("Ana"));
+    }
+}
