@@ -591,12 +591,18 @@ pub struct SlotInfo {
     pub path: PathBuf,
     /// Level, cycle and difficulty, or why it can't be read.
     pub summary: Result<String, String>,
-    /// When it was written (seconds since the epoch).
+    /// When it was written (milliseconds since the epoch).
     pub modified: u64,
 }
 
 /// The named saves in `dir`, newest first. A damaged file is listed with its problem.
 pub fn slots(dir: &Path) -> Vec<SlotInfo> {
+    slots_since(dir, &[])
+}
+
+/// `slots`, reading again only the files that changed since `before` (same path and time:
+/// the summary is kept), so a menu can look often without parsing every save each time.
+pub fn slots_since(dir: &Path, before: &[SlotInfo]) -> Vec<SlotInfo> {
     let mut v: Vec<SlotInfo> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
@@ -612,16 +618,23 @@ pub fn slots(dir: &Path) -> Vec<SlotInfo> {
                 .and_then(|m| m.modified())
                 .ok()
                 .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .map_or(0, |d| d.as_secs());
-            let summary = read(&e.path()).map(|s| {
-                format!(
-                    "{}, {}, cycle {}",
-                    s.setup.level, s.setup.difficulty, s.cycle.number
-                )
-            });
+                .map_or(0, |d| d.as_millis() as u64);
+            let path = e.path();
+            let known = before
+                .iter()
+                .find(|b| b.path == path && b.modified == modified && modified != 0);
+            let summary = match known {
+                Some(b) => b.summary.clone(),
+                None => read(&path).map(|s| {
+                    format!(
+                        "{}, {}, cycle {}",
+                        s.setup.level, s.setup.difficulty, s.cycle.number
+                    )
+                }),
+            };
             Some(SlotInfo {
                 name,
-                path: e.path(),
+                path,
                 summary,
                 modified,
             })

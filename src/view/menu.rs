@@ -283,7 +283,8 @@ fn draw_menu(
                         !snapshot::autosaves(&autosave_dir()).is_empty(),
                         quicksave_path().is_file(),
                     ));
-                    *slots_seen = snapshot::slots(&slots_dir());
+                    // Only new or changed saves are read again.
+                    *slots_seen = snapshot::slots_since(&slots_dir(), &slots_seen);
                 }
                 let (_, has_auto, has_save) = saves_seen.unwrap_or_default();
                 if ui

@@ -393,3 +393,28 @@ fn named_saves_keep_to_their_folder_and_list_newest_first_with_damaged_ones_name
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_slot_list_reads_again_only_what_changed() {
+    let dir = std::env::temp_dir().join(format!("chaos-outpost-slots2-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let db = std::sync::Arc::new(crate::common::base());
+    let mut app = setup::new_game(db, "first_light", None, 1).expect("game");
+    let p = snapshot::slot_path(&dir, "one").expect("name");
+    snapshot::save(app.world_mut(), &p).expect("saved");
+    let first = snapshot::slots(&dir);
+    assert!(first[0].summary.is_ok());
+    // An unchanged file keeps its summary without being read: a made-up one survives.
+    let mut seen = first.clone();
+    seen[0].summary = Ok("kept".into());
+    assert_eq!(
+        snapshot::slots_since(&dir, &seen)[0].summary.as_deref(),
+        Ok("kept")
+    );
+    // A changed file is read again.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&p, "damaged now").expect("write");
+    assert!(snapshot::slots_since(&dir, &seen)[0].summary.is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
