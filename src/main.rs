@@ -662,16 +662,7 @@ fn check(paths: &[PathBuf], extra_mods: &[PathBuf], json: bool, strict: bool) ->
 
 /// `mods`: every mod found, as loading them all would go.
 fn list_mods(extra: &[PathBuf], json: bool) -> ExitCode {
-    let mut unreadable = Vec::new();
-    let mut sources = Vec::new();
-    for found in mods::discover(&mods::mod_dirs()) {
-        match found {
-            Ok(m) => sources.push(m),
-            Err(p) => unreadable.push(p),
-        }
-    }
-    let (given, bad) = mods::read_all(extra);
-    sources.extend(given);
+    let (sources, bad) = mods::found(extra);
     let report = match mods::load(chaos_outpost::content::embedded_files(), &sources) {
         Ok((_, r)) => r,
         Err(ps) => {
@@ -691,7 +682,6 @@ fn list_mods(extra: &[PathBuf], json: bool) -> ExitCode {
             "searched": searched,
             "mods": report.mods,
             "unreadable": bad,
-            "unreadable_problems": unreadable,
         });
         out!("{doc}");
     } else {
@@ -713,11 +703,8 @@ fn list_mods(extra: &[PathBuf], json: bool) -> ExitCode {
                 out!("         {p}");
             }
         }
-        for p in &unreadable {
-            out!("DISABLED {p}");
-        }
     }
-    if report.errors() > 0 || !unreadable.is_empty() || !bad.is_empty() {
+    if report.errors() > 0 || !bad.is_empty() {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

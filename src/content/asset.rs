@@ -248,33 +248,7 @@ fn reload_content(
         return;
     }
     if lib.rescan {
-        let (found, bad) = {
-            let mut found = Vec::new();
-            let mut bad = Vec::new();
-            for m in mods::discover(&mods::mod_dirs()) {
-                match m {
-                    Ok(m) => found.push(m),
-                    Err(p) => bad.push(p),
-                }
-            }
-            let (cli, cli_bad) = mods::read_all(&lib.cli);
-            for m in cli {
-                if !found.iter().any(|f| f.dir == m.dir) {
-                    found.push(m);
-                }
-            }
-            let mut statuses = cli_bad;
-            statuses.extend(bad.into_iter().map(|p| ModStatus {
-                id: p.file.clone(),
-                name: p.file.clone(),
-                version: String::new(),
-                description: String::new(),
-                dir: p.file.clone(),
-                loaded: false,
-                problems: vec![p],
-            }));
-            (found, statuses)
-        };
+        let (found, bad) = mods::found(&lib.cli);
         lib.found = found;
         lib.unreadable = bad;
         lib.rescan = false;

@@ -152,9 +152,9 @@ pub fn mod_dirs() -> Vec<PathBuf> {
     out
 }
 
-/// Every folder holding a `mod.ron` directly under `dirs` (sorted by path, at most `MAX_MODS`
-/// per folder); a folder that can't be read is skipped.
-pub fn discover(dirs: &[PathBuf]) -> Vec<Result<ModSource, Problem>> {
+/// The folders holding a `mod.ron` directly under `dirs` (sorted by path, at most `MAX_MODS`
+/// per folder); a folder that can't be listed is skipped.
+pub fn mod_folders(dirs: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for d in dirs {
         let Ok(rd) = std::fs::read_dir(d) else {
@@ -166,9 +166,14 @@ pub fn discover(dirs: &[PathBuf]) -> Vec<Result<ModSource, Problem>> {
             .take(MAX_MODS)
             .collect();
         subs.sort();
-        out.extend(subs.iter().map(|p| read_mod(p)));
+        out.extend(subs);
     }
     out
+}
+
+/// Every mod under `dirs`, read (see `mod_folders`).
+pub fn discover(dirs: &[PathBuf]) -> Vec<Result<ModSource, Problem>> {
+    mod_folders(dirs).iter().map(|p| read_mod(p)).collect()
 }
 
 /// Reads a mod folder: its manifest and RON files, each bounded and confined to the folder.
@@ -713,6 +718,26 @@ pub fn load(
     Ok((db, report))
 }
 
+impl ModStatus {
+    /// A mod folder that could not be read: disabled, with why.
+    pub fn unreadable(dir: &Path, mut p: Problem) -> ModStatus {
+        let id = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        p.mod_id = id.clone();
+        ModStatus {
+            id: id.clone(),
+            name: id,
+            version: String::new(),
+            description: String::new(),
+            dir: dir.display().to_string(),
+            loaded: false,
+            problems: vec![p],
+        }
+    }
+}
+
 /// Reads each folder in `dirs` as a mod; unreadable ones become a disabled entry in the report.
 pub fn read_all(dirs: &[PathBuf]) -> (Vec<ModSource>, Vec<ModStatus>) {
     let mut ok = Vec::new();
@@ -720,25 +745,22 @@ pub fn read_all(dirs: &[PathBuf]) -> (Vec<ModSource>, Vec<ModStatus>) {
     for d in dirs {
         match read_mod(d) {
             Ok(m) => ok.push(m),
-            Err(mut p) => {
-                let id = d
-                    .file_name()
-                    .map(|n| n.to_string_lossy().to_string())
-                    .unwrap_or_default();
-                p.mod_id = id.clone();
-                bad.push(ModStatus {
-                    id: id.clone(),
-                    name: id,
-                    version: String::new(),
-                    description: String::new(),
-                    dir: d.display().to_string(),
-                    loaded: false,
-                    problems: vec![p],
-                });
-            }
+            Err(p) => bad.push(ModStatus::unreadable(d, p)),
         }
     }
     (ok, bad)
+}
+
+/// Every mod there is: those in the mod folders (`mod_dirs`), then those given on the command
+/// line that aren't among them; the folders that can't be read, as disabled entries.
+pub fn found(cli: &[PathBuf]) -> (Vec<ModSource>, Vec<ModStatus>) {
+    let mut dirs = mod_folders(&mod_dirs());
+    for c in cli {
+        if !dirs.contains(c) {
+            dirs.push(c.clone());
+        }
+    }
+    read_all(&dirs)
 }
 
 /// Adds to `sources` the installed mods (from `mod_dirs`) that they depend on, directly or not,

@@ -9,6 +9,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::i18n::Translations;
 use crate::rules::GameEvent;
+use crate::rules::main_phase::combat::BattleEnd;
 
 /// One battle as the window shows it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -26,7 +27,7 @@ pub struct BattleReport {
     /// An army that retreated.
     pub retreated: Option<u32>,
     /// How it ended, once it has.
-    pub end: Option<String>,
+    pub end: Option<BattleEnd>,
 }
 
 /// Folds one event into the battles: a start opens one, the rest fill the newest.
@@ -61,7 +62,7 @@ pub fn fold(battles: &mut Vec<BattleReport>, e: &GameEvent) {
         }
         GameEvent::BattleEnded { end, .. } => {
             if let Some(b) = battles.last_mut().filter(|b| b.end.is_none()) {
-                b.end = Some(format!("{end:?}"));
+                b.end = Some(*end);
             }
         }
         _ => {}
@@ -171,13 +172,13 @@ fn draw_battle(
                 if let Some(r) = b.retreated {
                     ui.label(tr.f("Army {} retreated", &[&r]));
                 }
-                if let Some(e) = &b.end {
-                    let words = match e.as_str() {
-                        "AttackerWins" => "The attacker wins",
-                        "DefenderWins" => "The defender wins",
-                        "BothDestroyed" => "Both armies are destroyed",
-                        "Retreat" => "The attacker steps back",
-                        _ => "Both still stand after the last round",
+                if let Some(e) = b.end {
+                    let words = match e {
+                        BattleEnd::AttackerWins => "The attacker wins",
+                        BattleEnd::DefenderWins => "The defender wins",
+                        BattleEnd::BothDestroyed => "Both armies are destroyed",
+                        BattleEnd::Retreat => "The attacker steps back",
+                        BattleEnd::Undecided => "Both still stand after the last round",
                     };
                     ui.label(egui::RichText::new(tr.t(words)).strong());
                 }
@@ -232,11 +233,11 @@ mod tests {
                 attacker: 2,
                 defender: 9,
                 rounds: 2,
-                end: crate::rules::main_phase::combat::BattleEnd::Retreat,
+                end: BattleEnd::Retreat,
             },
         );
         assert_eq!(b[0].retreated, Some(9));
-        assert!(b[0].end.is_some());
+        assert_eq!(b[0].end, Some(BattleEnd::Retreat));
         // A round after the end belongs to no battle.
         fold(
             &mut b,

@@ -73,7 +73,7 @@ pub fn describe_tile(world: &mut World, h: Hex) -> Vec<String> {
         .get_resource::<crate::i18n::Translations>()
         .cloned()
         .unwrap_or_default();
-    let words = |s: &crate::content::Stock| super::panels::stock_words(&tr, s);
+    let words = |s: &crate::content::Stock| tr.stock(s);
     let db = world.content();
     let mut out = Vec::new();
     let terrain = db.terrain(&t.terrain);

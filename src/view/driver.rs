@@ -50,6 +50,16 @@ pub fn is_ai_seat(name: &str) -> bool {
     n.eq_ignore_ascii_case("ai") || n.to_ascii_lowercase().ends_with("(ai)")
 }
 
+/// Whether the hot-seat player whose turn it is has given the seat to the AI.
+pub fn seat_is_ai(world: &World) -> bool {
+    let seat = world.resource::<Cycle>().player;
+    world
+        .resource::<crate::rules::GameSetup>()
+        .players
+        .get(seat)
+        .is_some_and(|p| is_ai_seat(p))
+}
+
 /// Starts the AI when the game waits for a camp it plays, and sends its answer when ready.
 fn play_ai_turns(world: &mut World) {
     if world.resource::<Outcome>().winner.is_some() {
@@ -96,14 +106,7 @@ fn play_ai_turns(world: &mut World) {
         Camp::Eladrins
     };
     // A hot-seat seat given to the AI (`--players Ana,AI`) plays its main-phase turns itself.
-    let ai_seat = world.step_id() == "R9" && {
-        let seat = world.resource::<Cycle>().player;
-        world
-            .resource::<crate::rules::GameSetup>()
-            .players
-            .get(seat)
-            .is_some_and(|p| is_ai_seat(p))
-    };
+    let ai_seat = world.step_id() == "R9" && seat_is_ai(world);
     if waiting == Camp::Eladrins && !world.resource::<Driver>().autoplay_eladrins && !ai_seat {
         return;
     }

@@ -35,10 +35,7 @@ fn watch_turns(world: &mut World) {
     }
     let turn = (c.number, c.player);
     // An AI seat plays on its own: nothing to hide from it.
-    if players
-        .get(c.player)
-        .is_some_and(|p| super::driver::is_ai_seat(p))
-    {
+    if super::driver::seat_is_ai(world) {
         world.resource_mut::<HandOff>().waiting_for = None;
         return;
     }

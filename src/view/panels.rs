@@ -25,14 +25,9 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// A stock in words, in the player's language (`2 bois, 1 pierre`).
-pub fn stock_words(tr: &Translations, s: &crate::content::Stock) -> String {
-    tr.stock(s)
-}
-
 /// A player-readable label for an action, in the player's language.
 pub fn label(a: &Action, db: &ContentDb, tr: &Translations) -> String {
-    let stock = |s: &crate::content::Stock| stock_words(tr, s);
+    let stock = |s: &crate::content::Stock| tr.stock(s);
     let name = |n: &str| tr.t(n).into_owned();
     match a {
         Action::Done => name("Done with this step"),
@@ -250,7 +245,7 @@ fn draw_panels(
                 let built = portal.built.get(i).copied().unwrap_or(0) as usize;
                 let next = a
                     .get(built)
-                    .map(|c| tr.f(" — next cell: {}", &[&stock_words(&tr, c)]))
+                    .map(|c| tr.f(" — next cell: {}", &[&tr.stock(c)]))
                     .unwrap_or(tr.t(" — complete").into_owned());
                 ui.label(format!("{}{next}", tr.f("Arch {}: {}/{} cells", &[&(i + 1), &built, &a.len()])));
             }

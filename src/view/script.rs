@@ -194,12 +194,7 @@ fn run_script(world: &mut World) {
                 let moves = world.resource::<crate::rules::ActionLog>().0.len();
                 let passed_at = world.resource::<ScriptRun>().passed_at;
                 // The script plays the human seats: a seat given to the AI plays itself.
-                let seat = world.resource::<Cycle>().player;
-                let ai_seat = world
-                    .resource::<crate::rules::GameSetup>()
-                    .players
-                    .get(seat)
-                    .is_some_and(|p| super::driver::is_ai_seat(p));
+                let ai_seat = super::driver::seat_is_ai(world);
                 // One pass per Eladrin turn: wait for the log to move before passing again.
                 if passed_at != Some(moves)
                     && world.resource::<Cycle>().turn == Camp::Eladrins

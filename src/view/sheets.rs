@@ -155,11 +155,7 @@ pub fn outpost(
     };
     if !lying.is_empty() {
         ui.label(
-            RichText::new(tr.f(
-                "Also within reach on the tiles: {}",
-                &[&super::panels::stock_words(tr, &lying)],
-            ))
-            .weak(),
+            RichText::new(tr.f("Also within reach on the tiles: {}", &[&tr.stock(&lying)])).weak(),
         );
     }
     let used = o.buildings.len() as u32;
@@ -234,7 +230,7 @@ pub fn outpost(
                     "{}\n{}: {}",
                     tr.t(&b.text),
                     tr.t("Upkeep"),
-                    super::panels::stock_words(tr, &b.upkeep)
+                    tr.stock(&b.upkeep)
                 ));
             if button.clicked() {
                 clicked = Some(action.clone());
