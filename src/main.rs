@@ -181,6 +181,17 @@ enum Cmd {
     },
     /// Print the reference of every content type (the source of docs/schema.md).
     Schema,
+    /// For translators: list every content name and text (of the base game and the --mod
+    /// mods) that a language's tables (the base one and the mods' `i18n/LANG.ron`) lack.
+    /// Exits 1 if any is missing.
+    Translations {
+        /// Language code.
+        #[arg(long, default_value = "fr")]
+        lang: String,
+        /// Print a JSON list.
+        #[arg(long)]
+        json: bool,
+    },
     /// Time the AI's turns and whole games (medians; build with --release for real figures).
     Bench {
         /// Levels to measure.
@@ -329,6 +340,7 @@ fn main() -> ExitCode {
             frames,
             json,
         }) => framebench(&mods, &level, frames, json),
+        Some(Cmd::Translations { lang, json }) => return missing_translations(&mods, &lang, json),
         Some(Cmd::Schema) => {
             print!("{}", chaos_outpost::content::schema_doc::markdown());
             Ok(())
@@ -365,6 +377,58 @@ fn content_with(dirs: &[PathBuf]) -> Result<ContentDb, String> {
         }
     }
     Ok(db)
+}
+
+/// `translations`: what the tables of `lang` lack.
+fn missing_translations(dirs: &[PathBuf], lang: &str, json: bool) -> ExitCode {
+    use chaos_outpost::i18n::{LANGUAGES, Translations, content_texts, parse_table};
+    if !LANGUAGES.iter().any(|(code, _)| *code == lang) {
+        let known: Vec<&str> = LANGUAGES.iter().map(|(c, _)| *c).collect();
+        eprintln!(
+            "error: unknown language `{lang}` (known: {})",
+            known.join(", ")
+        );
+        return ExitCode::from(2);
+    }
+    let db = match content_with(dirs) {
+        Ok(db) => db,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut tr = Translations::base(lang);
+    let (sources, _) = mods::read_all(dirs);
+    for m in &sources {
+        for f in &m.translations {
+            if Path::new(&f.path).file_stem().is_some_and(|s| s == lang) {
+                match parse_table(f) {
+                    Ok(t) => tr.extend(t),
+                    Err(p) => eprintln!("{p}"),
+                }
+            }
+        }
+    }
+    let missing: Vec<String> = content_texts(&db)
+        .into_iter()
+        .filter(|s| lang != "en" && !tr.map.contains_key(s))
+        .collect();
+    if json {
+        out!(
+            "{}",
+            serde_json::to_string_pretty(&missing).unwrap_or_default()
+        );
+    } else {
+        for m in &missing {
+            out!("{}", m.replace('\n', "\\n"));
+        }
+        eprintln!("{} string(s) without a `{lang}` entry", missing.len());
+    }
+    if missing.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
 
 fn problems_text(ps: &[Problem]) -> String {

@@ -352,7 +352,37 @@ impl ContentDb {
     pub fn tech(&self, id: &str) -> Option<&Tech> {
         self.tech_ix.get(id).map(|i| &self.set.research[*i])
     }
-    /// A difficulty by id.
+    /// The display name of whatever content entry has this id (unit, building, improvement,
+    /// terrain, technology, card, ritual), for messages that carry only the id.
+    pub fn name_of(&self, id: &str) -> Option<&str> {
+        let s = &self.set;
+        self.unit(id)
+            .map(|x| x.name.as_str())
+            .or_else(|| self.building(id).map(|x| x.name.as_str()))
+            .or_else(|| self.improvement(id).map(|x| x.name.as_str()))
+            .or_else(|| self.terrain(id).map(|x| x.name.as_str()))
+            .or_else(|| self.tech(id).map(|x| x.name.as_str()))
+            .or_else(|| {
+                s.events
+                    .iter()
+                    .chain(&s.chaos)
+                    .chain(&s.artifacts)
+                    .find(|c| c.id == id)
+                    .map(|c| c.name.as_str())
+            })
+            .or_else(|| {
+                s.exploration
+                    .iter()
+                    .find(|c| c.id == id)
+                    .map(|c| c.name.as_str())
+            })
+            .or_else(|| {
+                s.rituals
+                    .iter()
+                    .find(|r| r.id == id)
+                    .map(|r| r.name.as_str())
+            })
+    }
     /// A hash of what the content means (not how its files are laid out): two builds whose
     /// content hashes match play a replay the same way. Comments and spacing don't count.
     pub fn hash(&self) -> u64 {

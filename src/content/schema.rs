@@ -381,6 +381,19 @@ pub enum Skill {
     Ritualist,
 }
 
+impl Skill {
+    /// The skill's name as a player reads it (English; the translation tables carry it).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Skill::Explorer => "Explorer",
+            Skill::Founder => "Founder",
+            Skill::Boat { .. } => "Boat",
+            Skill::Pathfinder => "Pathfinder",
+            Skill::Ritualist => "Ritualist",
+        }
+    }
+}
+
 /// An action printed on a unit card (R9.4).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -353,125 +353,148 @@ pub enum Refusal {
     Other(String),
 }
 
+impl Refusal {
+    /// The reason in words, in the language of `tr` (English with an empty table). Each reason
+    /// is one template with `{}` for its values, so a translation table can carry it whole.
+    pub fn words(&self, tr: &crate::i18n::Translations) -> String {
+        use Refusal::*;
+        let t = |s: &str| tr.t(s).into_owned();
+        match self {
+            GameOver => t("the game is over"),
+            WrongStep { needs, now } => tr.f(
+                "this is done in step {}, and the game is in step {}",
+                &[needs, now],
+            ),
+            NotYourTurn { expected } => {
+                tr.f("R9: it is the {}' turn", &[&t(&format!("{expected:?}"))])
+            }
+            UnknownArmy(id) => tr.f("there is no army {}", &[id]),
+            NotYourArmy(id) => tr.f("army {} is not yours", &[id]),
+            UnknownOutpost(id) => tr.f("there is no outpost {}", &[id]),
+            NothingToDo => t("the amount must be at least 1"),
+            NotThatMuchFamine { tokens } => {
+                tr.f("R5.5: the army has only {} famine token(s)", &[tokens])
+            }
+            NotEnough { res, need, have } => tr.f(
+                "not enough {}: {} needed, {} within reach",
+                &[&t(res.name()), need, have],
+            ),
+            ChooseFirst => t("R7.4: choose one of the offered technologies first"),
+            NotOffered(x) => tr.f(
+                "R7.4: `{}` is not among the offered technologies",
+                &[x],
+            ),
+            NoResearch => t("R7.2: no research is under way"),
+            NotNeeded(r) => tr.f("R7.2: the research needs no more {}", &[&t(r.name())]),
+            NotALab => t("R7.3: there is no working laboratory in that slot"),
+            NoArtifact((q, r)) => tr.f(
+                "R7.3: no artifact token at ({}, {}) in the outpost's influence zone",
+                &[q, r],
+            ),
+            UnknownArch(a) => tr.f("R8.1: the portal has no arch {}", &[a]),
+            ArchComplete(a) => tr.f("R8.1: arch {} is complete", &[&(a + 1)]),
+            PortalNotBuilt => {
+                t("R8.2: both arches must be built before the portal can be powered")
+            }
+            CrystalLimit { max, used } => tr.f(
+                "R8.2: at most {} crystals per phase ({} already)",
+                &[max, used],
+            ),
+            PowerBlocked => {
+                t("R8.3: a corruption marker blocks the power track; push it back first")
+            }
+            UnknownKind(k) => tr.f("no action kind `{}` is known", &[k]),
+            UnknownContent(id) => tr.f("`{}` is not in the game's content", &[id]),
+            OffMap((q, r)) => tr.f("({}, {}) is not on the map", &[q, r]),
+            ImprovementThere((q, r)) => tr.f(
+                "R9.1: ({}, {}) already has an improvement (one per tile)",
+                &[q, r],
+            ),
+            WrongTerrain { what, terrain } => {
+                tr.f("{} can't be built on {}", &[&t(what), &t(terrain)])
+            }
+            Locked(x) => tr.f("research {} first", &[&t(x)]),
+            EnemyThere((q, r)) => tr.f("R9.1: an enemy unit is on ({}, {})", &[q, r]),
+            NotControlled((q, r)) => tr.f(
+                "R9.1: ({}, {}) is in no outpost's control zone and no friendly military unit holds it",
+                &[q, r],
+            ),
+            NoSlot { slots } => tr.f("R9.2: the outpost's size allows {} buildings", &[slots]),
+            NotRecruitable(u) => tr.f("{} can't be recruited", &[&t(u)]),
+            EladrinsOnly => t("only the Eladrins do this"),
+            NoActivation => t("R9.4: activate an army first"),
+            ActivationOpen(a) => tr.f(
+                "R9.4: army {} is being activated: end its activation first",
+                &[a],
+            ),
+            AlreadyActivated(a) => {
+                tr.f("R9.4: army {} was already activated this turn", &[a])
+            }
+            NothingCanAct(a) => tr.f("no unit of army {} can act", &[a]),
+            UnknownUnit(u) => tr.f("no unit {} in the active army", &[u]),
+            NoActionPoints { unit, need, have } => tr.f(
+                "R9.4: unit {} needs {} action point(s) and has {}",
+                &[unit, need, have],
+            ),
+            Unreachable((q, r)) => tr.f(
+                "R9.4: ({}, {}) can't be reached with the action points left",
+                &[q, r],
+            ),
+            InactiveUnits => {
+                t("R5.2: an inactive unit (upkeep unpaid) holds its army in place this phase")
+            }
+            MissingSkill(s) => tr.f("that needs the {} skill", &[&t(s)]),
+            AlreadyExplored((q, r)) => tr.f("R9.3: ({}, {}) was explored already", &[q, r]),
+            NotHere(a) => tr.f("army {} is not on this tile", &[a]),
+            Famished(a) => tr.f(
+                "R5.4: army {} has famine tokens and can't detach units",
+                &[a],
+            ),
+            RecruitWouldStarve { army, famine } => tr.f(
+                "R5.4: army {} on the outpost carries {} famine token(s); a recruit would join it and die at once. Feed it first (R5.5)",
+                &[army, famine],
+            ),
+            NotAnEnemy(a) => tr.f("army {} is not an enemy", &[a]),
+            NoFighter(a) => tr.f("R9.5: army {} has no unit able to fight", &[a]),
+            RitualistsNeeded { need, have } => tr.f(
+                "{} ritualist(s) with action points needed, {} there",
+                &[need, have],
+            ),
+            NotOnRift((q, r)) => tr.f("({}, {}) is not an open rift", &[q, r]),
+            AlreadySummoned((q, r)) => {
+                tr.f("Chaos already summoned at ({}, {}) this turn", &[q, r])
+            }
+            TooCloseToOutpost => {
+                t("a new outpost must stand outside every outpost's control zone")
+            }
+            Corrupted((q, r)) => tr.f("({}, {}) is corrupted", &[q, r]),
+            AlreadyEmbarked(u) => tr.f(
+                "R9.4: unit {} already embarked or landed this cycle",
+                &[u],
+            ),
+            Afloat(true) => t("the army is afloat: land first"),
+            Afloat(false) => t("the army is ashore: embark first"),
+            NoBoat { seats, passengers } => tr.f(
+                "R9.4: boats for {} unit(s), {} to carry",
+                &[seats, passengers],
+            ),
+            NoWater((q, r)) => tr.f("no water next to ({}, {}) to embark on", &[q, r]),
+            RiftCrowded((q, r)) => tr.f(
+                "too many Chaos units stand on the rift at ({}, {}) to summon more",
+                &[q, r],
+            ),
+            HoldFull { hold, carried } => tr.f(
+                "the boats hold {} resources and carry {}",
+                &[hold, carried],
+            ),
+            Other(s) => t(s),
+        }
+    }
+}
+
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use Refusal::*;
-        match self {
-            GameOver => write!(f, "the game is over"),
-            WrongStep { needs, now } => write!(
-                f,
-                "this is done in step {needs}, and the game is in step {now}"
-            ),
-            NotYourTurn { expected } => write!(f, "R9: it is the {expected:?}' turn"),
-            UnknownArmy(id) => write!(f, "there is no army {id}"),
-            NotYourArmy(id) => write!(f, "army {id} is not yours"),
-            UnknownOutpost(id) => write!(f, "there is no outpost {id}"),
-            NothingToDo => write!(f, "the amount must be at least 1"),
-            NotThatMuchFamine { tokens } => {
-                write!(f, "R5.5: the army has only {tokens} famine token(s)")
-            }
-            NotEnough { res, need, have } => write!(
-                f,
-                "not enough {}: {need} needed, {have} within reach",
-                res.name()
-            ),
-            ChooseFirst => write!(f, "R7.4: choose one of the offered technologies first"),
-            NotOffered(t) => write!(f, "R7.4: `{t}` is not among the offered technologies"),
-            NoResearch => write!(f, "R7.2: no research is under way"),
-            NotNeeded(r) => write!(f, "R7.2: the research needs no more {}", r.name()),
-            NotALab => write!(f, "R7.3: there is no working laboratory in that slot"),
-            NoArtifact((q, r)) => write!(
-                f,
-                "R7.3: no artifact token at ({q}, {r}) in the outpost's influence zone"
-            ),
-            UnknownArch(a) => write!(f, "R8.1: the portal has no arch {a}"),
-            ArchComplete(a) => write!(f, "R8.1: arch {} is complete", a + 1),
-            PortalNotBuilt => write!(
-                f,
-                "R8.2: both arches must be built before the portal can be powered"
-            ),
-            CrystalLimit { max, used } => {
-                write!(f, "R8.2: at most {max} crystals per phase ({used} already)")
-            }
-            PowerBlocked => write!(
-                f,
-                "R8.3: a corruption marker blocks the power track; push it back first"
-            ),
-            UnknownKind(k) => write!(f, "no action kind `{k}` is known"),
-            UnknownContent(id) => write!(f, "`{id}` is not in the game's content"),
-            OffMap((q, r)) => write!(f, "({q}, {r}) is not on the map"),
-            ImprovementThere((q, r)) => write!(
-                f,
-                "R9.1: ({q}, {r}) already has an improvement (one per tile)"
-            ),
-            WrongTerrain { what, terrain } => write!(f, "{what} can't be built on {terrain}"),
-            Locked(t) => write!(f, "research {t} first"),
-            EnemyThere((q, r)) => write!(f, "R9.1: an enemy unit is on ({q}, {r})"),
-            NotControlled((q, r)) => write!(
-                f,
-                "R9.1: ({q}, {r}) is in no outpost's control zone and no friendly military unit holds it"
-            ),
-            NoSlot { slots } => write!(f, "R9.2: the outpost's size allows {slots} buildings"),
-            NotRecruitable(u) => write!(f, "{u} can't be recruited"),
-            EladrinsOnly => write!(f, "only the Eladrins do this"),
-            NoActivation => write!(f, "R9.4: activate an army first"),
-            ActivationOpen(a) => write!(
-                f,
-                "R9.4: army {a} is being activated: end its activation first"
-            ),
-            AlreadyActivated(a) => write!(f, "R9.4: army {a} was already activated this turn"),
-            NothingCanAct(a) => write!(f, "no unit of army {a} can act"),
-            UnknownUnit(u) => write!(f, "no unit {u} in the active army"),
-            NoActionPoints { unit, need, have } => write!(
-                f,
-                "R9.4: unit {unit} needs {need} action point(s) and has {have}"
-            ),
-            Unreachable((q, r)) => write!(
-                f,
-                "R9.4: ({q}, {r}) can't be reached with the action points left"
-            ),
-            InactiveUnits => write!(
-                f,
-                "R5.2: an inactive unit (upkeep unpaid) holds its army in place this phase"
-            ),
-            MissingSkill(s) => write!(f, "that needs the {s} skill"),
-            AlreadyExplored((q, r)) => write!(f, "R9.3: ({q}, {r}) was explored already"),
-            NotHere(a) => write!(f, "army {a} is not on this tile"),
-            Famished(a) => write!(f, "R5.4: army {a} has famine tokens and can't detach units"),
-            RecruitWouldStarve { army, famine } => write!(
-                f,
-                "R5.4: army {army} on the outpost carries {famine} famine token(s); a recruit \
-                 would join it and die at once. Feed it first (R5.5)"
-            ),
-            NotAnEnemy(a) => write!(f, "army {a} is not an enemy"),
-            NoFighter(a) => write!(f, "R9.5: army {a} has no unit able to fight"),
-            RitualistsNeeded { need, have } => write!(
-                f,
-                "{need} ritualist(s) with action points needed, {have} there"
-            ),
-            NotOnRift((q, r)) => write!(f, "({q}, {r}) is not an open rift"),
-            AlreadySummoned((q, r)) => write!(f, "Chaos already summoned at ({q}, {r}) this turn"),
-            TooCloseToOutpost => write!(
-                f,
-                "a new outpost must stand outside every outpost's control zone"
-            ),
-            Corrupted((q, r)) => write!(f, "({q}, {r}) is corrupted"),
-            AlreadyEmbarked(u) => write!(f, "R9.4: unit {u} already embarked or landed this cycle"),
-            Afloat(true) => write!(f, "the army is afloat: land first"),
-            Afloat(false) => write!(f, "the army is ashore: embark first"),
-            NoBoat { seats, passengers } => {
-                write!(f, "R9.4: boats for {seats} unit(s), {passengers} to carry")
-            }
-            NoWater((q, r)) => write!(f, "no water next to ({q}, {r}) to embark on"),
-            RiftCrowded((q, r)) => write!(
-                f,
-                "too many Chaos units stand on the rift at ({q}, {r}) to summon more"
-            ),
-            HoldFull { hold, carried } => {
-                write!(f, "the boats hold {hold} resources and carry {carried}")
-            }
-            Other(s) => write!(f, "{s}"),
-        }
+        f.write_str(&self.words(&crate::i18n::Translations::default()))
     }
 }
 

@@ -7,7 +7,8 @@ use bevy::prelude::*;
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
 
-use crate::content::{Camp, Res, Stock};
+use crate::content::{Camp, ContentDb, Res, Stock};
+use crate::i18n::Translations;
 
 /// Something that happened in the game.
 #[derive(Message, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -392,15 +393,31 @@ pub enum GameEvent {
     Note(String),
 }
 
-impl fmt::Display for GameEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl GameEvent {
+    /// The event in words, in the language of `tr` (English with an empty table), with content
+    /// ids shown as their names when `db` knows them. Free-form texts the rules wrote (a note,
+    /// a die's purpose) go through the table's templates (`Translations::dynamic`).
+    pub fn words(&self, tr: &Translations, db: Option<&ContentDb>) -> String {
         use GameEvent::*;
+        let t = |s: &str| tr.t(s).into_owned();
+        let d = |s: &str| tr.dynamic(s);
+        let name = |id: &str| {
+            let n = db.and_then(|db| db.name_of(id)).unwrap_or(id);
+            tr.t(n).into_owned()
+        };
+        let camp = |c: &Camp| t(&format!("{c:?}"));
         let h = |h: &Hex| format!("({}, {})", h.x, h.y);
+        let stock = |s: &Stock| tr.stock(s);
         match self {
-            StepStarted { cycle, step } => write!(f, "Cycle {cycle}: step {step}"),
-            CardDrawn { camp, deck, card } => {
-                write!(f, "{camp:?} drew `{card}` from the {deck} deck")
-            }
+            StepStarted { cycle, step } => tr.f("Cycle {}: step {}", &[cycle, step]),
+            CardDrawn {
+                camp: c,
+                deck,
+                card,
+            } => tr.f(
+                "{} drew “{}” from the {} deck",
+                &[&camp(c), &name(card), &t(deck)],
+            ),
             Dice {
                 what,
                 dice,
@@ -409,125 +426,165 @@ impl fmt::Display for GameEvent {
                 at,
             } => {
                 let total: i32 = dice.iter().map(|d| *d as i32).sum();
-                write!(
-                    f,
-                    "{what}: rolled {dice:?} = {total} vs {target}+ -> {}{}",
-                    if *success { "success" } else { "failure" },
-                    at.map(|a| format!(" at {}", h(&a))).unwrap_or_default()
-                )
+                let rolled: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
+                let mut s = tr.f(
+                    "{}: rolled {} = {} vs {}+ → {}",
+                    &[
+                        &d(what),
+                        &rolled.join("+"),
+                        &total,
+                        target,
+                        &t(if *success { "success" } else { "failure" }),
+                    ],
+                );
+                if let Some(a) = at {
+                    s.push_str(&tr.f(" at {}", &[&h(a)]));
+                }
+                s
             }
-            Produced { at, stock } => write!(f, "{stock} produced at {}", h(at)),
-            Collected { outpost, stock } => write!(f, "Outpost {outpost} collected {stock}"),
-            Ready { id, at } => write!(f, "{id} is ready at {}", h(at)),
-            UpkeepPaid { what, stock } => write!(f, "{what} paid upkeep: {stock}"),
-            Inactive { what } => write!(f, "{what} is inactive this phase (upkeep unpaid, R5.2)"),
+            Produced { at, stock: s } => tr.f("{} produced at {}", &[&stock(s), &h(at)]),
+            Collected { outpost, stock: s } => {
+                tr.f("Outpost {} collected {}", &[outpost, &stock(s)])
+            }
+            Ready { id, at } => tr.f("{} is ready at {}", &[&name(id), &h(at)]),
+            UpkeepPaid { what, stock: s } => tr.f("{} paid upkeep: {}", &[&d(what), &stock(s)]),
+            Inactive { what } => tr.f(
+                "{} is inactive this phase (upkeep unpaid, R5.2)",
+                &[&d(what)],
+            ),
             Famine {
                 army,
                 change,
                 tokens,
-            } => write!(f, "Army {army}: famine {change:+} -> {tokens} token(s)"),
+            } => tr.f(
+                "Army {}: famine {} → {} token(s)",
+                &[army, &format!("{change:+}"), tokens],
+            ),
             UnitDied { army, unit, cause } => {
-                write!(f, "Unit {unit} of army {army} died ({cause})")
+                tr.f("Unit {} of army {} died ({})", &[unit, army, &d(cause)])
             }
-            TileCorrupted { at } => write!(f, "Tile {} is corrupted", h(at)),
-            TileCleansed { at } => write!(f, "Tile {} is cleansed", h(at)),
+            TileCorrupted { at } => tr.f("Tile {} is corrupted", &[&h(at)]),
+            TileCleansed { at } => tr.f("Tile {} is cleansed", &[&h(at)]),
             UnitWounded { army, unit, amount } => {
-                write!(f, "Unit {unit} of army {army} loses {amount} HP")
+                tr.f("Unit {} of army {} loses {} HP", &[unit, army, amount])
             }
-            UnitTurned { unit, into, at } => {
-                write!(f, "Unit {unit} turns to Chaos as {into} at {}", h(at))
+            UnitTurned { unit, into, at } => tr.f(
+                "Unit {} turns to Chaos as {} at {}",
+                &[unit, &name(into), &h(at)],
+            ),
+            Spawned { unit, count, at } => {
+                tr.f("{} {} emerge at {}", &[count, &name(unit), &h(at)])
             }
-            Spawned { unit, count, at } => write!(f, "{count} {unit} emerge at {}", h(at)),
-            RiftOpened { at } => write!(f, "A rift opens at {}", h(at)),
-            RiftClosed { at } => write!(f, "The rift at {} is sealed", h(at)),
+            RiftOpened { at } => tr.f("A rift opens at {}", &[&h(at)]),
+            RiftClosed { at } => tr.f("The rift at {} is sealed", &[&h(at)]),
             StockChanged {
                 outpost,
                 gained,
                 lost,
-            } => write!(f, "Outpost {outpost}: +{gained} −{lost}"),
-            ResearchPoints { added, total } => write!(f, "Research +{added} -> {total}"),
-            ResearchOffered { cards } => write!(f, "Research offered: {}", cards.join(", ")),
-            ResearchChosen { tech } => write!(f, "Research chosen: {tech}"),
-            ResearchFunded { res, amount } => {
-                write!(f, "{amount} {} placed on the research", res.name())
+            } => tr.f(
+                "Outpost {}: +{} −{}",
+                &[outpost, &stock(gained), &stock(lost)],
+            ),
+            ResearchPoints { added, total } => tr.f("Research +{} → {}", &[added, total]),
+            ResearchOffered { cards } => {
+                let names: Vec<String> = cards.iter().map(|c| name(c)).collect();
+                tr.f("Research offered: {}", &[&names.join(", ")])
             }
-            ResearchDone { tech, lost_points } => write!(
-                f,
-                "Research done: {tech} ({lost_points} point(s) over, lost)"
+            ResearchChosen { tech } => tr.f("Research chosen: {}", &[&name(tech)]),
+            ResearchFunded { res, amount } => {
+                tr.f("{} {} placed on the research", &[amount, &t(res.name())])
+            }
+            ResearchDone { tech, lost_points } => tr.f(
+                "Research done: {} ({} point(s) over, lost)",
+                &[&name(tech), lost_points],
             ),
             LabAssigned {
                 outpost,
                 slot,
                 artifact,
             } => match artifact {
-                Some(a) => write!(
-                    f,
-                    "Lab {slot} of outpost {outpost} analyses the artifact at {}",
-                    h(a)
+                Some(a) => tr.f(
+                    "Lab {} of outpost {} analyses the artifact at {}",
+                    &[slot, outpost, &h(a)],
                 ),
-                None => write!(f, "Lab {slot} of outpost {outpost} returns to research"),
+                None => tr.f("Lab {} of outpost {} returns to research", &[slot, outpost]),
             },
-            ArtifactFound { card, at } => write!(f, "Artifact from {}: {card}", h(at)),
-            ArtifactToken { at } => write!(f, "An artifact lies at {}", h(at)),
+            ArtifactFound { card, at } => tr.f("Artifact from {}: {}", &[&h(at), &name(card)]),
+            ArtifactToken { at } => tr.f("An artifact lies at {}", &[&h(at)]),
             PortalCellBuilt { arch, cell } => {
-                write!(f, "Portal arch {} cell {} built", arch + 1, cell + 1)
+                tr.f("Portal arch {} cell {} built", &[&(arch + 1), &(cell + 1)])
             }
-            PortalPowered { crystals, power } => {
-                write!(f, "{crystals} crystal(s) into the portal -> power {power}")
+            PortalPowered { crystals, power } => tr.f(
+                "{} crystal(s) into the portal → power {}",
+                &[crystals, power],
+            ),
+            PortalCorrupted { added, markers } => tr.f(
+                "Chaos corrupts the power track: +{} → {} marker(s)",
+                &[added, markers],
+            ),
+            CorruptionPushedBack { removed, markers } => tr.f(
+                "Corruption pushed back: −{} → {} marker(s)",
+                &[removed, markers],
+            ),
+            Passed { camp: c } => tr.f("{}: turn passed", &[&camp(c)]),
+            GameOver { winner, reason } => {
+                tr.f("Game over: {} win — {}", &[&camp(winner), &d(reason)])
             }
-            PortalCorrupted { added, markers } => write!(
-                f,
-                "Chaos corrupts the power track: +{added} -> {markers} marker(s)"
+            Built { id, at, timer } => tr.f(
+                "{} started at {} ({} time marker(s))",
+                &[&name(id), &h(at), timer],
             ),
-            CorruptionPushedBack { removed, markers } => write!(
-                f,
-                "Corruption pushed back: −{removed} -> {markers} marker(s)"
+            Recruited { unit, at } => tr.f("{} recruited at {}", &[&name(unit), &h(at)]),
+            OutpostFounded { name: n, at } => tr.f("{} founded at {}", &[n, &h(at)]),
+            OutpostLost { name: n, at } => tr.f("{} at {} falls to Chaos", &[n, &h(at)]),
+            Activated { army } => tr.f("Army {} activated", &[army]),
+            ActivationEnded { army } => tr.f("Army {} ends its activation", &[army]),
+            Moved { army, path, cost } => tr.f(
+                "Army {} moves to {} ({} AP)",
+                &[army, &path.last().map(h).unwrap_or_default(), cost],
             ),
-            Passed { camp } => write!(f, "{camp:?} passes"),
-            GameOver { winner, reason } => write!(f, "Game over: {winner:?} win — {reason}"),
-            Built { id, at, timer } => {
-                write!(f, "{id} started at {} ({timer} time marker(s))", h(at))
-            }
-            Recruited { unit, at } => write!(f, "{unit} recruited at {}", h(at)),
-            OutpostFounded { name, at } => write!(f, "{name} founded at {}", h(at)),
-            OutpostLost { name, at } => write!(f, "{name} at {} falls to Chaos", h(at)),
-            Activated { army } => write!(f, "Army {army} activated"),
-            ActivationEnded { army } => write!(f, "Army {army} ends its activation"),
-            Moved { army, path, cost } => write!(
-                f,
-                "Army {army} moves to {} ({cost} AP)",
-                path.last().map(h).unwrap_or_default()
-            ),
-            CardAction { unit, action } => write!(f, "Unit {unit} uses {action}"),
-            Explored { at, card } => write!(f, "Explored {}: {card}", h(at)),
-            Merged { into, from } => write!(f, "Army {from} joins army {into}"),
-            Detached { from, army } => write!(f, "Army {army} splits from army {from}"),
+            CardAction { unit, action } => tr.f("Unit {} uses {}", &[unit, &t(action)]),
+            Explored { at, card } => tr.f("Explored {}: {}", &[&h(at), &name(card)]),
+            Merged { into, from } => tr.f("Army {} joins army {}", &[from, into]),
+            Detached { from, army } => tr.f("Army {} splits from army {}", &[army, from]),
             BattleStarted {
                 attacker,
                 defender,
                 at,
-            } => write!(f, "Army {attacker} attacks army {defender} at {}", h(at)),
-            RoundFought { round, hits } => write!(
-                f,
-                "Round {round}: {} hit(s) dealt, {} taken",
-                hits.0, hits.1
+            } => tr.f(
+                "Army {} attacks army {} at {}",
+                &[attacker, defender, &h(at)],
             ),
-            Retreated { army, to } => write!(f, "Army {army} retreats to {}", h(to)),
+            RoundFought { round, hits } => tr.f(
+                "Round {}: {} hit(s) dealt, {} taken",
+                &[round, &hits.0, &hits.1],
+            ),
+            Retreated { army, to } => tr.f("Army {} retreats to {}", &[army, &h(to)]),
             BattleEnded {
                 attacker,
                 defender,
                 rounds,
                 end,
-            } => write!(
-                f,
-                "Battle of {attacker} against {defender} ends after {rounds} round(s): {end:?}"
+            } => tr.f(
+                "Battle of {} against {} ends after {} round(s): {}",
+                &[attacker, defender, rounds, &t(end.words())],
             ),
-            RitualPerformed { ritual, at } => write!(f, "Ritual {ritual} performed at {}", h(at)),
-            Embarked { army, at } => write!(f, "Army {army} embarks at {}", h(at)),
-            Landed { army, at } => write!(f, "Army {army} lands at {}", h(at)),
-            Loaded { army, stock } => write!(f, "Army {army} loads {stock}"),
-            Unloaded { army, stock, at } => write!(f, "Army {army} unloads {stock} at {}", h(at)),
-            Note(s) => write!(f, "{s}"),
+            RitualPerformed { ritual, at } => {
+                tr.f("Ritual {} performed at {}", &[&name(ritual), &h(at)])
+            }
+            Embarked { army, at } => tr.f("Army {} embarks at {}", &[army, &h(at)]),
+            Landed { army, at } => tr.f("Army {} lands at {}", &[army, &h(at)]),
+            Loaded { army, stock: s } => tr.f("Army {} loads {}", &[army, &stock(s)]),
+            Unloaded { army, stock: s, at } => {
+                tr.f("Army {} unloads {} at {}", &[army, &stock(s), &h(at)])
+            }
+            Note(s) => d(s),
         }
+    }
+}
+
+impl fmt::Display for GameEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.words(&Translations::default(), None))
     }
 }

@@ -173,14 +173,7 @@ fn draw_battle(
                     ui.label(tr.f("Army {} retreated", &[&r]));
                 }
                 if let Some(e) = b.end {
-                    let words = match e {
-                        BattleEnd::AttackerWins => "The attacker wins",
-                        BattleEnd::DefenderWins => "The defender wins",
-                        BattleEnd::BothDestroyed => "Both armies are destroyed",
-                        BattleEnd::Retreat => "The attacker steps back",
-                        BattleEnd::Undecided => "Both still stand after the last round",
-                    };
-                    ui.label(egui::RichText::new(tr.t(words)).strong());
+                    ui.label(egui::RichText::new(tr.t(e.words())).strong());
                 }
             }
             ui.horizontal(|ui| {

@@ -146,7 +146,7 @@ fn record_history(world: &mut World, mut last: Local<u32>) {
 
 /// Draws the history as a small line chart: crystals of power and corruption markers (the
 /// race), Eladrin and Chaos units, corrupted tiles.
-pub fn chart(ui: &mut egui::Ui, history: &[CycleSummary]) {
+pub fn chart(ui: &mut egui::Ui, history: &[CycleSummary], tr: &crate::i18n::Translations) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(380.0, 150.0), egui::Sense::hover());
     let p = ui.painter_at(rect);
     p.rect_filled(rect, 4.0, egui::Color32::from_rgb(24, 26, 34));
@@ -154,7 +154,7 @@ pub fn chart(ui: &mut egui::Ui, history: &[CycleSummary]) {
         p.text(
             rect.center(),
             egui::Align2::CENTER_CENTER,
-            "Too short a game for a chart",
+            tr.t("Too short a game for a chart"),
             egui::FontId::proportional(13.0),
             egui::Color32::GRAY,
         );
@@ -204,13 +204,13 @@ pub fn chart(ui: &mut egui::Ui, history: &[CycleSummary]) {
     ui.horizontal_wrapped(|ui| {
         for (name, color, _) in series.iter() {
             ui.label(
-                egui::RichText::new(format!("— {name}"))
+                egui::RichText::new(format!("— {}", tr.t(name)))
                     .color(*color)
                     .small(),
             );
         }
         ui.label(
-            egui::RichText::new(format!("(cycles 1–{}, top = {max})", history.len()))
+            egui::RichText::new(tr.f("(cycles 1–{}, top = {})", &[&history.len(), &max]))
                 .weak()
                 .small(),
         );

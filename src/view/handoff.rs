@@ -45,7 +45,12 @@ fn watch_turns(world: &mut World) {
     }
 }
 
-fn draw_handoff(mut contexts: EguiContexts, mut h: ResMut<HandOff>, cycle: Res<Cycle>) -> Result {
+fn draw_handoff(
+    mut contexts: EguiContexts,
+    mut h: ResMut<HandOff>,
+    cycle: Res<Cycle>,
+    tr: Res<crate::i18n::Translations>,
+) -> Result {
     let Some(name) = h.waiting_for.clone() else {
         return Ok(());
     };
@@ -62,22 +67,22 @@ fn draw_handoff(mut contexts: EguiContexts, mut h: ResMut<HandOff>, cycle: Res<C
                 ui.vertical_centered(|ui| {
                     ui.add_space(screen.height() * 0.15);
                     ui.label(
-                        egui::RichText::new(format!("Cycle {} — {name}'s turn", cycle.number))
+                        egui::RichText::new(tr.f("Cycle {} — {}'s turn", &[&cycle.number, &name]))
                             .size(30.0)
                             .strong(),
                     );
                     ui.add_space(8.0);
                     ui.label(
-                        egui::RichText::new(
-                            "Pass the keyboard and mouse. The board stays hidden until you are \
-                             ready.",
-                        )
+                        egui::RichText::new(tr.t(
+                            "Pass the keyboard and mouse. The board stays hidden until you are ready.",
+                        ))
                         .size(16.0),
                     );
                     ui.add_space(12.0);
                     if ui
                         .button(
-                            egui::RichText::new(format!("I am {name}: show the board")).size(18.0),
+                            egui::RichText::new(tr.f("I am {}: show the board", &[&name]))
+                                .size(18.0),
                         )
                         .clicked()
                     {

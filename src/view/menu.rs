@@ -128,6 +128,7 @@ fn run_menu_commands(world: &mut World) {
         return;
     };
     let path = quicksave_path();
+    let tr = world.resource::<crate::i18n::Translations>().clone();
     let message = match cmd {
         Command::Start => {
             let (level, difficulty, seed) = {
@@ -141,54 +142,54 @@ fn run_menu_commands(world: &mut World) {
                 Ok(()) => {
                     crate::rules::setup::set_players(world, &players);
                     world.resource_mut::<Menu>().open = false;
-                    format!("New game: {level}, {difficulty}, seed {seed}")
+                    tr.f("New game: {}, {}, seed {}", &[&level, &difficulty, &seed])
                 }
                 Err(e) => e,
             }
         }
         Command::Save => match snapshot::save(world, &path) {
-            Ok(()) => format!("Saved to {}", path.display()),
+            Ok(()) => tr.f("Saved to {}", &[&path.display()]),
             Err(e) => e,
         },
         Command::Continue => match snapshot::latest_autosave(&autosave_dir()) {
             (Some((p, s)), skipped) => match snapshot::restore(world, &s) {
                 Ok(()) => {
                     world.resource_mut::<Menu>().open = false;
-                    let mut m = format!("Continued from {}", p.display());
+                    let mut m = tr.f("Continued from {}", &[&p.display()]);
                     for e in skipped {
-                        m.push_str(&format!(" (skipped a damaged autosave: {e})"));
+                        m.push_str(&tr.f(" (skipped a damaged autosave: {})", &[&e]));
                     }
                     m
                 }
-                Err(e) => format!("Nothing loaded: {}: {e}", p.display()),
+                Err(e) => tr.f("Nothing loaded: {}: {}", &[&p.display(), &e]),
             },
-            (None, skipped) if skipped.is_empty() => "No autosave yet".into(),
-            (None, skipped) => format!("No autosave could be read: {}", skipped.join("; ")),
+            (None, skipped) if skipped.is_empty() => tr.t("No autosave yet").into_owned(),
+            (None, skipped) => tr.f("No autosave could be read: {}", &[&skipped.join("; ")]),
         },
         Command::SaveSlot(name) => match snapshot::slot_path(&slots_dir(), &name) {
             Ok(p) => match snapshot::save(world, &p) {
-                Ok(()) => format!("Saved as “{}”", name.trim()),
+                Ok(()) => tr.f("Saved as “{}”", &[&name.trim()]),
                 Err(e) => e,
             },
-            Err(e) => format!("Not saved: {e}"),
+            Err(e) => tr.f("Not saved: {}", &[&e]),
         },
         Command::LoadSlot(p) => match snapshot::load(world, &p) {
             Ok(()) => {
                 world.resource_mut::<Menu>().open = false;
-                format!("Loaded {}", p.display())
+                tr.f("Loaded {}", &[&p.display()])
             }
-            Err(e) => format!("Nothing loaded: {e}"),
+            Err(e) => tr.f("Nothing loaded: {}", &[&e]),
         },
         Command::DeleteSlot(p) => match std::fs::remove_file(&p) {
-            Ok(()) => format!("Deleted {}", p.display()),
-            Err(e) => format!("Not deleted: {}: {e}", p.display()),
+            Ok(()) => tr.f("Deleted {}", &[&p.display()]),
+            Err(e) => tr.f("Not deleted: {}: {}", &[&p.display(), &e]),
         },
         Command::Load => match snapshot::load(world, &path) {
             Ok(()) => {
                 world.resource_mut::<Menu>().open = false;
-                format!("Loaded {}", path.display())
+                tr.f("Loaded {}", &[&path.display()])
             }
-            Err(e) => format!("Nothing loaded: {e}"),
+            Err(e) => tr.f("Nothing loaded: {}", &[&e]),
         },
     };
     info!("{message}");
@@ -228,7 +229,7 @@ fn draw_menu(
                     "After {} cycles, {} technologies researched.",
                     &[&outcome.cycle, &research.done.len()],
                 ));
-                super::cards::chart(ui, &history.0);
+                super::cards::chart(ui, &history.0, &tr);
                 if ui.button(tr.t("Main menu")).clicked() {
                     menu.open = true;
                 }
@@ -260,7 +261,21 @@ fn draw_menu(
                     let on = menu.difficulty == d.id;
                     if ui
                         .selectable_label(on, tr.t(&d.name))
-                        .on_hover_text(db.difficulty_for(&menu.level, &d.id).text)
+                        .on_hover_text({
+                            // The difficulty's text, then what this level changes, each
+                            // translated on its own.
+                            let mut text = tr.t(&d.text).into_owned();
+                            if let Some(t) = db
+                                .levels
+                                .get(&menu.level)
+                                .and_then(|l| l.difficulty_tweaks.get(&d.id))
+                                .filter(|t| !t.text.is_empty())
+                            {
+                                text.push(' ');
+                                text.push_str(&tr.f("On this level: {}", &[&tr.t(&t.text)]));
+                            }
+                            text
+                        })
                         .clicked()
                     {
                         menu.difficulty = d.id.clone();

@@ -95,7 +95,7 @@ impl Plugin for GamePlugin {
 #[derive(Resource, Default)]
 pub struct ViewState {
     /// The rules' last refusal, in words.
-    pub last_refusal: Option<String>,
+    pub last_refusal: Option<crate::rules::Refusal>,
     /// The hex under the pointer.
     pub hover: Option<Hex>,
     /// The selected hex.
@@ -420,7 +420,7 @@ fn place_tokens(
 
 fn read_refusals(mut refused: MessageReader<ActionRefused>, mut view: ResMut<ViewState>) {
     for r in refused.read() {
-        view.last_refusal = Some(format!("Refused: {}", r.reason));
+        view.last_refusal = Some(r.reason.clone());
     }
 }
 

@@ -59,6 +59,7 @@ fn draw_mods(
     mut menu: ResMut<super::menu::Menu>,
     mut settings: ResMut<Settings>,
     mut lib: ResMut<ModLibrary>,
+    tr: Res<crate::i18n::Translations>,
 ) -> Result {
     if !menu.mods_open {
         return Ok(());
@@ -66,30 +67,29 @@ fn draw_mods(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let all = rows(&lib);
-    egui::Window::new("Mods")
+    egui::Window::new(tr.t("Mods"))
         .open(&mut open)
         .default_width(620.0)
         .default_height(480.0)
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
             ui.label(
-                egui::RichText::new(format!(
-                    "Folders: {} — a mod is a folder with a mod.ron (docs/modding.md). \
-                     Enabled mods load top to bottom, after what they depend on.",
-                    mods::mod_dirs()
+                egui::RichText::new(tr.f(
+                    "Folders: {} — a mod is a folder with a mod.ron (docs/modding.md). Enabled mods load top to bottom, after what they depend on.",
+                    &[&mods::mod_dirs()
                         .iter()
                         .map(|d| d.display().to_string())
                         .collect::<Vec<_>>()
-                        .join(", ")
+                        .join(", ")],
                 ))
                 .weak(),
             );
-            if ui.button("Rescan folders").clicked() {
+            if ui.button(tr.t("Rescan folders")).clicked() {
                 lib.rescan = true;
             }
             ui.separator();
             if all.is_empty() && lib.unreadable.is_empty() {
-                ui.label("No mods found.");
+                ui.label(tr.t("No mods found."));
             }
             // Enabled first, in load order, then the others by folder.
             let mut order: Vec<&Row> = settings
@@ -121,7 +121,7 @@ fn draw_mods(
                         Some(_) => ("DISABLED", severity_color(Severity::Error)),
                         None => ("off", egui::Color32::GRAY),
                     };
-                    ui.label(egui::RichText::new(mark).color(color).strong());
+                    ui.label(egui::RichText::new(tr.t(mark)).color(color).strong());
                     ui.label(egui::RichText::new(&row.name).strong())
                         .on_hover_text(format!("{}\n{}", row.description, row.dir));
                     ui.label(egui::RichText::new(format!("{} {}", row.id, row.version)).weak());
@@ -130,7 +130,7 @@ fn draw_mods(
                     }
                     if let Some(i) = enabled_at
                         && i > 0
-                        && ui.small_button("⬆").on_hover_text("Load earlier").clicked()
+                        && ui.small_button("⬆").on_hover_text(tr.t("Load earlier")).clicked()
                     {
                         up = Some(i);
                     }
@@ -148,10 +148,10 @@ fn draw_mods(
             }
             ui.separator();
             ui.horizontal(|ui| {
-                ui.heading("Mod checker");
-                if ui.button("Copy report").clicked() {
+                ui.heading(tr.t("Mod checker"));
+                if ui.button(tr.t("Copy report")).clicked() {
                     ui.ctx().copy_text(lib.report_text());
-                    menu.message = "Mod report copied to the clipboard".into();
+                    menu.message = tr.t("Mod report copied to the clipboard").into_owned();
                 }
             });
             egui::ScrollArea::vertical()
@@ -167,7 +167,7 @@ fn draw_mods(
                             };
                             ui.horizontal_wrapped(|ui| {
                                 ui.label(
-                                    egui::RichText::new(sev)
+                                    egui::RichText::new(tr.t(sev))
                                         .color(severity_color(p.severity))
                                         .strong(),
                                 );
@@ -186,16 +186,16 @@ fn draw_mods(
                     for p in &lib.base_warnings {
                         any = true;
                         ui.label(
-                            egui::RichText::new(format!("warning base {p}"))
+                            egui::RichText::new(tr.f("warning base {}", &[p]))
                                 .color(severity_color(Severity::Warning)),
                         );
                     }
                     if !any {
-                        ui.label("No problems in the enabled mods.");
+                        ui.label(tr.t("No problems in the enabled mods."));
                     }
                     if !lib.notes.is_empty() {
                         ui.separator();
-                        ui.label(egui::RichText::new("Reloads").strong());
+                        ui.label(egui::RichText::new(tr.t("Reloads")).strong());
                         for n in lib.notes.iter().rev().take(8) {
                             ui.label(egui::RichText::new(n).weak());
                         }

@@ -322,10 +322,12 @@ fn draw_panels(
                 }
             }
             if let Some(r) = &view.last_refusal {
+                // Worded at draw time, so a language switch rewords it too.
+                let r = tr.f("Refused: {}", &[&r.words(&tr)]);
                 ui.horizontal_wrapped(|ui| {
-                    ui.colored_label(egui::Color32::LIGHT_RED, r);
+                    ui.colored_label(egui::Color32::LIGHT_RED, &r);
                     // The rule it cites, one click away.
-                    if let Some(rule) = super::help::cited_rule(r)
+                    if let Some(rule) = super::help::cited_rule(&r)
                         && ui.small_button(format!("📖 {rule}")).on_hover_text(tr.t("Open the rules here")).clicked()
                     {
                         help.show_rule(&rule);
@@ -336,7 +338,7 @@ fn draw_panels(
             ui.heading(tr.t("Log"));
             let start = chronicle.0.len().saturating_sub(40);
             for e in chronicle.0[start..].iter().rev() {
-                ui.label(egui::RichText::new(e.to_string()).small());
+                ui.label(egui::RichText::new(e.words(&tr, Some(db))).small());
             }
         });
     });

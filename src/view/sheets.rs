@@ -260,8 +260,12 @@ pub fn outpost(
             if ui
                 .button(tr.t(&t.name))
                 .on_hover_text(format!(
-                    "{}\n{} HP, {} × d6 hitting on {}+",
-                    t.text, t.hp, t.attack.dice, t.attack.hit_on
+                    "{}\n{}",
+                    tr.t(&t.text),
+                    tr.f(
+                        "{} HP, {} × d6 hitting on {}+",
+                        &[&t.hp, &t.attack.dice, &t.attack.hit_on]
+                    )
                 ))
                 .clicked()
             {
@@ -327,16 +331,21 @@ pub fn armies(
                         .map(|i| if i < *hp { '♥' } else { '♡' })
                         .collect();
                     ui.label(RichText::new(hearts).color(if *hp <= 1 { BAD } else { GOOD }))
-                        .on_hover_text(format!("{hp} of {max} hit points"));
+                        .on_hover_text(tr.f("{} of {} hit points", &[&hp, &max]));
                     let dice = t.map(|t| t.attack.dice).unwrap_or(0);
                     ui.horizontal(|ui| {
                         icon(ui, icons, "ui_sword", "ui_card", 14.0);
                         ui.label(format!("{dice}×d6 ≥ {hit_on}"));
                     });
-                    ui.label(format!("{} AP", u.ap))
-                        .on_hover_text("Action points left this activation (R9.4)");
+                    ui.label(tr.f("{} AP", &[&u.ap]))
+                        .on_hover_text(tr.t("Action points left this activation (R9.4)"));
                     let skills: Vec<String> = t
-                        .map(|t| t.skills.iter().map(|s| format!("{s:?}")).collect())
+                        .map(|t| {
+                            t.skills
+                                .iter()
+                                .map(|s| tr.t(s.name()).into_owned())
+                                .collect()
+                        })
                         .unwrap_or_default();
                     ui.label(RichText::new(skills.join(", ")).weak());
                     ui.end_row();
@@ -359,11 +368,9 @@ pub fn armies(
                     .and_then(|t| t.actions.iter().find(|c| c.id == *action));
                 if let Some(c) = card {
                     text = format!(
-                        "{}{}: {} ({} AP)",
+                        "{}{}",
                         if c.hourglass { "⏳ " } else { "" },
-                        c.name,
-                        c.text,
-                        c.ap
+                        tr.f("{}: {} ({} AP)", &[&tr.t(&c.name), &tr.t(&c.text), &c.ap])
                     );
                 }
             }

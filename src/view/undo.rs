@@ -91,6 +91,7 @@ fn track_and_undo(world: &mut World) {
     let waiting_for_eladrins =
         world.step_id() != "R9" || world.resource::<Cycle>().turn == Camp::Eladrins;
     let target = world.resource_mut::<UndoStack>().states.pop();
+    let tr = world.resource::<crate::i18n::Translations>().clone();
     let message = match target {
         Some(s) if waiting_for_eladrins => match restore(world, &s) {
             Ok(()) => {
@@ -99,15 +100,17 @@ fn track_and_undo(world: &mut World) {
                 let mut u = world.resource_mut::<UndoStack>();
                 u.last = Some((n, s));
                 u.chronicle_at = c;
-                "Undone".to_string()
+                tr.t("Undone").into_owned()
             }
-            Err(e) => format!("Can't undo: {e}"),
+            Err(e) => tr.f("Can't undo: {}", &[&e]),
         },
         Some(s) => {
             world.resource_mut::<UndoStack>().states.push(s);
-            "Can't undo while Chaos plays".into()
+            tr.t("Can't undo while Chaos plays").into_owned()
         }
-        None => "Nothing to undo since the last roll, card or Chaos move".into(),
+        None => tr
+            .t("Nothing to undo since the last roll, card or Chaos move")
+            .into_owned(),
     };
     info!("{message}");
     world.resource_mut::<UndoStack>().message = Some(message);

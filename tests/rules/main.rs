@@ -8,6 +8,7 @@ mod cli;
 mod content;
 mod cycle;
 mod fuzz;
+mod i18n;
 mod mods;
 mod r2_events;
 mod r3_generation;

@@ -96,9 +96,10 @@ fn r9_1_an_improvement_is_refused_with_an_enemy_on_the_tile_or_one_already_there
             at: (-1, 0),
             improvement: "quarry".into(),
         },
+        // The refusal names them as the player reads them.
         Refusal::WrongTerrain {
-            what: "quarry".into(),
-            terrain: "forest".into(),
+            what: "Quarry".into(),
+            terrain: "Forest".into(),
         },
     );
     let tech = s
@@ -107,6 +108,13 @@ fn r9_1_an_improvement_is_refused_with_an_enemy_on_the_tile_or_one_already_there
         .improvement("orchard")
         .and_then(|i| i.requires_tech.clone())
         .expect("orchard needs a tech");
+    // The refusal names the technology as the research sheet does.
+    let tech = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .tech(&tech)
+        .map(|t| t.name.clone())
+        .expect("the tech exists");
     s.refused(
         Action::BuildImprovement {
             at: (-1, 0),
@@ -250,7 +258,7 @@ fn r9_2_recruiting_adds_a_unit_at_the_outpost() {
             outpost: home,
             unit: "husk".into(),
         },
-        Refusal::NotRecruitable("husk".into()),
+        Refusal::NotRecruitable("Husk".into()),
     );
 }
 

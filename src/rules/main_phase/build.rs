@@ -56,7 +56,11 @@ fn unlocked(world: &World, requires: &Option<String>) -> Result<(), Refusal> {
                     .iter()
                     .any(|u| u == t) =>
         {
-            Err(Refusal::Locked(t.clone()))
+            // Named as the research sheet names it.
+            let db = world.content();
+            Err(Refusal::Locked(
+                db.tech(t).map_or(t.clone(), |x| x.name.clone()),
+            ))
         }
         _ => Ok(()),
     }
@@ -73,21 +77,22 @@ pub fn validate_improvement(world: &mut World, at: At, id: &str) -> Result<(), R
     if tile.improvement.is_some() {
         return Err(Refusal::ImprovementThere(at));
     }
+    // The refusal names the improvement and the terrain as a player reads them.
+    let wrong_terrain = || Refusal::WrongTerrain {
+        what: imp.name.clone(),
+        terrain: db
+            .terrain(&tile.terrain)
+            .map_or(tile.terrain.clone(), |t| t.name.clone()),
+    };
     if !imp.terrains.is_empty() && !imp.terrains.contains(&tile.terrain) {
-        return Err(Refusal::WrongTerrain {
-            what: id.to_string(),
-            terrain: tile.terrain.clone(),
-        });
+        return Err(wrong_terrain());
     }
     if db
         .terrain(&tile.terrain)
         .is_some_and(|t| t.water || t.impassable)
         && imp.terrains.is_empty()
     {
-        return Err(Refusal::WrongTerrain {
-            what: id.to_string(),
-            terrain: tile.terrain.clone(),
-        });
+        return Err(wrong_terrain());
     }
     unlocked(world, &imp.requires_tech)?;
     if !armies_on(world, h, Camp::Chaos).is_empty() {
@@ -184,7 +189,7 @@ pub fn validate_recruit(world: &mut World, outpost: u32, unit: &str) -> Result<(
     let cost = t
         .recruit_cost
         .filter(|_| t.camp == Camp::Eladrins)
-        .ok_or_else(|| Refusal::NotRecruitable(unit.to_string()))?;
+        .ok_or_else(|| Refusal::NotRecruitable(t.name.clone()))?;
     let o = world
         .outpost_by_id(outpost)
         .ok_or(Refusal::UnknownOutpost(outpost))?;
@@ -249,7 +254,11 @@ pub fn validate_found(world: &mut World, by: Camp, unit: u32) -> Result<(), Refu
             what: "an outpost".into(),
             terrain: world
                 .tile(army.hex)
-                .map(|t| t.terrain.clone())
+                .map(|t| {
+                    let db = world.content();
+                    db.terrain(&t.terrain)
+                        .map_or(t.terrain.clone(), |x| x.name.clone())
+                })
                 .unwrap_or_default(),
         });
     }

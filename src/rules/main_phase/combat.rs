@@ -104,6 +104,19 @@ pub enum BattleEnd {
     Undecided,
 }
 
+impl BattleEnd {
+    /// The outcome in words (English; the translation tables carry it).
+    pub fn words(self) -> &'static str {
+        match self {
+            BattleEnd::AttackerWins => "The attacker wins",
+            BattleEnd::DefenderWins => "The defender wins",
+            BattleEnd::BothDestroyed => "Both armies are destroyed",
+            BattleEnd::Retreat => "The attacker steps back",
+            BattleEnd::Undecided => "Both still stand after the last round",
+        }
+    }
+}
+
 /// Defence the defender enjoys: its tile's terrain, plus Defense buildings of an Eladrin outpost
 /// standing there.
 pub fn defense_of(world: &World, army: &Army) -> i32 {

@@ -68,7 +68,11 @@ fn pay_building_upkeep(world: &mut World) {
             if let Some(mut op) = world.get_mut::<Outpost>(o) {
                 op.buildings[i].inactive = !paid;
             }
-            let what = format!("{} ({})", b.id, op.name);
+            // Named as the player reads it (the log shows this text).
+            let name = db
+                .building(&b.id)
+                .map_or(b.id.as_str(), |d| d.name.as_str());
+            let what = format!("{name} ({})", op.name);
             if !cost.is_empty() {
                 world.emit(if paid {
                     GameEvent::UpkeepPaid { what, stock: cost }
@@ -96,7 +100,10 @@ fn pay_building_upkeep(world: &mut World) {
         {
             w.inactive = !paid;
         }
-        let what = format!("{} at ({}, {})", w.id, h.x, h.y);
+        let name = db
+            .improvement(&w.id)
+            .map_or(w.id.as_str(), |d| d.name.as_str());
+        let what = format!("{name} at ({}, {})", h.x, h.y);
         if !cost.is_empty() {
             world.emit(if paid {
                 GameEvent::UpkeepPaid { what, stock: cost }
@@ -125,7 +132,10 @@ fn feed_armies(world: &mut World) {
             if let Some(mut am) = world.get_mut::<Army>(a) {
                 am.units[i].inactive = !paid;
             }
-            let what = format!("unit {} ({}) of army {}", u.id, u.kind, army.id);
+            let kind = db
+                .unit(&u.kind)
+                .map_or(u.kind.as_str(), |t| t.name.as_str());
+            let what = format!("unit {} ({kind}) of army {}", u.id, army.id);
             world.emit(if paid {
                 GameEvent::UpkeepPaid { what, stock: cost }
             } else {

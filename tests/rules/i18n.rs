@@ -1,0 +1,267 @@
+//! The French table covers what a player reads: every interface string the source passes to
+//! the translation functions, every name and text of the base content, every rules message a
+//! whole game writes, the skills and battle outcomes. A missing entry fails with the list of
+//! what lacks, so a translator sees exactly what to add.
+
+use chaos_outpost::content::{ContentDb, Skill};
+use chaos_outpost::i18n::{Translations, content_texts, match_template};
+use chaos_outpost::rules::Chronicle;
+use chaos_outpost::rules::event::GameEvent;
+use chaos_outpost::rules::main_phase::combat::BattleEnd;
+
+/// String literals passed directly to `t(`, `f(` or `name(` (the translation calls and the
+/// panels' helper), in one source file.
+fn translated_literals(src: &str) -> Vec<String> {
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(off) = src[i..].find('(') {
+        let open = i + off;
+        i = open + 1;
+        // The identifier just before the parenthesis.
+        let mut s = open;
+        while s > 0 && (b[s - 1].is_ascii_alphanumeric() || b[s - 1] == b'_') {
+            s -= 1;
+        }
+        let ident = &src[s..open];
+        if !matches!(ident, "t" | "f" | "name") {
+            continue;
+        }
+        // `fn t(` and the like are definitions, not calls.
+        if src[..s].trim_end().ends_with("fn") {
+            continue;
+        }
+        let rest = src[open + 1..].trim_start();
+        let Some(lit) = rest.strip_prefix('"') else {
+            continue;
+        };
+        let mut text = String::new();
+        let mut chars = lit.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '"' => break,
+                '\\' => match chars.next() {
+                    Some('n') => text.push('\n'),
+                    Some('"') => text.push('"'),
+                    Some('\\') => text.push('\\'),
+                    // A line continuation: the newline and the next line's indent vanish.
+                    Some('\n') => {
+                        let rest: String = chars.clone().collect();
+                        let skip = rest.len() - rest.trim_start().len();
+                        for _ in 0..rest[..skip].chars().count() {
+                            chars.next();
+                        }
+                    }
+                    Some(o) => text.push(o),
+                    None => break,
+                },
+                c => text.push(c),
+            }
+        }
+        out.push(text);
+    }
+    out
+}
+
+fn sources() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.join("src/view")];
+    while let Some(d) = dirs.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    for f in [
+        "src/rules/action.rs",
+        "src/rules/event.rs",
+        "src/rules/forecast.rs",
+        "src/i18n.rs",
+    ] {
+        files.push(root.join(f));
+    }
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("source file");
+            (p.display().to_string(), text)
+        })
+        .collect()
+}
+
+fn report(what: &str, missing: &[String]) {
+    assert!(
+        missing.is_empty(),
+        "{} {what} lack a French entry in assets/i18n/:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn the_scanner_reads_calls_and_skips_definitions() {
+    let src = r#"fn t(s: &str) {} let a = tr.t("Cycle {}"); x.f(
+        "two {} \"quoted\" \
+         lines", &[&1]); name("Done"); other("no"); t(var);"#;
+    assert_eq!(
+        translated_literals(src),
+        vec!["Cycle {}", "two {} \"quoted\" lines", "Done"]
+    );
+}
+
+#[test]
+fn every_interface_string_the_source_translates_has_a_french_entry() {
+    let fr = Translations::base("fr");
+    let mut missing = Vec::new();
+    let mut seen = 0;
+    for (path, text) in sources() {
+        for s in translated_literals(&text) {
+            seen += 1;
+            // Test fixtures inside the source files are not shown to players.
+            if s.is_empty() || s == "no such string" {
+                continue;
+            }
+            if !fr.map.contains_key(&s) && !missing.iter().any(|m: &String| m.ends_with(&s)) {
+                missing.push(format!("{path}: {s}"));
+            }
+        }
+    }
+    assert!(seen > 200, "the scanner found only {seen} strings");
+    report("interface strings", &missing);
+}
+
+#[test]
+fn every_base_content_name_and_text_has_a_french_entry() {
+    let db = ContentDb::embedded().expect("base content");
+    let fr = Translations::base("fr");
+    let texts = content_texts(&db);
+    assert!(texts.len() > 150, "{}", texts.len());
+    let missing: Vec<String> = texts
+        .into_iter()
+        .filter(|s| !fr.map.contains_key(s))
+        .collect();
+    report("content names and texts", &missing);
+}
+
+#[test]
+fn skills_battle_outcomes_camps_and_steps_are_translated() {
+    let fr = Translations::base("fr");
+    let mut names: Vec<&str> = [
+        Skill::Explorer,
+        Skill::Founder,
+        Skill::Boat {
+            units: 1,
+            resources: 1,
+        },
+        Skill::Pathfinder,
+        Skill::Ritualist,
+    ]
+    .iter()
+    .map(|s| s.name())
+    .collect();
+    names.extend(
+        [
+            BattleEnd::AttackerWins,
+            BattleEnd::DefenderWins,
+            BattleEnd::BothDestroyed,
+            BattleEnd::Retreat,
+            BattleEnd::Undecided,
+        ]
+        .map(BattleEnd::words),
+    );
+    names.extend(["Eladrins", "Chaos"]);
+    let app = chaos_outpost::rules::setup::headless_app(std::sync::Arc::new(
+        ContentDb::embedded().expect("base content"),
+    ));
+    let order = app.world().resource::<chaos_outpost::rules::CycleOrder>();
+    names.extend(order.0.iter().map(|s| s.title));
+    let missing: Vec<String> = names
+        .into_iter()
+        .filter(|s| !fr.map.contains_key(*s))
+        .map(str::to_string)
+        .collect();
+    report("skills, outcomes, camps or step titles", &missing);
+}
+
+#[test]
+fn every_message_of_whole_games_reads_in_french() {
+    // Whole AI games on two levels write nearly every kind of event; each must come out
+    // translated: different from the English, with no English template left.
+    let db = std::sync::Arc::new(ContentDb::embedded().expect("base content"));
+    let en = Translations::default();
+    let fr = Translations::base("fr");
+    let mut missing = std::collections::BTreeSet::new();
+    let mut kinds = std::collections::BTreeSet::new();
+    for (level, seed) in [("first_light", 2), ("standard", 4), ("hard", 1)] {
+        let (app, _) =
+            chaos_outpost::sim::play_game(db.clone(), level, None, seed, 30).expect("an AI game");
+        for e in &app.world().resource::<Chronicle>().0 {
+            let kind = format!("{e:?}");
+            kinds.insert(kind.split([' ', '(']).next().unwrap_or("").to_string());
+            let english = e.words(&en, Some(&db));
+            let french = e.words(&fr, Some(&db));
+            if english == french {
+                missing.insert(english);
+            }
+            // The free texts inside an event (a die's purpose, a cause, a note) must be
+            // translated too, not just the template around them.
+            let free: Vec<&String> = match e {
+                GameEvent::Dice { what, .. }
+                | GameEvent::UpkeepPaid { what, .. }
+                | GameEvent::Inactive { what } => vec![what],
+                GameEvent::UnitDied { cause, .. } => vec![cause],
+                GameEvent::GameOver { reason, .. } => vec![reason],
+                GameEvent::Note(s) => vec![s],
+                _ => vec![],
+            };
+            for s in free {
+                if fr.dynamic(s) == *s {
+                    missing.insert(format!("(free text) {s}"));
+                }
+            }
+        }
+    }
+    assert!(
+        kinds.len() >= 25,
+        "only {} kinds of event: {kinds:?}",
+        kinds.len()
+    );
+    report(
+        "messages of a whole game",
+        &missing.into_iter().collect::<Vec<_>>(),
+    );
+}
+
+#[test]
+fn free_texts_match_templates_and_fill_them() {
+    let mut fr = Translations::base("fr");
+    fr.map.insert(
+        "R9.5 round {} attack of unit {}".into(),
+        "R9.5 manche {} attaque de l'unité {}".into(),
+    );
+    assert_eq!(
+        fr.dynamic("R9.5 round 3 attack of unit 12"),
+        "R9.5 manche 3 attaque de l'unité 12"
+    );
+    assert_eq!(fr.dynamic("nothing like it"), "nothing like it");
+    assert_eq!(
+        match_template("a {} b {}", "a x b yy"),
+        Some(vec!["x".to_string(), "yy".to_string()])
+    );
+    assert_eq!(match_template("a {} b", "a  x b"), Some(vec![" x".into()]));
+    assert_eq!(match_template("a {} b", "a b"), None);
+    assert_eq!(match_template("a {}", "b c"), None);
+    assert_eq!(
+        match_template("{}é{}", "ééé"),
+        Some(vec!["é".into(), "é".into()])
+    );
+}
