@@ -45,6 +45,12 @@ pub struct Settings {
     pub language: String,
     /// Enabled mods by id, in load order (mods found but not listed are off).
     pub mods: Vec<String>,
+    /// Key bindings that differ from the defaults: command → keys (`"Ctrl+Z"`, `"F5"`).
+    pub keys: std::collections::BTreeMap<crate::keys::Shortcut, Vec<String>>,
+    /// Show the first level's contextual hints.
+    pub hints: bool,
+    /// Hints already seen (not shown again).
+    pub hints_seen: Vec<String>,
 }
 
 impl Default for Settings {
@@ -60,6 +66,9 @@ impl Default for Settings {
             animation_speed: 1.0,
             language: "en".into(),
             mods: Vec::new(),
+            keys: Default::default(),
+            hints: true,
+            hints_seen: Vec::new(),
         }
     }
 }
@@ -99,6 +108,21 @@ impl Settings {
                 "mods: {} entries dropped (too many, repeated or not an id)",
                 before - self.mods.len()
             ));
+        }
+        // Keys that can't be read fall back to the defaults (the note says which).
+        let (map, notes) = crate::keys::Keymap::from_saved(&self.keys);
+        if !notes.is_empty() {
+            fixed.extend(notes);
+            self.keys = map.to_saved();
+        }
+        for (a, b, k) in map.conflicts() {
+            fixed.push(format!("keys: {k} is bound to both {a:?} and {b:?}"));
+        }
+        let before = self.hints_seen.len();
+        self.hints_seen.truncate(256);
+        self.hints_seen.retain(|h| h.len() <= 64);
+        if self.hints_seen.len() != before {
+            fixed.push("hints_seen: entries dropped (too many or too long)".into());
         }
         if !["en", "fr"].contains(&self.language.as_str()) {
             fixed.push(format!(

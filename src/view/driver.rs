@@ -23,6 +23,8 @@ pub struct Driver {
     since: f32,
     /// The Eladrin AI finishes the Eladrins' current turn.
     pub autoplay_eladrins: bool,
+    /// The player asked to see the end of the Chaos turn at once.
+    pub skip_chaos: bool,
     /// The AI at work: the action count it started from, and its answer to come.
     thinking: Option<(usize, Thought)>,
 }
@@ -33,6 +35,7 @@ impl Default for Driver {
             pause: 0.12,
             since: 0.0,
             autoplay_eladrins: false,
+            skip_chaos: false,
             thinking: None,
         }
     }
@@ -64,6 +67,13 @@ pub fn seat_is_ai(world: &World) -> bool {
 fn play_ai_turns(world: &mut World) {
     if world.resource::<Outcome>().winner.is_some() {
         world.resource_mut::<Driver>().thinking = None;
+        return;
+    }
+    if world.resource::<Driver>().skip_chaos {
+        world.resource_mut::<Driver>().skip_chaos = false;
+        world.resource_mut::<Driver>().thinking = None;
+        let n = skip_chaos_turn(world);
+        info!("the Chaos turn played out at once: {n} action(s)");
         return;
     }
     let moves = world.resource::<ActionLog>().0.len();
@@ -119,6 +129,30 @@ fn play_ai_turns(world: &mut World) {
         Some((by, choice.action))
     });
     world.resource_mut::<Driver>().thinking = Some((moves, task));
+}
+
+/// Plays the rest of the Chaos turn now, on this frame: the AI decides on the live state and
+/// each choice goes through the rules' `submit` like any action (validated, logged, applied).
+/// Only the pause between moves is gone. Stops at the Eladrins' turn, at the end of the game,
+/// or after a bound on actions.
+pub fn skip_chaos_turn(world: &mut World) -> usize {
+    let mut n = 0;
+    while n < 2_000
+        && world.resource::<Outcome>().winner.is_none()
+        && world.step_id() == "R9"
+        && world.resource::<Cycle>().turn == Camp::Chaos
+    {
+        let (by, choice) = crate::ai::decide(world);
+        if by != Camp::Chaos {
+            break;
+        }
+        if let Err(e) = crate::rules::submit(world, by, choice.action.clone()) {
+            warn!("the Chaos AI proposed {:?}, refused: {e}", choice.action);
+            break;
+        }
+        n += 1;
+    }
+    n
 }
 
 #[cfg(test)]

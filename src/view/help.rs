@@ -13,7 +13,7 @@ pub const RULES_EN: &str = include_str!("../../assets/help/rules.en.md");
 pub const RULES_FR: &str = include_str!("../../assets/help/rules.fr.md");
 
 /// The keys and what they do, as the help screen lists them.
-pub const KEYS: [(&str, &str, &str); 14] = [
+pub const MOUSE: [(&str, &str, &str); 4] = [
     (
         "Left click",
         "select a tile, its army and its outpost",
@@ -25,43 +25,9 @@ pub const KEYS: [(&str, &str, &str); 14] = [
         "l'armée choisie s'active et s'y rend (R9.4)",
     ),
     (
-        "Arrows / WASD",
-        "pan the map (also screen edges, middle drag)",
-        "déplacer la vue (aussi bords de l'écran, clic du milieu)",
-    ),
-    ("Wheel, + / -", "zoom", "zoom"),
-    (
-        "C",
-        "centre the view on the selection",
-        "centrer la vue sur la sélection",
-    ),
-    (
-        "Ctrl+Z",
-        "undo your last actions of this turn (until a roll, a card or Chaos)",
-        "annuler vos dernières actions du tour (jusqu'à un jet, une carte ou le Chaos)",
-    ),
-    ("F1", "this help", "cette aide"),
-    (
-        "F5 / F9",
-        "quick save / quick load",
-        "sauvegarde / chargement rapide",
-    ),
-    ("F12", "screenshot", "capture d'écran"),
-    ("M", "mute", "couper le son"),
-    (
-        "[ / ]",
-        "lower / raise the volume",
-        "baisser / monter le volume",
-    ),
-    (
-        "Esc",
-        "menu: new game, saves, mods, settings",
-        "menu : nouvelle partie, sauvegardes, mods, réglages",
-    ),
-    (
-        "Enter",
-        "close an upkeep step / end the turn (the phase bar's button)",
-        "clore une étape / finir le tour (bouton de la barre)",
+        "Wheel, middle drag, screen edges",
+        "zoom, pan the map",
+        "zoom, déplacer la vue",
     ),
     (
         "Hover",
@@ -170,8 +136,12 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(EguiPrimaryContextPass, draw_help);
 }
 
-fn help_key(keys: Res<ButtonInput<KeyCode>>, mut help: ResMut<Help>) {
-    if keys.just_pressed(KeyCode::F1) {
+fn help_key(
+    keys: Res<ButtonInput<KeyCode>>,
+    map: Res<crate::keys::Keymap>,
+    mut help: ResMut<Help>,
+) {
+    if map.just_pressed(crate::keys::Shortcut::Help, &keys) {
         help.open = !help.open;
     }
 }
@@ -185,6 +155,8 @@ fn draw_help(
     mut contexts: EguiContexts,
     mut help: ResMut<Help>,
     mut settings: ResMut<Settings>,
+    keymap: Res<crate::keys::Keymap>,
+    tr: Res<crate::i18n::Translations>,
 ) -> Result {
     if !help.open {
         return Ok(());
@@ -219,12 +191,39 @@ fn draw_help(
             });
             ui.separator();
             if !help.rules_tab {
-                egui::Grid::new("keys").striped(true).show(ui, |ui| {
-                    for (k, en, f) in KEYS {
-                        ui.label(egui::RichText::new(k).monospace().strong());
-                        ui.label(if fr { f } else { en });
-                        ui.end_row();
-                    }
+                // The keys in force (rebindable in the settings), then the mouse.
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    egui::Grid::new("keys").striped(true).show(ui, |ui| {
+                        use crate::keys::Shortcut;
+                        for c in Shortcut::all() {
+                            // The nine panel actions share one row.
+                            let (keys, words) = match c {
+                                Shortcut::PanelAction(1) => (
+                                    format!(
+                                        "{} … {}",
+                                        keymap.keys_of(c),
+                                        keymap.keys_of(Shortcut::PanelAction(9))
+                                    ),
+                                    tr.t("actions 1 to 9 of the side panel's list").into_owned(),
+                                ),
+                                Shortcut::PanelAction(_) => continue,
+                                _ => (keymap.keys_of(c), c.words(&tr)),
+                            };
+                            ui.label(egui::RichText::new(keys).monospace().strong());
+                            ui.label(words);
+                            ui.end_row();
+                        }
+                        for (k, en, f) in MOUSE {
+                            ui.label(
+                                egui::RichText::new(if fr { tr.t(k) } else { k.into() })
+                                    .monospace()
+                                    .strong(),
+                            );
+                            ui.label(if fr { f } else { en });
+                            ui.end_row();
+                        }
+                    });
+                    ui.label(egui::RichText::new(tr.t("Change keys in Settings → Keys.")).weak());
                 });
                 return;
             }

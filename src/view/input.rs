@@ -1,6 +1,8 @@
 //! Mouse and keyboard on the map: hovering and selecting hexes, ordering the selected army to
 //! move (right click), panning (drag, arrows/WASD, screen edges) and zooming (wheel, +/-), with
-//! limits. Orders become `ActionRequest`s; the rules decide.
+//! limits. The keyboard reaches all of it through the keymap (`crate::keys`): a map cursor
+//! moved hex by hex stands in for the pointer, and selecting and ordering work from it. Orders
+//! become `ActionRequest`s; the rules decide.
 
 use bevy::input::mouse::{MouseMotion, MouseWheel};
 use bevy::prelude::*;
@@ -8,30 +10,166 @@ use bevy_egui::input::EguiWantsInput;
 
 use super::{ViewState, layout};
 use crate::content::Camp;
-use crate::rules::{Action, ActionRequest, Army, Cycle};
+use crate::keys::{Keymap, Shortcut};
+use crate::rules::{Action, ActionRequest, Army, Cycle, Outpost};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
             pick_hexes,
+            move_the_map_cursor.after(pick_hexes),
             pan_and_zoom_camera,
-            screenshot_on_f12,
+            take_screenshots,
             enter_closes_the_step,
+            hand_turns_to_the_ai,
         ),
     );
+}
+
+/// The AI shortcuts: the Eladrin AI finishes this turn; the Chaos turn plays out at once.
+fn hand_turns_to_the_ai(
+    keys: Res<ButtonInput<KeyCode>>,
+    map: Res<Keymap>,
+    egui: Res<EguiWantsInput>,
+    mut driver: ResMut<super::driver::Driver>,
+) {
+    if egui.wants_keyboard_input() {
+        return;
+    }
+    if map.just_pressed(Shortcut::AiTurn, &keys) {
+        driver.autoplay_eladrins = true;
+    }
+    if map.just_pressed(Shortcut::SkipChaos, &keys) {
+        driver.skip_chaos = true;
+    }
+}
+
+/// The map cursor: the six neighbour keys move the hovered hex like the pointer would, the
+/// select key selects it, the move key orders the selected army there, and the next-unit key
+/// walks through the Eladrin armies and outposts.
+#[allow(clippy::too_many_arguments)]
+fn move_the_map_cursor(
+    keys: Res<ButtonInput<KeyCode>>,
+    map: Res<Keymap>,
+    egui: Res<EguiWantsInput>,
+    board: Res<crate::rules::Board>,
+    armies: Query<&Army>,
+    outposts: Query<&Outpost>,
+    cycle: Res<Cycle>,
+    mut view: ResMut<ViewState>,
+    mut send: MessageWriter<ActionRequest>,
+) {
+    if egui.wants_keyboard_input() {
+        return;
+    }
+    // Each key goes to the neighbour that lies in its direction on screen (degrees,
+    // counter-clockwise from east), whatever the layout's axes.
+    let moves = [
+        (Shortcut::CursorE, 0.0f32),
+        (Shortcut::CursorNE, 60.0),
+        (Shortcut::CursorNW, 120.0),
+        (Shortcut::CursorW, 180.0),
+        (Shortcut::CursorSW, 240.0),
+        (Shortcut::CursorSE, 300.0),
+    ];
+    for (s, angle) in moves {
+        if map.just_pressed(s, &keys) {
+            let from = view.hover.or(view.selected).unwrap_or(hexx::Hex::ZERO);
+            let to = neighbour_towards(from, angle);
+            if board.contains(to) {
+                view.hover = Some(to);
+                view.keyboard_cursor = true;
+            }
+        }
+    }
+    if map.just_pressed(Shortcut::SelectCursor, &keys)
+        && let Some(h) = view.hover
+    {
+        view.selected = Some(h);
+    }
+    if map.just_pressed(Shortcut::MoveToCursor, &keys)
+        && let (Some(sel), Some(to)) = (view.selected, view.hover)
+    {
+        order_move(&armies, &cycle, sel, to, &mut send);
+        view.selected = Some(to);
+    }
+    if map.just_pressed(Shortcut::NextUnit, &keys) {
+        // Armies then outposts, each by id: a stable walk.
+        let mut stops: Vec<hexx::Hex> = {
+            let mut a: Vec<&Army> = armies.iter().filter(|a| a.camp == Camp::Eladrins).collect();
+            a.sort_by_key(|a| a.id);
+            a.into_iter().map(|a| a.hex).collect()
+        };
+        let mut o: Vec<&Outpost> = outposts.iter().collect();
+        o.sort_by_key(|o| o.id);
+        stops.extend(o.into_iter().map(|o| o.hex));
+        stops.dedup();
+        if !stops.is_empty() {
+            let next = view
+                .selected
+                .and_then(|s| stops.iter().position(|h| *h == s))
+                .map_or(0, |i| (i + 1) % stops.len());
+            view.selected = Some(stops[next]);
+            view.hover = Some(stops[next]);
+            view.keyboard_cursor = true;
+            view.centre_on_selection = true;
+        }
+    }
+}
+
+/// The neighbour of `h` whose centre lies closest to `degrees` on screen.
+pub fn neighbour_towards(h: hexx::Hex, degrees: f32) -> hexx::Hex {
+    let l = layout();
+    let o = l.hex_to_world_pos(h);
+    let want = Vec2::from_angle(degrees.to_radians());
+    h.all_neighbors()
+        .into_iter()
+        .max_by(|a, b| {
+            let da = (l.hex_to_world_pos(*a) - o).normalize().dot(want);
+            let db = (l.hex_to_world_pos(*b) - o).normalize().dot(want);
+            da.total_cmp(&db)
+        })
+        .unwrap_or(h)
+}
+
+/// The selected tile's Eladrin army (the lowest id) activates if needed and moves to `to`.
+fn order_move(
+    armies: &Query<&Army>,
+    cycle: &Cycle,
+    sel: hexx::Hex,
+    to: hexx::Hex,
+    send: &mut MessageWriter<ActionRequest>,
+) {
+    let mine = armies
+        .iter()
+        .filter(|a| a.hex == sel && a.camp == Camp::Eladrins)
+        .min_by_key(|a| a.id);
+    if let Some(a) = mine {
+        if cycle.activation != Some(a.id) {
+            send.write(ActionRequest {
+                by: Camp::Eladrins,
+                action: Action::Activate { army: a.id },
+            });
+        }
+        send.write(ActionRequest {
+            by: Camp::Eladrins,
+            action: Action::Move { to: (to.x, to.y) },
+        });
+    }
 }
 
 /// Enter does what the phase bar's main button does: close the upkeep step, end the army's
 /// activation, or end the turn.
 fn enter_closes_the_step(
     keys: Res<ButtonInput<KeyCode>>,
+    map: Res<Keymap>,
     egui: Res<EguiWantsInput>,
     cycle: Res<Cycle>,
     order: Res<crate::rules::CycleOrder>,
     mut send: MessageWriter<ActionRequest>,
 ) {
-    if !keys.just_pressed(KeyCode::Enter) || egui.wants_keyboard_input() {
+    if !map.just_pressed(Shortcut::EndStep, &keys) || egui.wants_keyboard_input() {
         return;
     }
     let main = order.0.get(cycle.step).is_some_and(|s| s.main);
@@ -51,8 +189,13 @@ fn enter_closes_the_step(
 }
 
 /// F12 saves a screenshot (in `CHAOS_OUTPOST_SCREENSHOTS`, else the current folder).
-fn screenshot_on_f12(keys: Res<ButtonInput<KeyCode>>, mut commands: Commands, mut n: Local<u32>) {
-    if !keys.just_pressed(KeyCode::F12) {
+fn take_screenshots(
+    keys: Res<ButtonInput<KeyCode>>,
+    map: Res<Keymap>,
+    mut commands: Commands,
+    mut n: Local<u32>,
+) {
+    if !map.just_pressed(Shortcut::Screenshot, &keys) {
         return;
     }
     *n += 1;
@@ -75,6 +218,7 @@ pub fn pick_hexes(
     board: Res<crate::rules::Board>,
     mut view: ResMut<ViewState>,
     mut send: MessageWriter<ActionRequest>,
+    mut last_pointer: Local<Option<Vec2>>,
 ) {
     let (Ok(w), Ok((cam, gt))) = (windows.single(), cams.single()) else {
         return;
@@ -83,9 +227,18 @@ pub fn pick_hexes(
         return;
     }
     let Some(p) = w.cursor_position() else {
-        view.hover = None;
+        if !view.keyboard_cursor {
+            view.hover = None;
+        }
         return;
     };
+    // The keyboard's map cursor holds the hover until the pointer moves again.
+    let moved = *last_pointer != Some(p);
+    *last_pointer = Some(p);
+    if view.keyboard_cursor && !moved && !buttons.get_just_pressed().any(|_| true) {
+        return;
+    }
+    view.keyboard_cursor = false;
     let Ok(world_pos) = cam.viewport_to_world_2d(gt, p) else {
         return;
     };
@@ -101,21 +254,11 @@ pub fn pick_hexes(
     if buttons.just_pressed(MouseButton::Right)
         && let Some(sel) = view.selected
     {
-        let mine = armies
+        order_move(&armies, &cycle, sel, h, &mut send);
+        if armies
             .iter()
-            .filter(|a| a.hex == sel && a.camp == Camp::Eladrins)
-            .min_by_key(|a| a.id);
-        if let Some(a) = mine {
-            if cycle.activation != Some(a.id) {
-                send.write(ActionRequest {
-                    by: Camp::Eladrins,
-                    action: Action::Activate { army: a.id },
-                });
-            }
-            send.write(ActionRequest {
-                by: Camp::Eladrins,
-                action: Action::Move { to: (h.x, h.y) },
-            });
+            .any(|a| a.hex == sel && a.camp == Camp::Eladrins)
+        {
             view.selected = Some(h);
         }
     }
@@ -131,7 +274,8 @@ fn pan_and_zoom_camera(
     windows: Query<&Window>,
     time: Res<Time>,
     mut cam: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
-    view: Res<ViewState>,
+    mut view: ResMut<ViewState>,
+    map: Res<Keymap>,
 ) {
     let Ok((mut t, mut proj)) = cam.single_mut() else {
         return;
@@ -142,22 +286,23 @@ fn pan_and_zoom_camera(
     let scale_before = ortho.scale;
     let mut d = Vec2::ZERO;
     if !egui.wants_keyboard_input() {
-        if keys.pressed(KeyCode::ArrowLeft) || keys.pressed(KeyCode::KeyA) {
+        let held = |s| map.pressed(s, &keys);
+        if held(Shortcut::PanLeft) {
             d.x -= 1.0;
         }
-        if keys.pressed(KeyCode::ArrowRight) || keys.pressed(KeyCode::KeyD) {
+        if held(Shortcut::PanRight) {
             d.x += 1.0;
         }
-        if keys.pressed(KeyCode::ArrowUp) || keys.pressed(KeyCode::KeyW) {
+        if held(Shortcut::PanUp) {
             d.y += 1.0;
         }
-        if keys.pressed(KeyCode::ArrowDown) || keys.pressed(KeyCode::KeyS) {
+        if held(Shortcut::PanDown) {
             d.y -= 1.0;
         }
-        if keys.pressed(KeyCode::Equal) {
+        if held(Shortcut::ZoomIn) {
             ortho.scale *= 0.98;
         }
-        if keys.pressed(KeyCode::Minus) {
+        if held(Shortcut::ZoomOut) {
             ortho.scale *= 1.02;
         }
     }
@@ -194,11 +339,10 @@ fn pan_and_zoom_camera(
     }
     motion.clear();
     wheel.clear();
-    // C centres the view on the selected army or outpost.
-    if keys.just_pressed(KeyCode::KeyC)
-        && !egui.wants_keyboard_input()
-        && let Some(h) = view.selected
-    {
+    // C centres the view on the selected army or outpost (and the next-unit key asks for it).
+    let centre = std::mem::take(&mut view.centre_on_selection)
+        || (map.just_pressed(Shortcut::CentreView, &keys) && !egui.wants_keyboard_input());
+    if centre && let Some(h) = view.selected {
         let p = layout().hex_to_world_pos(h);
         at.x = p.x;
         at.y = p.y;

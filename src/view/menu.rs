@@ -111,14 +111,19 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(EguiPrimaryContextPass, draw_menu);
 }
 
-fn quick_keys(keys: Res<ButtonInput<KeyCode>>, mut menu: ResMut<Menu>) {
-    if keys.just_pressed(KeyCode::F5) {
+fn quick_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    map: Res<crate::keys::Keymap>,
+    mut menu: ResMut<Menu>,
+) {
+    use crate::keys::Shortcut;
+    if map.just_pressed(Shortcut::QuickSave, &keys) {
         menu.pending = Some(Command::Save);
     }
-    if keys.just_pressed(KeyCode::F9) {
+    if map.just_pressed(Shortcut::QuickLoad, &keys) {
         menu.pending = Some(Command::Load);
     }
-    if keys.just_pressed(KeyCode::Escape) {
+    if map.just_pressed(Shortcut::Menu, &keys) {
         menu.open = !menu.open;
     }
 }

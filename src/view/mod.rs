@@ -50,6 +50,7 @@ impl Plugin for GamePlugin {
             RulesPlugin,
             crate::content::asset::plugin,
             crate::i18n::plugin,
+            crate::keys::plugin,
         ))
         .init_resource::<ViewState>()
         .add_plugins((
@@ -100,6 +101,10 @@ pub struct ViewState {
     pub hover: Option<Hex>,
     /// The selected hex.
     pub selected: Option<Hex>,
+    /// The hover was set by the keyboard's map cursor (kept until the pointer moves).
+    pub keyboard_cursor: bool,
+    /// Centre the camera on the selection next frame.
+    pub centre_on_selection: bool,
 }
 
 /// Marks the mesh of a tile.

@@ -131,6 +131,21 @@ fn concerns(
     }
 }
 
+/// The keyboard as the panels read it: a shortcut fires unless egui has the keyboard (a text
+/// field being typed in).
+#[derive(bevy::ecs::system::SystemParam)]
+struct Shortcuts<'w> {
+    keys: Res<'w, ButtonInput<KeyCode>>,
+    map: Res<'w, crate::keys::Keymap>,
+    egui: Res<'w, bevy_egui::input::EguiWantsInput>,
+}
+
+impl Shortcuts<'_> {
+    fn fired(&self, s: crate::keys::Shortcut) -> bool {
+        !self.egui.wants_keyboard_input() && self.map.just_pressed(s, &self.keys)
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn draw_panels(
     mut contexts: EguiContexts,
@@ -147,11 +162,12 @@ fn draw_panels(
     cache: Res<ViewCache>,
     view: Res<ViewState>,
     icons: Res<IconIds>,
-    (mut undo, mut driver, mut help, tr): (
+    (mut undo, mut driver, mut help, tr, shortcuts): (
         ResMut<super::undo::UndoStack>,
         ResMut<Driver>,
         ResMut<super::help::Help>,
         Res<Translations>,
+        Shortcuts,
     ),
     mut send: MessageWriter<ActionRequest>,
 ) -> Result {
@@ -198,24 +214,47 @@ fn draw_panels(
                 tr.f("Your decision — {}", &[&p])
             };
             ui.label(egui::RichText::new(whose).strong());
+            let keys_of = |s| shortcuts.map.keys_of(s);
+            use crate::keys::Shortcut as K;
+            if step == "R9"
+                && cycle.turn == Camp::Chaos
+                && outcome.winner.is_none()
+                && ui
+                    .button(tr.t("Skip to the end of the Chaos turn"))
+                    .on_hover_text(tr.f("Key: {}", &[&keys_of(K::SkipChaos)]))
+                    .clicked()
+            {
+                driver.skip_chaos = true;
+            }
             if step == "R9" {
+                let end_key = tr.f("Key: {}", &[&keys_of(K::EndStep)]);
                 if cycle.activation.is_some() {
-                    if ui.button(tr.t("End activation")).clicked() {
+                    if ui.button(tr.t("End activation")).on_hover_text(&end_key).clicked() {
                         act(Action::EndActivation);
                     }
-                } else if cycle.turn == Camp::Eladrins && ui.button(tr.t("End turn (pass)")).clicked() {
+                } else if cycle.turn == Camp::Eladrins
+                    && ui.button(tr.t("End turn (pass)")).on_hover_text(&end_key).clicked()
+                {
                     act(Action::Pass);
                 }
-            } else if ui.button(tr.t("Done with this step")).clicked() {
+            } else if ui
+                .button(tr.t("Done with this step"))
+                .on_hover_text(tr.f("Key: {}", &[&keys_of(K::EndStep)]))
+                .clicked()
+            {
                 act(Action::Done);
             }
-            if ui.button(tr.t("Let the AI play this turn")).clicked() {
+            if ui
+                .button(tr.t("Let the AI play this turn"))
+                .on_hover_text(tr.f("Key: {}", &[&keys_of(K::AiTurn)]))
+                .clicked()
+            {
                 driver.autoplay_eladrins = true;
             }
             let n = undo.states.len();
             if ui
                 .add_enabled(n > 0, egui::Button::new(tr.f("Undo ({})", &[&n])))
-                .on_hover_text(tr.t("Ctrl+Z: back to before your last action, as long as no die was rolled, no card drawn and Chaos didn't move"))
+                .on_hover_text(tr.f("{}: back to before your last action, as long as no die was rolled, no card drawn and Chaos didn't move", &[&keys_of(K::Undo)]))
                 .clicked()
             {
                 undo.requested = true;
@@ -236,7 +275,7 @@ fn draw_panels(
         egui::ScrollArea::vertical().show(ui, |ui| {
             if let Some(w) = outcome.winner {
                 ui.heading(tr.f("{} win after {} cycles", &[&tr.t(&format!("{w:?}")), &outcome.cycle]));
-                ui.label(&outcome.reason);
+                ui.label(tr.dynamic(&outcome.reason));
                 ui.separator();
             }
             let def = db.portal();
@@ -316,8 +355,16 @@ fn draw_panels(
             if shown.is_empty() {
                 ui.label(egui::RichText::new(tr.t("Select a tile, an army or an outpost to see what it can do. Right click moves the selected army.")).weak());
             }
-            for a in shown {
-                if ui.button(label(a, db, &tr)).clicked() {
+            // The first nine are numbered: their number key does what the click does.
+            for (i, a) in shown.into_iter().enumerate() {
+                let n = i + 1;
+                let key = (n <= 9).then_some(crate::keys::Shortcut::PanelAction(n as u8));
+                let text = match key {
+                    Some(_) => format!("{n}. {}", label(a, db, &tr)),
+                    None => label(a, db, &tr),
+                };
+                let pressed = key.is_some_and(|k| shortcuts.fired(k));
+                if ui.button(text).clicked() || pressed {
                     act(a.clone());
                 }
             }

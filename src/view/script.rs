@@ -50,10 +50,15 @@ pub enum UiStep {
     },
     /// Undo the last action (as Ctrl+Z does).
     Undo,
+    /// Press and release a key with its modifiers, as the keyboard does (`"Tab"`, `"Ctrl+Z"`,
+    /// `"J"`; the names of the settings' key bindings).
+    Key(String),
     /// Open the rules at this rule, as a refusal's rule button does.
     OpenRule(String),
     /// Set the language (`en`, `fr`), as the settings do.
     Language(String),
+    /// Set the Chaos turn's speed (0.25 to 4), as the settings do.
+    ChaosSpeed(f32),
     /// Load a save (a path relative to the working folder), as the menu does.
     Load(String),
     /// Let the AIs play until this cycle's main phase (the "Let the AI play" button, each turn).
@@ -92,6 +97,8 @@ pub struct ScriptRun {
     frames_in_step: u32,
     /// A click under way: the frame it is at (cursor moved, pressed, released).
     click: Option<(MouseButton, u8)>,
+    /// A key press under way: the frame it is at (pressed, released).
+    key: u8,
     /// The action count when the script last passed.
     passed_at: Option<usize>,
 }
@@ -105,6 +112,7 @@ impl ScriptRun {
             at: 0,
             frames_in_step: 0,
             click: None,
+            key: 0,
             passed_at: None,
         }
     }
@@ -150,12 +158,19 @@ fn run_script(world: &mut World) {
             true
         }
         UiStep::ClickHex { at, button } => click_hex(world, *at, *button),
+        UiStep::Key(k) => press_key(world, k),
         UiStep::OpenRule(r) => {
             world.resource_mut::<super::help::Help>().show_rule(r);
             true
         }
         UiStep::Language(l) => {
             world.resource_mut::<crate::settings::Settings>().language = l.clone();
+            true
+        }
+        UiStep::ChaosSpeed(s) => {
+            world
+                .resource_mut::<crate::settings::Settings>()
+                .animation_speed = s.clamp(0.25, 4.0);
             true
         }
         UiStep::Load(path) => {
@@ -246,6 +261,55 @@ fn run_script(world: &mut World) {
         );
         world.write_message(AppExit::from_code(2));
     }
+}
+
+/// One frame of a key press: the modifiers and the key down, then all up a frame later.
+fn press_key(world: &mut World, text: &str) -> bool {
+    use bevy::input::keyboard::{Key, KeyboardInput};
+    let b = match crate::keys::Binding::parse(text) {
+        Ok(b) => b,
+        Err(e) => {
+            error!("script: key `{text}`: {e}");
+            world.write_message(AppExit::from_code(3));
+            return true;
+        }
+    };
+    let Some(window) = world
+        .query_filtered::<Entity, With<PrimaryWindow>>()
+        .iter(world)
+        .next()
+    else {
+        return false;
+    };
+    let phase = world.resource::<ScriptRun>().key;
+    let mut codes = Vec::new();
+    if b.ctrl {
+        codes.push(KeyCode::ControlLeft);
+    }
+    if b.shift {
+        codes.push(KeyCode::ShiftLeft);
+    }
+    if b.alt {
+        codes.push(KeyCode::AltLeft);
+    }
+    codes.push(b.key);
+    let state = if phase == 0 {
+        ButtonState::Pressed
+    } else {
+        ButtonState::Released
+    };
+    for key_code in codes {
+        world.write_message(KeyboardInput {
+            key_code,
+            logical_key: Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
+            state,
+            text: None,
+            repeat: false,
+            window,
+        });
+    }
+    world.resource_mut::<ScriptRun>().key = if phase == 0 { 1 } else { 0 };
+    phase == 1
 }
 
 /// One frame of a click: cursor over the hex, then press, then release.

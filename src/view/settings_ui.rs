@@ -84,11 +84,85 @@ fn scale_ui(mut contexts: EguiContexts, s: Res<Settings>, mut styled: Local<bool
     Ok(())
 }
 
+/// Each shortcut with its keys, a button to bind another key (the next one pressed) and one
+/// to restore its default; what a change took from another shortcut is said below.
+fn key_bindings(
+    ui: &mut egui::Ui,
+    edit: &mut Settings,
+    keymap: &mut crate::keys::Keymap,
+    tr: &crate::i18n::Translations,
+) {
+    use crate::keys::{KeyNote, Keymap, Shortcut};
+    match &keymap.note {
+        Some(KeyNote::Bound { key, lost: Some(l) }) => {
+            ui.colored_label(
+                egui::Color32::from_rgb(240, 200, 90),
+                tr.f("{} was taken from: {}", &[key, &l.words(tr)]),
+            );
+        }
+        Some(KeyNote::Bound { key, lost: None }) => {
+            ui.label(tr.f("{} is bound", &[key]));
+        }
+        Some(KeyNote::Unbindable) => {
+            ui.colored_label(egui::Color32::LIGHT_RED, tr.t("That key can't be bound"));
+        }
+        None => {}
+    }
+    egui::ScrollArea::vertical()
+        .max_height(260.0)
+        .show(ui, |ui| {
+            egui::Grid::new("key_grid")
+                .striped(true)
+                .num_columns(3)
+                .show(ui, |ui| {
+                    for c in Shortcut::all() {
+                        ui.label(c.words(tr));
+                        ui.label(egui::RichText::new(keymap.keys_of(c)).monospace().strong());
+                        ui.horizontal(|ui| {
+                            let waiting = keymap.capturing == Some(c);
+                            let text = if waiting {
+                                tr.t("press a key… (Esc: cancel)")
+                            } else {
+                                tr.t("Change")
+                            };
+                            if ui.selectable_label(waiting, text).clicked() {
+                                keymap.capturing = if waiting { None } else { Some(c) };
+                                keymap.note = None;
+                            }
+                            if ui
+                                .add_enabled(
+                                    keymap.map.get(&c) != Some(&c.defaults()),
+                                    egui::Button::new(tr.t("Default")),
+                                )
+                                .clicked()
+                            {
+                                let mut m = Keymap::from_saved(&edit.keys).0;
+                                m.map.insert(c, c.defaults());
+                                edit.keys = m.to_saved();
+                            }
+                        });
+                        ui.end_row();
+                    }
+                });
+        });
+    if ui
+        .add_enabled(
+            !edit.keys.is_empty(),
+            egui::Button::new(tr.t("All keys to their defaults")),
+        )
+        .clicked()
+    {
+        edit.keys.clear();
+        keymap.note = None;
+    }
+}
+
 fn draw_settings(
     mut contexts: EguiContexts,
     mut menu: ResMut<super::menu::Menu>,
     mut s: ResMut<Settings>,
     tr: Res<crate::i18n::Translations>,
+    mut keymap: ResMut<crate::keys::Keymap>,
 ) -> Result {
     if !menu.settings_open {
         return Ok(());
@@ -119,7 +193,11 @@ fn draw_settings(
                 ui.label(tr.t("Effects"));
                 ui.add(egui::Slider::new(&mut edit.effects, 0.0..=1.0));
                 ui.end_row();
-                ui.label(format!("{} (M)", tr.t("Mute")));
+                ui.label(format!(
+                    "{} ({})",
+                    tr.t("Mute"),
+                    keymap.keys_of(crate::keys::Shortcut::Mute)
+                ));
                 ui.checkbox(&mut edit.muted, "");
                 ui.end_row();
                 ui.label(tr.t("Interface scale"));
@@ -142,7 +220,24 @@ fn draw_settings(
                 ui.label(tr.t("Chaos turn speed"));
                 ui.add(egui::Slider::new(&mut edit.animation_speed, 0.25..=4.0).logarithmic(true));
                 ui.end_row();
+                ui.label(tr.t("First-level hints"));
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut edit.hints, "");
+                    if ui
+                        .add_enabled(
+                            !edit.hints_seen.is_empty(),
+                            egui::Button::new(tr.t("Show them again")),
+                        )
+                        .clicked()
+                    {
+                        edit.hints_seen.clear();
+                    }
+                });
+                ui.end_row();
             });
+            egui::CollapsingHeader::new(tr.t("Keys"))
+                .id_salt("keys")
+                .show(ui, |ui| key_bindings(ui, &mut edit, &mut keymap, &tr));
             ui.label(
                 egui::RichText::new(tr.f("Saved to {}", &[&settings::settings_path().display()]))
                     .weak()

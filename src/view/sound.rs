@@ -241,15 +241,24 @@ fn play_effects(
     }
 }
 
-/// Keys: M mutes, [ and ] lower and raise the master volume.
-pub fn volume_keys(keys: Res<ButtonInput<KeyCode>>, mut volumes: ResMut<Settings>) {
-    if keys.just_pressed(KeyCode::KeyM) {
+/// Keys (rebindable): Ctrl+M mutes, [ and ] lower and raise the master volume.
+pub fn volume_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    map: Res<crate::keys::Keymap>,
+    egui: Res<bevy_egui::input::EguiWantsInput>,
+    mut volumes: ResMut<Settings>,
+) {
+    use crate::keys::Shortcut;
+    if egui.wants_keyboard_input() {
+        return;
+    }
+    if map.just_pressed(Shortcut::Mute, &keys) {
         volumes.muted = !volumes.muted;
     }
-    if keys.just_pressed(KeyCode::BracketLeft) {
+    if map.just_pressed(Shortcut::VolumeDown, &keys) {
         volumes.master = (volumes.master - 0.1).max(0.0);
     }
-    if keys.just_pressed(KeyCode::BracketRight) {
+    if map.just_pressed(Shortcut::VolumeUp, &keys) {
         volumes.master = (volumes.master + 0.1).min(1.0);
     }
 }

@@ -33,9 +33,14 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, (undo_keys, track_and_undo).chain());
 }
 
-fn undo_keys(keys: Res<ButtonInput<KeyCode>>, mut undo: ResMut<UndoStack>) {
-    let ctrl = keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
-    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+fn undo_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    map: Res<crate::keys::Keymap>,
+    egui: Res<bevy_egui::input::EguiWantsInput>,
+    mut undo: ResMut<UndoStack>,
+) {
+    // Backspace in a text field (a save's name) edits the text, not the game.
+    if !egui.wants_keyboard_input() && map.just_pressed(crate::keys::Shortcut::Undo, &keys) {
         undo.requested = true;
     }
 }

@@ -171,3 +171,31 @@ fn the_ai_chooses_the_same_on_a_restored_copy_of_the_state() {
         submit(w, by, live.action).expect("legal");
     }
 }
+
+#[test]
+fn skipping_the_chaos_turn_plays_it_out_through_the_rules_at_once() {
+    // The window's "skip" plays the rest of the Chaos turn on one frame: every move is an
+    // ordinary logged action, and the game stops at the Eladrins' next decision.
+    use chaos_outpost::rules::{ActionLog, Cycle, GameWorld, submit};
+    let db = Arc::new(chaos_outpost::content::ContentDb::embedded().expect("base"));
+    let mut app = chaos_outpost::rules::setup::new_game(db, "standard", None, 4).expect("game");
+    let w = app.world_mut();
+    // Play with the AIs until Chaos has the main-phase turn.
+    let mut guard = 0;
+    while !(w.step_id() == "R9" && w.resource::<Cycle>().turn == Camp::Chaos) {
+        let (by, a) = sim::next_action(w);
+        submit(w, by, a).expect("legal");
+        guard += 1;
+        assert!(guard < 5_000, "Chaos never got a turn");
+    }
+    let before = w.resource::<ActionLog>().0.len();
+    let played = chaos_outpost::view::driver::skip_chaos_turn(w);
+    assert!(played > 0);
+    assert_eq!(w.resource::<ActionLog>().0.len(), before + played);
+    let log = &w.resource::<ActionLog>().0[before..];
+    assert!(log.iter().all(|(by, _)| *by == Camp::Chaos), "{log:?}");
+    assert!(
+        !(w.step_id() == "R9" && w.resource::<Cycle>().turn == Camp::Chaos),
+        "still the Chaos turn after skipping"
+    );
+}

@@ -179,6 +179,13 @@ fn skills_battle_outcomes_camps_and_steps_are_translated() {
         .map(BattleEnd::words),
     );
     names.extend(["Eladrins", "Chaos"]);
+    // What each keyboard shortcut does (the help and the settings list them).
+    names.extend(
+        chaos_outpost::keys::Shortcut::all()
+            .into_iter()
+            .map(|s| s.describe()),
+    );
+    names.extend(chaos_outpost::view::help::MOUSE.iter().map(|(k, _, _)| *k));
     let app = chaos_outpost::rules::setup::headless_app(std::sync::Arc::new(
         ContentDb::embedded().expect("base content"),
     ));
@@ -189,7 +196,10 @@ fn skills_battle_outcomes_camps_and_steps_are_translated() {
         .filter(|s| !fr.map.contains_key(*s))
         .map(str::to_string)
         .collect();
-    report("skills, outcomes, camps or step titles", &missing);
+    report(
+        "skills, outcomes, camps, step titles or shortcuts",
+        &missing,
+    );
 }
 
 #[test]

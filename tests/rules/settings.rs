@@ -95,3 +95,65 @@ fn a_hand_edited_mod_list_is_cleaned_with_a_note() {
         "{notes:?}"
     );
 }
+
+#[test]
+fn rebound_keys_round_trip_and_a_bad_one_keeps_its_default_with_a_note() {
+    use chaos_outpost::keys::{Binding, Keymap, Shortcut};
+    // Binding End to "end the step" takes it from "skip the Chaos turn" (no key does two
+    // things), and only the changes are saved.
+    let mut map = Keymap::default();
+    let end = Binding::parse("end").expect("a key");
+    let lost = map.rebind(Shortcut::EndStep, end);
+    assert_eq!(lost, vec![Shortcut::SkipChaos]);
+    assert_eq!(map.keys_of(Shortcut::SkipChaos), "—");
+    assert!(map.conflicts().is_empty());
+    let saved = map.to_saved();
+    assert_eq!(saved.len(), 2, "{saved:?}");
+    assert_eq!(saved[&Shortcut::EndStep], ["End"]);
+
+    let path = tmp("keys");
+    let s = Settings {
+        keys: saved,
+        ..Settings::default()
+    };
+    settings::save(&s, &path).expect("save");
+    let (back, notes) = settings::load(&path);
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(Keymap::from_saved(&back.keys).0.map, map.map);
+
+    // A hand-edited file: a key the game doesn't know, a bad modifier, two shortcuts on one
+    // key. Each is named; the unreadable ones keep their defaults.
+    let mut s = Settings::default();
+    s.keys.insert(Shortcut::Help, vec!["Hyper+F1".into()]);
+    s.keys.insert(Shortcut::Menu, vec!["Kanji".into()]);
+    s.keys.insert(Shortcut::QuickSave, vec!["F9".into()]);
+    let notes = s.clamp();
+    let all = notes.join("\n");
+    assert!(
+        all.contains("Help") && all.contains("`hyper` is not a modifier"),
+        "{all}"
+    );
+    assert!(
+        all.contains("Menu") && all.contains("`Kanji` is not a key"),
+        "{all}"
+    );
+    assert!(all.contains("F9 is bound to both"), "{all}");
+    let map = Keymap::from_saved(&s.keys).0;
+    assert_eq!(map.keys_of(Shortcut::Help), "F1");
+    assert_eq!(map.keys_of(Shortcut::Menu), "Escape");
+}
+
+#[test]
+fn bindings_read_and_print_the_same() {
+    use chaos_outpost::keys::Binding;
+    for text in ["Ctrl+Z", "Shift+Alt+F5", "Space", "[", "Numpad7", "7", "Q"] {
+        let b = Binding::parse(text).expect(text);
+        assert_eq!(b.to_string(), text);
+    }
+    assert_eq!(
+        Binding::parse("ctrl + z").map(|b| b.to_string()),
+        Ok("Ctrl+Z".to_string())
+    );
+    assert!(Binding::parse("").is_err());
+    assert!(Binding::parse("Ctrl+").is_err());
+}

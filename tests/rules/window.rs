@@ -39,47 +39,9 @@ fn colours(path: &std::path::Path) -> (u32, u32, usize) {
 
 #[test]
 fn a_full_cycle_plays_in_the_real_window_with_scripted_input() {
-    if !have("xvfb-run") {
-        assert!(
-            std::env::var("CHAOS_OUTPOST_REQUIRE_XVFB").is_err(),
-            "xvfb-run is required here (CHAOS_OUTPOST_REQUIRE_XVFB is set)"
-        );
-        eprintln!("skipped: no xvfb-run (./dev test installs it)");
+    let Some(out) = play_script("full_cycle") else {
         return;
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let out = std::env::temp_dir().join(format!("chaos-outpost-window-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    std::fs::create_dir_all(&out).expect("out dir");
-    let mut child = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(env!("CARGO_BIN_EXE_chaos-outpost"))
-        .args(["play", "--level", "first_light", "--seed", "1", "--script"])
-        .arg(root.join("tests/ui/full_cycle.ron"))
-        .arg("--out")
-        .arg(&out)
-        // Settings and data of its own: never the developer's.
-        .env("CHAOS_OUTPOST_CONFIG", out.join("settings.ron"))
-        .env("XDG_DATA_HOME", out.join("data"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(out.join("log.txt")).expect("log"))
-        .spawn()
-        .expect("xvfb-run starts");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        if started.elapsed() > Duration::from_secs(300) {
-            let _ = child.kill();
-            panic!("the window didn't finish its script in 300 s");
-        }
-        std::thread::sleep(Duration::from_millis(100));
     };
-    let log = std::fs::read_to_string(out.join("log.txt")).unwrap_or_default();
-    assert!(status.success(), "exit {status}; log:\n{log}");
-    eprintln!("window script: {:.1} s", started.elapsed().as_secs_f32());
-
     // The screenshot: the window's size, and a map, panels and text (many colours), not blank.
     let (w, h, n) = colours(&out.join("full_cycle.png"));
     assert_eq!((w, h), (1280, 720));
@@ -118,4 +80,92 @@ fn a_full_cycle_plays_in_the_real_window_with_scripted_input() {
     // Chaos played its own turns meanwhile.
     assert!(log.iter().any(|(by, _)| *by == Camp::Chaos));
     let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_main_phase_plays_from_the_keyboard_alone() {
+    let Some(out) = play_script("keyboard") else {
+        return;
+    };
+    let s = snapshot::read(&out.join("keyboard.ron")).expect("the script's save");
+    let log = &s.actions.0;
+    // `.` selected army 2, K put the cursor east of it, Space ordered the move (R9.4).
+    assert!(log.contains(&(Camp::Eladrins, Action::Activate { army: 2 })));
+    let moves = log
+        .iter()
+        .filter(|x| **x == (Camp::Eladrins, Action::Move { to: (1, 0) }))
+        .count();
+    assert_eq!(moves, 1, "Ctrl+Z took the first move back: {log:?}");
+    let army = s.armies.iter().find(|a| a.id == 2).expect("army 2");
+    assert_eq!((army.hex.x, army.hex.y), (1, 0));
+    let u = snapshot::read(&out.join("undone.ron")).expect("the save after the undo");
+    let a = u.armies.iter().find(|a| a.id == 2).expect("army 2");
+    assert_eq!((a.hex.x, a.hex.y), (0, 0));
+    // Enter ended the activation, then the turn; End played the Chaos turn out at once.
+    assert!(log.contains(&(Camp::Eladrins, Action::EndActivation)));
+    assert!(log.contains(&(Camp::Eladrins, Action::Pass)));
+    assert!(log.iter().any(|(by, _)| *by == Camp::Chaos));
+    assert_eq!(s.cycle.number, 2);
+    let text = std::fs::read_to_string(out.join("log.txt")).unwrap_or_default();
+    assert!(
+        text.contains("the Chaos turn played out at once"),
+        "End didn't skip the Chaos turn"
+    );
+    // F1 opened the help on its key list: a real frame, not blank.
+    let (w, h, n) = colours(&out.join("keys_help.png"));
+    assert_eq!((w, h), (1280, 720));
+    assert!(n > 200, "only {n} colours");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Plays `tests/ui/NAME.ron` in the real window under Xvfb (First Light, seed 1) and returns
+/// its output folder; `None` where Xvfb is missing and not required.
+fn play_script(name: &str) -> Option<PathBuf> {
+    if !have("xvfb-run") {
+        assert!(
+            std::env::var("CHAOS_OUTPOST_REQUIRE_XVFB").is_err(),
+            "xvfb-run is required here (CHAOS_OUTPOST_REQUIRE_XVFB is set)"
+        );
+        eprintln!("skipped: no xvfb-run (./dev test installs it)");
+        return None;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = std::env::temp_dir().join(format!(
+        "chaos-outpost-window-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).expect("out dir");
+    let mut child = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_chaos-outpost"))
+        .args(["play", "--level", "first_light", "--seed", "1", "--script"])
+        .arg(root.join(format!("tests/ui/{name}.ron")))
+        .arg("--out")
+        .arg(&out)
+        // Settings and data of its own: never the developer's.
+        .env("CHAOS_OUTPOST_CONFIG", out.join("settings.ron"))
+        .env("XDG_DATA_HOME", out.join("data"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(out.join("log.txt")).expect("log"))
+        .spawn()
+        .expect("xvfb-run starts");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if started.elapsed() > Duration::from_secs(300) {
+            let _ = child.kill();
+            panic!("the window didn't finish its script in 300 s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let log = std::fs::read_to_string(out.join("log.txt")).unwrap_or_default();
+    assert!(status.success(), "exit {status}; log:\n{log}");
+    eprintln!(
+        "window script {name}: {:.1} s",
+        started.elapsed().as_secs_f32()
+    );
+    Some(out)
 }
