@@ -968,6 +968,10 @@ pub struct Level {
     /// Text shown when the level starts.
     #[serde(default)]
     pub intro: String,
+    /// This level teaches: the window shows short hints (`assets/help/hints.ron`) the first
+    /// time each phase, panel and action appears (players can turn them off).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
     /// Difficulty id used when none is asked for.
     #[serde(default = "normal")]
     pub difficulty: String,

@@ -191,12 +191,14 @@ struct CacheKey {
     selected: Option<Hex>,
     content: usize,
     chronicle: usize,
+    /// The language: the lines are worded in it.
+    lang: String,
 }
 
 fn refresh_cache(
     world: &mut World,
     mut last: Local<Option<CacheKey>>,
-    mut hovered: Local<Option<(Option<Hex>, usize)>>,
+    mut hovered: Local<Option<(Option<Hex>, usize, String)>>,
 ) {
     let (hover, selected) = {
         let v = world.resource::<ViewState>();
@@ -213,11 +215,16 @@ fn refresh_cache(
             selected,
             content: std::sync::Arc::as_ptr(&world.content()) as usize,
             chronicle: world.resource::<crate::rules::Chronicle>().0.len(),
+            lang: world
+                .get_resource::<crate::i18n::Translations>()
+                .map(|t| t.lang.clone())
+                .unwrap_or_default(),
         }
     };
     // The hovered tile's lines change with the pointer or the game.
-    if *hovered != Some((hover, key.chronicle)) {
-        *hovered = Some((hover, key.chronicle));
+    let now = Some((hover, key.chronicle, key.lang.clone()));
+    if *hovered != now {
+        *hovered = now;
         let lines = hover.map(|h| describe_tile(world, h)).unwrap_or_default();
         world.resource_mut::<ViewCache>().hover = lines;
     }

@@ -26,7 +26,10 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CardQueue>()
         .init_resource::<History>()
         .add_systems(Update, (queue_cards, record_history))
-        .add_systems(EguiPrimaryContextPass, draw_card);
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw_card.run_if(not(super::hints::intro_open)),
+        );
 }
 
 fn queue_cards(

@@ -10,6 +10,7 @@ pub mod driver;
 pub mod frames;
 pub mod handoff;
 pub mod help;
+pub mod hints;
 pub mod input;
 pub mod menu;
 pub mod mods_ui;
@@ -70,6 +71,7 @@ impl Plugin for GamePlugin {
             help::plugin,
             battle::plugin,
         ))
+        .add_plugins(hints::plugin)
         .init_resource::<Decor>()
         .add_systems(Startup, spawn_camera)
         .add_systems(

@@ -59,6 +59,12 @@ pub enum UiStep {
     Language(String),
     /// Set the Chaos turn's speed (0.25 to 4), as the settings do.
     ChaosSpeed(f32),
+    /// Turn the first level's hints on or off, as the settings do.
+    Hints(bool),
+    /// Close the level's intro, as its Begin button does (waits for it to open).
+    Begin,
+    /// Until this hint (an id of `assets/help/hints.ron`) is on screen.
+    WaitHint(String),
     /// Load a save (a path relative to the working folder), as the menu does.
     Load(String),
     /// Let the AIs play until this cycle's main phase (the "Let the AI play" button, each turn).
@@ -167,6 +173,16 @@ fn run_script(world: &mut World) {
             world.resource_mut::<crate::settings::Settings>().language = l.clone();
             true
         }
+        UiStep::Hints(on) => {
+            world.resource_mut::<crate::settings::Settings>().hints = *on;
+            true
+        }
+        UiStep::Begin => world.resource_mut::<super::hints::Guide>().begin(),
+        UiStep::WaitHint(id) => world
+            .resource::<super::hints::Guide>()
+            .showing
+            .as_ref()
+            .is_some_and(|h| h.id == *id),
         UiStep::ChaosSpeed(s) => {
             world
                 .resource_mut::<crate::settings::Settings>()

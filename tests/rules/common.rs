@@ -52,6 +52,7 @@ impl Builder {
                 name: "Test".into(),
                 description: String::new(),
                 intro: String::new(),
+                hints: false,
                 difficulty: "normal".into(),
                 map: MapDef::Generated { radius, seed: 1 },
                 terrain,

@@ -186,6 +186,10 @@ fn skills_battle_outcomes_camps_and_steps_are_translated() {
             .map(|s| s.describe()),
     );
     names.extend(chaos_outpost::view::help::MOUSE.iter().map(|(k, _, _)| *k));
+    // The first level's hints.
+    let hints = chaos_outpost::view::hints::hints();
+    assert!(!hints.is_empty());
+    names.extend(hints.iter().map(|h| h.text.as_str()));
     let app = chaos_outpost::rules::setup::headless_app(std::sync::Arc::new(
         ContentDb::embedded().expect("base content"),
     ));
