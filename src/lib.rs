@@ -8,6 +8,7 @@
 //! - `view`: the window (`GamePlugin`): it reads the game state and sends `Action`s.
 
 pub mod ai;
+pub mod colour;
 pub mod content;
 pub mod i18n;
 pub mod keys;

@@ -181,6 +181,14 @@ enum Cmd {
     },
     /// Print the reference of every content type (the source of docs/schema.md).
     Schema,
+    /// Write how a screenshot looks with deuteranopia (Machado 2009 simulation), to check the
+    /// colour-blind-safe palette by eye.
+    Cvd {
+        /// A PNG screenshot (F12 in the game).
+        input: PathBuf,
+        /// Where the simulated PNG goes.
+        output: PathBuf,
+    },
     /// For translators: list every content name and text (of the base game and the --mod
     /// mods) that a language's tables (the base one and the mods' `i18n/LANG.ron`) lack.
     /// Exits 1 if any is missing.
@@ -341,6 +349,7 @@ fn main() -> ExitCode {
             json,
         }) => framebench(&mods, &level, frames, json),
         Some(Cmd::Translations { lang, json }) => return missing_translations(&mods, &lang, json),
+        Some(Cmd::Cvd { input, output }) => chaos_outpost::colour::simulate_png(&input, &output),
         Some(Cmd::Schema) => {
             print!("{}", chaos_outpost::content::schema_doc::markdown());
             Ok(())

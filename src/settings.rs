@@ -187,6 +187,6 @@ pub fn load(path: &Path) -> (Settings, Vec<String>) {
 pub fn save(s: &Settings, path: &Path) -> Result<(), String> {
     let text = ron::ser::to_string_pretty(s, ron::ser::PrettyConfig::default())
         .map_err(|e| format!("can't serialise the settings: {e}"))?;
-    write_atomic(path, &envelope("settings", &text))
+    write_atomic(path, envelope("settings", &text))
         .map_err(|e| format!("{}: can't write: {e}", path.display()))
 }

@@ -304,7 +304,7 @@ pub fn restore(world: &mut World, s: &Snapshot) -> Result<(), String> {
 
 /// Writes `text` to `path` atomically: a temp file beside it, flushed and synced, then renamed
 /// over the target, so a crash leaves either the old file or the new one, never half of one.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+pub fn write_atomic(path: &Path, text: impl AsRef<[u8]>) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     if let Some(d) = dir {
         std::fs::create_dir_all(d)?;
@@ -316,7 +316,7 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
     {
         let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
+        f.write_all(text.as_ref())?;
         f.sync_all()?;
     }
     std::fs::rename(&tmp, path)?;
@@ -333,7 +333,7 @@ pub fn save(world: &mut World, path: &Path) -> Result<(), String> {
     let s = capture(world);
     let text = ron::ser::to_string_pretty(&s, ron::ser::PrettyConfig::default())
         .map_err(|e| format!("can't serialise the game: {e}"))?;
-    write_atomic(path, &envelope("save", &text))
+    write_atomic(path, envelope("save", &text))
         .map_err(|e| format!("{}: can't write: {e}", path.display()))
 }
 
@@ -420,7 +420,7 @@ pub fn replay_of(world: &mut World) -> Replay {
 pub fn write_replay(r: &Replay, path: &Path) -> Result<(), String> {
     let text = ron::ser::to_string_pretty(r, ron::ser::PrettyConfig::default())
         .map_err(|e| format!("can't serialise the replay: {e}"))?;
-    write_atomic(path, &envelope("replay", &text))
+    write_atomic(path, envelope("replay", &text))
         .map_err(|e| format!("{}: can't write: {e}", path.display()))
 }
 

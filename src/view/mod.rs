@@ -223,18 +223,30 @@ fn icon(image: Handle<Image>, size: f32, color: Color, at: Vec3) -> impl Bundle 
     )
 }
 
+/// A map label's font: `base` points times the interface scale, so the labels on the map
+/// follow the setting that scales the panels.
+fn label_font(base: f32, settings: &crate::settings::Settings) -> TextFont {
+    TextFont::from_font_size(base * settings.ui_scale.clamp(0.75, 2.0))
+}
+
 /// Redraws the decorations of changed tiles: corruption (hatched violet) and rifts (a glowing
 /// crack), the improvement's icon with its time markers, an artifact token, resources lying
-/// there.
+/// there. A new language or interface scale redraws every tile's (their labels change).
 fn decorate_tiles(
     mut commands: Commands,
-    changed: Query<&Tile, Changed<Tile>>,
+    tiles: Query<Ref<Tile>>,
     mut decor: ResMut<Decor>,
     art: Res<art::Art>,
+    settings: Res<crate::settings::Settings>,
+    tr: Res<crate::i18n::Translations>,
+    mut worded: Local<Option<(String, u32)>>,
 ) {
     let l = layout();
     let size = hex_sprite_size();
-    for t in &changed {
+    let now = Some((tr.lang.clone(), (settings.ui_scale * 100.0) as u32));
+    let all = *worded != now;
+    *worded = now;
+    for t in tiles.iter().filter(|t| all || t.is_changed()) {
         for e in decor.on.remove(&t.hex).unwrap_or_default() {
             commands.entity(e).despawn();
         }
@@ -271,8 +283,8 @@ fn decorate_tiles(
             if w.timer > 0 {
                 let at = Transform::from_xyz(p.x - 9.0, p.y - 2.0, 0.6);
                 let text = (
-                    Text2d::new(format!("{} left", w.timer)),
-                    TextFont::from_font_size(9.0),
+                    Text2d::new(tr.f("{} left", &[&w.timer])),
+                    label_font(9.0, &settings),
                     TextColor(Color::WHITE),
                     at,
                 );
@@ -291,7 +303,7 @@ fn decorate_tiles(
             let at = Transform::from_xyz(p.x, p.y + 17.0, 0.6);
             let text = (
                 Text2d::new(format!("+{lying}")),
-                TextFont::from_font_size(9.0),
+                label_font(9.0, &settings),
                 TextColor(Color::srgb_u8(255, 240, 190)),
                 at,
             );
@@ -303,15 +315,33 @@ fn decorate_tiles(
     }
 }
 
+/// The outline of a tile the selected army reaches: with one action point (`near`) or more.
+/// Colour-blind safe: Okabe–Ito yellow and sky blue instead of two greens that deuteranopia
+/// merges with the grass (`tests/rules/colour.rs` measures it).
+pub fn reach_colour(near: bool, palette: Palette) -> [u8; 3] {
+    match (near, palette) {
+        (true, Palette::Standard) => [140, 242, 140],
+        (false, Palette::Standard) => [64, 153, 77],
+        (true, Palette::ColorBlindSafe) => [240, 228, 66],
+        (false, Palette::ColorBlindSafe) => [86, 180, 233],
+    }
+}
+
 /// A camp's token colour. The colour-blind-safe palette uses the Okabe–Ito blue and orange,
 /// which deuteranopia, protanopia and tritanopia all keep apart.
 pub fn camp_color(camp: Camp, palette: Palette) -> Color {
+    let [r, g, b] = camp_rgb(camp, palette);
+    Color::srgb_u8(r, g, b)
+}
+
+/// `camp_color` as sRGB bytes.
+pub fn camp_rgb(camp: Camp, palette: Palette) -> [u8; 3] {
     match (camp, palette) {
-        (Camp::Eladrins, Palette::Standard) => Color::srgb_u8(45, 120, 220),
-        (Camp::Chaos, Palette::Standard) => Color::srgb_u8(210, 40, 45),
+        (Camp::Eladrins, Palette::Standard) => [45, 120, 220],
+        (Camp::Chaos, Palette::Standard) => [210, 40, 45],
         // Okabe–Ito blue and orange.
-        (Camp::Eladrins, Palette::ColorBlindSafe) => Color::srgb_u8(0, 114, 178),
-        (Camp::Chaos, Palette::ColorBlindSafe) => Color::srgb_u8(230, 159, 0),
+        (Camp::Eladrins, Palette::ColorBlindSafe) => [0, 114, 178],
+        (Camp::Chaos, Palette::ColorBlindSafe) => [230, 159, 0],
     }
 }
 
@@ -331,9 +361,15 @@ fn place_tokens(
     art: Res<art::Art>,
     content: Res<Content>,
     settings: Res<crate::settings::Settings>,
+    tr: Res<crate::i18n::Translations>,
 ) {
     let gone = gone_a.read().count() + gone_o.read().count() > 0;
-    if *done_once && changed_a.is_empty() && changed_o.is_empty() && !gone && !settings.is_changed()
+    if *done_once
+        && changed_a.is_empty()
+        && changed_o.is_empty()
+        && !gone
+        && !settings.is_changed()
+        && !tr.is_changed()
     {
         return;
     }
@@ -355,14 +391,14 @@ fn place_tokens(
             ));
         }
         let label = if o.portal {
-            format!("{} (portal)", o.name)
+            tr.f("{} (portal)", &[&o.name])
         } else {
             o.name.clone()
         };
         commands.spawn((
             Token,
             Text2d::new(label),
-            TextFont::from_font_size(12.0),
+            label_font(12.0, &settings),
             TextColor(Color::WHITE),
             Transform::from_xyz(p.x, p.y - 22.0, 3.0),
         ));
@@ -404,7 +440,7 @@ fn place_tokens(
         commands.spawn((
             Token,
             Text2d::new(a.units.len().to_string()),
-            TextFont::from_font_size(10.0),
+            label_font(10.0, &settings),
             TextColor(Color::WHITE),
             Transform::from_xyz(p.x + 10.0, p.y - 9.0, 3.0),
         ));
@@ -417,7 +453,7 @@ fn place_tokens(
             commands.spawn((
                 Token,
                 Text2d::new(a.famine.to_string()),
-                TextFont::from_font_size(9.0),
+                label_font(9.0, &settings),
                 TextColor(red),
                 Transform::from_xyz(p.x - 12.0, p.y - 17.0, 3.0),
             ));
@@ -439,7 +475,6 @@ fn draw_highlights(
     cache: Res<cache::ViewCache>,
     settings: Res<crate::settings::Settings>,
 ) {
-    let cb = settings.palette == Palette::ColorBlindSafe;
     let l = layout();
     let ring = |h: Hex, r: f32| -> Vec<Vec2> {
         let c = l.hex_to_world_pos(h);
@@ -451,14 +486,8 @@ fn draw_highlights(
             .collect()
     };
     for (h, cost) in &cache.reach {
-        // Colour-blind safe: Okabe–Ito yellow and sky blue instead of two greens.
-        let color = match (*cost <= 1, cb) {
-            (true, false) => Color::srgb(0.55, 0.95, 0.55),
-            (false, false) => Color::srgb(0.25, 0.6, 0.3),
-            (true, true) => Color::srgb_u8(240, 228, 66),
-            (false, true) => Color::srgb_u8(86, 180, 233),
-        };
-        gizmos.linestrip_2d(ring(*h, HEX_SIZE - 4.0), color);
+        let [r, g, b] = reach_colour(*cost <= 1, settings.palette);
+        gizmos.linestrip_2d(ring(*h, HEX_SIZE - 4.0), Color::srgb_u8(r, g, b));
     }
     if let Some(h) = view.selected {
         gizmos.linestrip_2d(ring(h, HEX_SIZE - 1.5), Color::srgb(1.0, 0.9, 0.2));

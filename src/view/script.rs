@@ -61,6 +61,10 @@ pub enum UiStep {
     ChaosSpeed(f32),
     /// Turn the first level's hints on or off, as the settings do.
     Hints(bool),
+    /// Set the interface scale (0.75 to 2), as the settings do.
+    UiScale(f32),
+    /// Set the colour palette, as the settings do.
+    Palette(crate::settings::Palette),
     /// Close the level's intro, as its Begin button does (waits for it to open).
     Begin,
     /// Until this hint (an id of `assets/help/hints.ron`) is on screen.
@@ -171,6 +175,14 @@ fn run_script(world: &mut World) {
         }
         UiStep::Language(l) => {
             world.resource_mut::<crate::settings::Settings>().language = l.clone();
+            true
+        }
+        UiStep::UiScale(s) => {
+            world.resource_mut::<crate::settings::Settings>().ui_scale = s.clamp(0.75, 2.0);
+            true
+        }
+        UiStep::Palette(p) => {
+            world.resource_mut::<crate::settings::Settings>().palette = *p;
             true
         }
         UiStep::Hints(on) => {

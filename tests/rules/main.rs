@@ -5,6 +5,7 @@ mod common;
 
 mod ai;
 mod cli;
+mod colour;
 mod content;
 mod cycle;
 mod fuzz;

@@ -1,0 +1,90 @@
+//! The colour-blind-safe palette (Settings → Colours) measured with a deuteranopia simulation
+//! (`chaos_outpost::colour`): the camps' tokens, the reach highlights against the terrain they
+//! are drawn on, and the corruption hatching against clean land must stay clearly apart (CIE76
+//! ΔE ≥ 20) for a player with deuteranopia.
+
+use chaos_outpost::colour::{delta_e, delta_e_deuteranopia};
+use chaos_outpost::content::Camp;
+use chaos_outpost::settings::Palette;
+use chaos_outpost::view::{camp_rgb, reach_colour};
+
+/// Clearly different at a glance.
+const APART: f32 = 20.0;
+
+/// The mean colour of a tile texture (its opaque pixels), or of `overlay` blended over it.
+fn mean(tile: &str, overlay: Option<&str>) -> [u8; 3] {
+    let read = |p: &str| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(p);
+        let dec = png::Decoder::new(std::io::BufReader::new(
+            std::fs::File::open(&path).expect("art file"),
+        ));
+        let mut r = dec.read_info().expect("png");
+        let mut buf = vec![0; r.output_buffer_size().expect("size")];
+        let info = r.next_frame(&mut buf).expect("frame");
+        assert_eq!(info.color_type, png::ColorType::Rgba, "{p}");
+        buf.truncate(info.buffer_size());
+        buf
+    };
+    let base = read(&format!("assets/art/tiles/{tile}.png"));
+    let over = overlay.map(|o| read(&format!("assets/art/overlays/{o}.png")));
+    let (mut sum, mut n) = ([0f64; 3], 0f64);
+    for (i, px) in base.chunks_exact(4).enumerate() {
+        if px[3] < 250 {
+            continue;
+        }
+        let mut c = [px[0] as f64, px[1] as f64, px[2] as f64];
+        if let Some(o) = &over
+            && let Some(q) = o.chunks_exact(4).nth(i)
+        {
+            let a = q[3] as f64 / 255.0;
+            for k in 0..3 {
+                c[k] = c[k] * (1.0 - a) + q[k] as f64 * a;
+            }
+        }
+        for k in 0..3 {
+            sum[k] += c[k];
+        }
+        n += 1.0;
+    }
+    sum.map(|s| (s / n).round() as u8)
+}
+
+#[test]
+fn the_safe_palette_stays_apart_with_deuteranopia() {
+    let safe = Palette::ColorBlindSafe;
+    let (el, ch) = (camp_rgb(Camp::Eladrins, safe), camp_rgb(Camp::Chaos, safe));
+    let camps = delta_e_deuteranopia(el, ch);
+    let mut report = vec![format!("camps {camps:.1}")];
+    let mut worst = camps;
+    for tile in ["plains", "forest", "hills", "dunes", "marsh"] {
+        let t = mean(tile, None);
+        for near in [true, false] {
+            let d = delta_e_deuteranopia(reach_colour(near, safe), t);
+            report.push(format!("reach({near}) on {tile} {d:.1}"));
+            worst = worst.min(d);
+        }
+        let c = delta_e_deuteranopia(mean(tile, Some("corrupted")), t);
+        report.push(format!("corruption on {tile} {c:.1}"));
+        worst = worst.min(c);
+    }
+    eprintln!("{}", report.join("; "));
+    assert!(worst >= APART, "{}", report.join("\n"));
+}
+
+#[test]
+fn the_standard_reach_greens_are_what_the_safe_palette_fixes() {
+    // Why the option exists: with deuteranopia the standard palette's far-reach green sits
+    // much closer to the grass than the safe palette's sky blue does.
+    let plains = mean("plains", None);
+    let standard = delta_e_deuteranopia(reach_colour(false, Palette::Standard), plains);
+    let safe = delta_e_deuteranopia(reach_colour(false, Palette::ColorBlindSafe), plains);
+    eprintln!("far reach on plains, deuteranopia: standard {standard:.1}, safe {safe:.1}");
+    assert!(
+        safe > standard + 10.0,
+        "standard {standard:.1}, safe {safe:.1}"
+    );
+    // And both palettes keep the camps apart for full colour vision.
+    for p in [Palette::Standard, Palette::ColorBlindSafe] {
+        assert!(delta_e(camp_rgb(Camp::Eladrins, p), camp_rgb(Camp::Chaos, p)) > 40.0);
+    }
+}
