@@ -125,6 +125,20 @@ pub fn cited_rule(text: &str) -> Option<String> {
     None
 }
 
+/// A 📖 button for the rule `text` cites, if it cites one; true when clicked (the caller opens
+/// the help there with `Help::show_rule`).
+pub fn rule_button(
+    ui: &mut egui::Ui,
+    text: &str,
+    tr: &crate::i18n::Translations,
+) -> Option<String> {
+    let rule = cited_rule(text)?;
+    ui.small_button(format!("📖 {rule}"))
+        .on_hover_text(tr.t("Open the rules here"))
+        .clicked()
+        .then_some(rule)
+}
+
 /// The section a rule belongs to (`R9.1` → `R9`).
 fn section_of(rule: &str) -> &str {
     rule.split('.').next().unwrap_or(rule)

@@ -244,7 +244,8 @@ pub fn pick_hexes(
     };
     let h = layout().world_pos_to_hex(world_pos);
     if !board.contains(h) {
-        view.hover = None;
+        // Off the map the last tile stays described: the pointer can cross the background
+        // to the tile box and click its rule links.
         return;
     }
     view.hover = Some(h);

@@ -300,7 +300,9 @@ fn draw_panels(
                 }
             });
             ui.separator();
-            sheets::forecast(ui, &icons, &tr, &cache.forecast);
+            if let Some(rule) = sheets::forecast(ui, &icons, &tr, &cache.forecast) {
+                help.show_rule(&rule);
+            }
             let mut clicked: Option<Action> = None;
             let cx = sheets::Cx {
                 icons: &icons,
@@ -374,9 +376,7 @@ fn draw_panels(
                 ui.horizontal_wrapped(|ui| {
                     ui.colored_label(egui::Color32::LIGHT_RED, &r);
                     // The rule it cites, one click away.
-                    if let Some(rule) = super::help::cited_rule(&r)
-                        && ui.small_button(format!("📖 {rule}")).on_hover_text(tr.t("Open the rules here")).clicked()
-                    {
+                    if let Some(rule) = super::help::rule_button(ui, &r, &tr) {
                         help.show_rule(&rule);
                     }
                 });
@@ -394,8 +394,15 @@ fn draw_panels(
             .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(8.0, -8.0))
             .show(ctx, |ui| {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    // A line citing a rule links to it (the hover stays while the pointer is
+                    // over this box).
                     for l in &cache.hover {
-                        ui.label(l);
+                        ui.horizontal(|ui| {
+                            ui.label(l);
+                            if let Some(rule) = super::help::rule_button(ui, l, &tr) {
+                                help.show_rule(&rule);
+                            }
+                        });
                     }
                 });
             });

@@ -80,10 +80,17 @@ pub struct Cx<'a> {
     pub db: &'a ContentDb,
 }
 
-/// The upkeep forecast: warnings before they happen.
-pub fn forecast(ui: &mut egui::Ui, icons: &IconIds, tr: &Translations, warnings: &[Warning]) {
+/// The upkeep forecast: warnings before they happen, each with a button to the rule it cites.
+/// Returns the rule clicked, if any.
+pub fn forecast(
+    ui: &mut egui::Ui,
+    icons: &IconIds,
+    tr: &Translations,
+    warnings: &[Warning],
+) -> Option<String> {
+    let mut open = None;
     if warnings.is_empty() {
-        return;
+        return open;
     }
     ui.heading(tr.t("Next upkeep"));
     for w in warnings {
@@ -97,10 +104,15 @@ pub fn forecast(ui: &mut egui::Ui, icons: &IconIds, tr: &Translations, warnings:
                 Warning::Corruption { .. } => ("ui_corruption", WARN),
             };
             icon(ui, icons, key, "ui_card", 16.0);
-            ui.label(RichText::new(w.words(tr)).color(color));
+            let words = w.words(tr);
+            ui.label(RichText::new(&words).color(color));
+            if let Some(r) = super::help::rule_button(ui, &words, tr) {
+                open = Some(r);
+            }
         });
     }
     ui.separator();
+    open
 }
 
 /// The outpost sheet. Returns the action clicked, if any.
