@@ -64,9 +64,18 @@ pub enum Warning {
 }
 
 impl Warning {
-    /// The warning in words, in the language of `tr` (English with an empty table).
-    pub fn words(&self, tr: &crate::i18n::Translations) -> String {
+    /// The warning in words, in the language of `tr` (English with an empty table), with
+    /// building and improvement ids shown as their names when `db` knows them.
+    pub fn words(
+        &self,
+        tr: &crate::i18n::Translations,
+        db: Option<&crate::content::ContentDb>,
+    ) -> String {
         let stock = |s: &Stock| tr.stock(s);
+        let name = |id: &str| {
+            let n = db.and_then(|db| db.name_of(id)).unwrap_or(id);
+            tr.t(n).into_owned()
+        };
         match self {
             Warning::Famine {
                 army,
@@ -84,7 +93,7 @@ impl Warning {
                 upkeep,
             } => tr.f(
                 "{} in {} can't pay its upkeep ({}) now: it will stand idle (R5.2)",
-                &[building, outpost, &stock(upkeep)],
+                &[&name(building), outpost, &stock(upkeep)],
             ),
             Warning::ImprovementInactive {
                 at,
@@ -92,7 +101,7 @@ impl Warning {
                 upkeep,
             } => tr.f(
                 "{} at ({}, {}) can't pay its upkeep ({}) now: it will stand idle (R5.2)",
-                &[improvement, &at.0, &at.1, &stock(upkeep)],
+                &[&name(improvement), &at.0, &at.1, &stock(upkeep)],
             ),
             Warning::Corruption {
                 at,
@@ -117,7 +126,7 @@ impl Warning {
 
 impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.words(&crate::i18n::Translations::default()))
+        f.write_str(&self.words(&crate::i18n::Translations::default(), None))
     }
 }
 

@@ -300,7 +300,7 @@ fn draw_panels(
                 }
             });
             ui.separator();
-            if let Some(rule) = sheets::forecast(ui, &icons, &tr, &cache.forecast) {
+            if let Some(rule) = sheets::forecast(ui, &icons, &tr, db, &cache.forecast) {
                 help.show_rule(&rule);
             }
             let mut clicked: Option<Action> = None;

@@ -86,6 +86,7 @@ pub fn forecast(
     ui: &mut egui::Ui,
     icons: &IconIds,
     tr: &Translations,
+    db: &crate::content::ContentDb,
     warnings: &[Warning],
 ) -> Option<String> {
     let mut open = None;
@@ -104,7 +105,7 @@ pub fn forecast(
                 Warning::Corruption { .. } => ("ui_corruption", WARN),
             };
             icon(ui, icons, key, "ui_card", 16.0);
-            let words = w.words(tr);
+            let words = w.words(tr, Some(db));
             ui.label(RichText::new(&words).color(color));
             if let Some(r) = super::help::rule_button(ui, &words, tr) {
                 open = Some(r);
