@@ -120,7 +120,9 @@ pub fn run_bare(count: usize, frames: u32, out: PathBuf, textured: bool) -> Resu
     .add_systems(
         Startup,
         move |mut commands: Commands, art: Res<super::art::Art>| {
-            commands.spawn((Camera2d, Transform::from_scale(Vec3::splat(1.0))));
+            // The game's camera settings (no multisampling), so the floor compares like with
+            // like.
+            commands.spawn((Camera2d, Msaa::Off, Transform::from_scale(Vec3::splat(1.0))));
             let tiles: Vec<Handle<Image>> = ["plains", "forest", "hills", "mountains", "marsh"]
                 .iter()
                 .filter_map(|t| art.get(&format!("tiles/{t}")))

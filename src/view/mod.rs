@@ -73,7 +73,7 @@ impl Plugin for GamePlugin {
         ))
         .add_plugins(hints::plugin)
         .init_resource::<Decor>()
-        .add_systems(Startup, spawn_camera)
+        .add_systems(Startup, (spawn_camera, make_token_disc))
         .add_systems(
             Update,
             (
@@ -117,8 +117,44 @@ struct TileView;
 #[derive(Component)]
 struct Token;
 
+/// A white disc texture, tinted per camp: army tokens are sprites like the tiles, so the whole
+/// map draws through one pipeline in a few batches (a mesh token needs a pipeline of its own,
+/// which costs software renderers a lot per frame).
+#[derive(Resource)]
+struct TokenDisc(Handle<Image>);
+
+fn make_token_disc(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+    const N: u32 = 64;
+    let c = (N as f32 - 1.0) / 2.0;
+    let mut data = Vec::with_capacity((N * N * 4) as usize);
+    for y in 0..N {
+        for x in 0..N {
+            let d = ((x as f32 - c).powi(2) + (y as f32 - c).powi(2)).sqrt();
+            // One pixel of soft edge.
+            let a = (N as f32 / 2.0 - d).clamp(0.0, 1.0);
+            data.extend_from_slice(&[255, 255, 255, (a * 255.0) as u8]);
+        }
+    }
+    let image = Image::new(
+        Extent3d {
+            width: N,
+            height: N,
+            depth_or_array_layers: 1,
+        },
+        TextureDimension::D2,
+        data,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::RENDER_WORLD,
+    );
+    commands.insert_resource(TokenDisc(images.add(image)));
+}
+
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, Transform::from_scale(Vec3::splat(1.0))));
+    // No multisampling: the map is axis-aligned sprites whose edges are in their textures, so
+    // 4× MSAA would only multiply what a software renderer fills and resolves each frame.
+    commands.spawn((Camera2d, Msaa::Off, Transform::from_scale(Vec3::splat(1.0))));
 }
 
 fn terrain_color(db: &ContentDb, t: &Tile) -> Color {
@@ -355,8 +391,7 @@ fn place_tokens(
     mut gone_a: RemovedComponents<Army>,
     mut gone_o: RemovedComponents<Outpost>,
     old: Query<Entity, With<Token>>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
+    disc: Res<TokenDisc>,
     mut done_once: Local<bool>,
     art: Res<art::Art>,
     content: Res<Content>,
@@ -378,9 +413,7 @@ fn place_tokens(
         commands.entity(e).despawn();
     }
     let l = layout();
-    let disc = meshes.add(Circle::new(10.0));
-    let rim = meshes.add(Circle::new(11.5));
-    let dark = materials.add(Color::srgba(0.05, 0.05, 0.08, 0.85));
+    let dark = Color::srgba(0.05, 0.05, 0.08, 0.85);
     let gold = Color::srgb_u8(250, 215, 110);
     for o in &outposts {
         let p = l.hex_to_world_pos(o.hex);
@@ -403,27 +436,14 @@ fn place_tokens(
             Transform::from_xyz(p.x, p.y - 22.0, 3.0),
         ));
     }
-    // One material per camp: tokens that share mesh and material draw in one batch.
-    let eladrin = materials.add(camp_color(Camp::Eladrins, settings.palette));
-    let chaos = materials.add(camp_color(Camp::Chaos, settings.palette));
     for a in &armies {
         let p = l.hex_to_world_pos(a.hex) + Vec2::new(13.0, 11.0);
-        let mat = match a.camp {
-            Camp::Eladrins => eladrin.clone(),
-            Camp::Chaos => chaos.clone(),
-        };
-        commands.spawn((
-            Token,
-            Mesh2d(rim.clone()),
-            MeshMaterial2d(dark.clone()),
-            Transform::from_xyz(p.x, p.y, 2.0),
-        ));
-        commands.spawn((
-            Token,
-            Mesh2d(disc.clone()),
-            MeshMaterial2d(mat),
-            Transform::from_xyz(p.x, p.y, 2.1),
-        ));
+        // A dark rim under a disc of the camp's colour.
+        let rim = Vec3::new(p.x, p.y, 2.0);
+        commands.spawn((Token, icon(disc.0.clone(), 23.0, dark, rim)));
+        let camp = camp_color(a.camp, settings.palette);
+        let top = Vec3::new(p.x, p.y, 2.1);
+        commands.spawn((Token, icon(disc.0.clone(), 20.0, camp, top)));
         // The army's strongest unit stands for it.
         let lead = a.units.iter().max_by_key(|u| {
             content
