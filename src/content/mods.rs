@@ -335,7 +335,7 @@ fn check_manifest(m: &Manifest, f: &SourceFile) -> Vec<Problem> {
 
 /// The load order of `ids` (a subset of the manifests' keys): dependencies and `load_after`
 /// first, then the user's order. Returns the order and the mods caught in cycles, each with
-/// the cycle written out (`a → b → a`).
+/// the cycle written out (`a -> b -> a`).
 fn order(
     ids: &[String],
     manifests: &BTreeMap<String, Manifest>,
@@ -389,13 +389,13 @@ fn order(
                     let from = path.iter().position(|p| *p == n).unwrap_or(0);
                     let mut c: Vec<String> = path[from..].to_vec();
                     c.push(n);
-                    break c.join(" → ");
+                    break c.join(" -> ");
                 }
                 Some(n) => {
                     path.push(n.clone());
                     cur = n;
                 }
-                None => break path.join(" → "),
+                None => break path.join(" -> "),
             }
         };
         cycles.push((id.clone(), text));

@@ -428,7 +428,7 @@ impl GameEvent {
                 let total: i32 = dice.iter().map(|d| *d as i32).sum();
                 let rolled: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
                 let mut s = tr.f(
-                    "{}: rolled {} = {} vs {}+ → {}",
+                    "{}: rolled {} = {} vs {}+ -> {}",
                     &[
                         &d(what),
                         &rolled.join("+"),
@@ -457,7 +457,7 @@ impl GameEvent {
                 change,
                 tokens,
             } => tr.f(
-                "Army {}: famine {} → {} token(s)",
+                "Army {}: famine {} -> {} token(s)",
                 &[army, &format!("{change:+}"), tokens],
             ),
             UnitDied { army, unit, cause } => {
@@ -485,7 +485,7 @@ impl GameEvent {
                 "Outpost {}: +{} −{}",
                 &[outpost, &stock(gained), &stock(lost)],
             ),
-            ResearchPoints { added, total } => tr.f("Research +{} → {}", &[added, total]),
+            ResearchPoints { added, total } => tr.f("Research +{} -> {}", &[added, total]),
             ResearchOffered { cards } => {
                 let names: Vec<String> = cards.iter().map(|c| name(c)).collect();
                 tr.f("Research offered: {}", &[&names.join(", ")])
@@ -515,15 +515,15 @@ impl GameEvent {
                 tr.f("Portal arch {} cell {} built", &[&(arch + 1), &(cell + 1)])
             }
             PortalPowered { crystals, power } => tr.f(
-                "{} crystal(s) into the portal → power {}",
+                "{} crystal(s) into the portal -> power {}",
                 &[crystals, power],
             ),
             PortalCorrupted { added, markers } => tr.f(
-                "Chaos corrupts the power track: +{} → {} marker(s)",
+                "Chaos corrupts the power track: +{} -> {} marker(s)",
                 &[added, markers],
             ),
             CorruptionPushedBack { removed, markers } => tr.f(
-                "Corruption pushed back: −{} → {} marker(s)",
+                "Corruption pushed back: −{} -> {} marker(s)",
                 &[removed, markers],
             ),
             Passed { camp: c } => tr.f("{}: turn passed", &[&camp(c)]),

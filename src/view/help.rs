@@ -237,7 +237,7 @@ fn draw_help(
                             ui.end_row();
                         }
                     });
-                    ui.label(egui::RichText::new(tr.t("Change keys in Settings → Keys.")).weak());
+                    ui.label(egui::RichText::new(tr.t("Change keys in Settings > Keys.")).weak());
                 });
                 return;
             }

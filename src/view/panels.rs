@@ -19,10 +19,12 @@ use crate::rules::{
 };
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<IconIds>().add_systems(
-        EguiPrimaryContextPass,
-        (super::sheets::register_icons, draw_panels).chain(),
-    );
+    app.init_resource::<IconIds>()
+        .init_resource::<SideScroll>()
+        .add_systems(
+            EguiPrimaryContextPass,
+            (super::sheets::register_icons, draw_panels).chain(),
+        );
 }
 
 /// A player-readable label for an action, in the player's language.
@@ -131,6 +133,10 @@ fn concerns(
     }
 }
 
+/// A scroll position asked for the side panel (by an input script), applied once.
+#[derive(Resource, Default)]
+pub struct SideScroll(pub Option<f32>);
+
 /// The keyboard as the panels read it: a shortcut fires unless egui has the keyboard (a text
 /// field being typed in).
 #[derive(bevy::ecs::system::SystemParam)]
@@ -162,12 +168,13 @@ fn draw_panels(
     cache: Res<ViewCache>,
     view: Res<ViewState>,
     icons: Res<IconIds>,
-    (mut undo, mut driver, mut help, tr, shortcuts): (
+    (mut undo, mut driver, mut help, tr, shortcuts, mut scroll): (
         ResMut<super::undo::UndoStack>,
         ResMut<Driver>,
         ResMut<super::help::Help>,
         Res<Translations>,
         Shortcuts,
+        ResMut<SideScroll>,
     ),
     mut send: MessageWriter<ActionRequest>,
 ) -> Result {
@@ -272,7 +279,11 @@ fn draw_panels(
     };
     let arms: Vec<&Army> = armies.iter().collect();
     egui::Panel::right("state").min_size(320.0).show(&mut root, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| {
+        let mut area = egui::ScrollArea::vertical();
+        if let Some(y) = scroll.0.take() {
+            area = area.vertical_scroll_offset(y);
+        }
+        area.show(ui, |ui| {
             if let Some(w) = outcome.winner {
                 ui.heading(tr.f("{} win after {} cycles", &[&tr.t(&format!("{w:?}")), &outcome.cycle]));
                 ui.label(tr.dynamic(&outcome.reason));
@@ -292,9 +303,9 @@ fn draw_panels(
                 ui.label(tr.t("Power:"));
                 for (i, c) in portal.track(def.track).iter().enumerate() {
                     let (color, text) = match c {
-                        PowerCell::Crystal => (egui::Color32::from_rgb(80, 200, 255), "◆"),
+                        PowerCell::Crystal => (egui::Color32::from_rgb(80, 200, 255), "♦"),
                         PowerCell::Corruption => (egui::Color32::from_rgb(200, 40, 200), "✖"),
-                        PowerCell::Empty => (egui::Color32::GRAY, if i + 1 == def.star as usize { "★" } else { "□" }),
+                        PowerCell::Empty => (egui::Color32::GRAY, if i + 1 == def.star as usize { "★" } else { "○" }),
                     };
                     ui.label(egui::RichText::new(text).color(color).size(18.0));
                 }

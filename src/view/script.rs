@@ -65,6 +65,8 @@ pub enum UiStep {
     UiScale(f32),
     /// Set the colour palette, as the settings do.
     Palette(crate::settings::Palette),
+    /// Scroll the side panel to this offset (points from its top), as the wheel does.
+    ScrollSide(f32),
     /// Close the level's intro, as its Begin button does (waits for it to open).
     Begin,
     /// Until this hint (an id of `assets/help/hints.ron`) is on screen.
@@ -179,6 +181,10 @@ fn run_script(world: &mut World) {
         }
         UiStep::UiScale(s) => {
             world.resource_mut::<crate::settings::Settings>().ui_scale = s.clamp(0.75, 2.0);
+            true
+        }
+        UiStep::ScrollSide(y) => {
+            world.resource_mut::<super::panels::SideScroll>().0 = Some(*y);
             true
         }
         UiStep::Palette(p) => {

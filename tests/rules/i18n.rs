@@ -279,3 +279,63 @@ fn free_texts_match_templates_and_fill_them() {
         Some(vec!["é".into(), "é".into()])
     );
 }
+
+#[test]
+fn every_string_shown_draws_with_the_fonts_the_window_has() {
+    // egui draws a box for a character its fonts lack (an arrow "→" once showed as "☐" in the
+    // log). Every translation, template and content text must use glyphs the default fonts
+    // carry.
+    use bevy_egui::egui::epaint::text::{Fonts, TextOptions};
+    use bevy_egui::egui::{FontDefinitions, FontId};
+    let mut fonts = Fonts::new(TextOptions::default(), FontDefinitions::default());
+    let font = FontId::proportional(14.0);
+    let db = ContentDb::embedded().expect("base content");
+    let fr = Translations::base("fr");
+    let mut texts: Vec<String> = content_texts(&db);
+    texts.extend(fr.map.iter().flat_map(|(k, v)| [k.clone(), v.clone()]));
+    texts.extend(
+        chaos_outpost::view::hints::hints()
+            .into_iter()
+            .map(|h| h.text),
+    );
+    // `has_glyph` can't tell an emoji from the replacement box when both live in the emoji
+    // face; a glyph the resolved face really holds has a width.
+    let mut view = fonts.with_pixels_per_point(1.0);
+    let mut drawn = |c: char| view.glyph_width(&font, c) > 0.0;
+    assert!(
+        !drawn('→'),
+        "the check must catch the arrow that showed as a box"
+    );
+    assert!(drawn('≥') && drawn('📖'));
+
+    // And the symbols the view's code writes itself (◆ on the power track, ⏳ on cards…):
+    // every non-ASCII character on a line of code that isn't a comment.
+    for (path, text) in sources() {
+        if !path.contains("src/view") {
+            continue;
+        }
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            if code.chars().any(|c| !c.is_ascii()) {
+                texts.push(format!("{path}: {}", code.trim()));
+            }
+        }
+    }
+    let mut missing = std::collections::BTreeMap::new();
+    for t in &texts {
+        for c in t.chars().filter(|c| !c.is_whitespace()) {
+            if !drawn(c) {
+                missing.entry(c).or_insert_with(|| t.clone());
+            }
+        }
+    }
+    let list: Vec<String> = missing
+        .iter()
+        .map(|(c, t)| format!("{c:?} (U+{:04X}) in: {t}", *c as u32))
+        .collect();
+    assert!(
+        list.is_empty(),
+        "characters the fonts lack:\n{}",
+        list.join("\n")
+    );
+}
