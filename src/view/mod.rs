@@ -107,6 +107,8 @@ pub struct ViewState {
     pub keyboard_cursor: bool,
     /// Centre the camera on the selection next frame.
     pub centre_on_selection: bool,
+    /// Scroll the side panel to this offset next frame (an input script asks).
+    pub side_scroll: Option<f32>,
 }
 
 /// Marks the mesh of a tile.

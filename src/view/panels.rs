@@ -19,12 +19,10 @@ use crate::rules::{
 };
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<IconIds>()
-        .init_resource::<SideScroll>()
-        .add_systems(
-            EguiPrimaryContextPass,
-            (super::sheets::register_icons, draw_panels).chain(),
-        );
+    app.init_resource::<IconIds>().add_systems(
+        EguiPrimaryContextPass,
+        (super::sheets::register_icons, draw_panels).chain(),
+    );
 }
 
 /// A player-readable label for an action, in the player's language.
@@ -133,10 +131,6 @@ fn concerns(
     }
 }
 
-/// A scroll position asked for the side panel (by an input script), applied once.
-#[derive(Resource, Default)]
-pub struct SideScroll(pub Option<f32>);
-
 /// The keyboard as the panels read it: a shortcut fires unless egui has the keyboard (a text
 /// field being typed in).
 #[derive(bevy::ecs::system::SystemParam)]
@@ -166,15 +160,14 @@ fn draw_panels(
     armies: Query<&Army>,
     content: Res<Content>,
     cache: Res<ViewCache>,
-    view: Res<ViewState>,
+    mut view: ResMut<ViewState>,
     icons: Res<IconIds>,
-    (mut undo, mut driver, mut help, tr, shortcuts, mut scroll): (
+    (mut undo, mut driver, mut help, tr, shortcuts): (
         ResMut<super::undo::UndoStack>,
         ResMut<Driver>,
         ResMut<super::help::Help>,
         Res<Translations>,
         Shortcuts,
-        ResMut<SideScroll>,
     ),
     mut send: MessageWriter<ActionRequest>,
 ) -> Result {
@@ -280,7 +273,10 @@ fn draw_panels(
     let arms: Vec<&Army> = armies.iter().collect();
     egui::Panel::right("state").min_size(320.0).show(&mut root, |ui| {
         let mut area = egui::ScrollArea::vertical();
-        if let Some(y) = scroll.0.take() {
+        // Only a scroll asked for touches the view state (a write would mark it changed).
+        if view.side_scroll.is_some()
+            && let Some(y) = view.side_scroll.take()
+        {
             area = area.vertical_scroll_offset(y);
         }
         area.show(ui, |ui| {

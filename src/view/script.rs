@@ -184,7 +184,7 @@ fn run_script(world: &mut World) {
             true
         }
         UiStep::ScrollSide(y) => {
-            world.resource_mut::<super::panels::SideScroll>().0 = Some(*y);
+            world.resource_mut::<super::ViewState>().side_scroll = Some(*y);
             true
         }
         UiStep::Palette(p) => {

@@ -316,7 +316,7 @@ fn every_string_shown_draws_with_the_fonts_the_window_has() {
         }
         for line in text.lines() {
             let code = line.split("//").next().unwrap_or("");
-            if code.chars().any(|c| !c.is_ascii()) {
+            if !code.is_ascii() {
                 texts.push(format!("{path}: {}", code.trim()));
             }
         }
