@@ -297,6 +297,14 @@ fn run_script(world: &mut World) {
     }
 }
 
+/// The game's window (input messages name it).
+fn primary_window(world: &mut World) -> Option<Entity> {
+    world
+        .query_filtered::<Entity, With<PrimaryWindow>>()
+        .iter(world)
+        .next()
+}
+
 /// One frame of a key press: the modifiers and the key down, then all up a frame later.
 fn press_key(world: &mut World, text: &str) -> bool {
     use bevy::input::keyboard::{Key, KeyboardInput};
@@ -308,11 +316,7 @@ fn press_key(world: &mut World, text: &str) -> bool {
             return true;
         }
     };
-    let Some(window) = world
-        .query_filtered::<Entity, With<PrimaryWindow>>()
-        .iter(world)
-        .next()
-    else {
+    let Some(window) = primary_window(world) else {
         return false;
     };
     let phase = world.resource::<ScriptRun>().key;
@@ -357,11 +361,7 @@ fn click_hex(world: &mut World, at: At, button: Button) -> bool {
         .click
         .map(|(_, p)| p)
         .unwrap_or(0);
-    let Some(window) = world
-        .query_filtered::<Entity, With<PrimaryWindow>>()
-        .iter(world)
-        .next()
-    else {
+    let Some(window) = primary_window(world) else {
         return false;
     };
     match phase {

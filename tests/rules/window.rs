@@ -55,28 +55,8 @@ fn a_full_cycle_plays_in_the_real_window_with_scripted_input() {
     let dawnwatch = &s.outposts[0];
     assert!(dawnwatch.buildings.iter().any(|b| b.id == "granary"));
     // The move came from the right click on the map (input.rs turns it into these actions).
+    moved_east_once_after_an_undo(&s, &out);
     let log = &s.actions.0;
-    assert!(log.contains(&(Camp::Eladrins, Action::Activate { army: 2 })));
-    let moves = log
-        .iter()
-        .filter(|x| **x == (Camp::Eladrins, Action::Move { to: (1, 0) }))
-        .count();
-    assert_eq!(
-        moves, 1,
-        "the undone move left the log, the second one stayed"
-    );
-    let army = s.armies.iter().find(|a| a.id == 2).expect("army 2");
-    assert_eq!((army.hex.x, army.hex.y), (1, 0));
-    // Right after the undo: the army stood at home again and the move had left the log.
-    let u = snapshot::read(&out.join("undone.ron")).expect("the save after the undo");
-    let a = u.armies.iter().find(|a| a.id == 2).expect("army 2");
-    assert_eq!((a.hex.x, a.hex.y), (0, 0));
-    assert!(
-        !u.actions
-            .0
-            .iter()
-            .any(|(_, x)| matches!(x, Action::Move { .. }))
-    );
     // Chaos played its own turns meanwhile.
     assert!(log.iter().any(|(by, _)| *by == Camp::Chaos));
     let _ = std::fs::remove_dir_all(&out);
@@ -88,19 +68,10 @@ fn the_main_phase_plays_from_the_keyboard_alone() {
         return;
     };
     let s = snapshot::read(&out.join("keyboard.ron")).expect("the script's save");
+    // `.` selected army 2, K put the cursor east of it, Space ordered the move (R9.4), Ctrl+Z
+    // took it back, and the same keys made it again.
+    moved_east_once_after_an_undo(&s, &out);
     let log = &s.actions.0;
-    // `.` selected army 2, K put the cursor east of it, Space ordered the move (R9.4).
-    assert!(log.contains(&(Camp::Eladrins, Action::Activate { army: 2 })));
-    let moves = log
-        .iter()
-        .filter(|x| **x == (Camp::Eladrins, Action::Move { to: (1, 0) }))
-        .count();
-    assert_eq!(moves, 1, "Ctrl+Z took the first move back: {log:?}");
-    let army = s.armies.iter().find(|a| a.id == 2).expect("army 2");
-    assert_eq!((army.hex.x, army.hex.y), (1, 0));
-    let u = snapshot::read(&out.join("undone.ron")).expect("the save after the undo");
-    let a = u.armies.iter().find(|a| a.id == 2).expect("army 2");
-    assert_eq!((a.hex.x, a.hex.y), (0, 0));
     // Enter ended the activation, then the turn; End played the Chaos turn out at once.
     assert!(log.contains(&(Camp::Eladrins, Action::EndActivation)));
     assert!(log.contains(&(Camp::Eladrins, Action::Pass)));
@@ -116,6 +87,33 @@ fn the_main_phase_plays_from_the_keyboard_alone() {
     assert_eq!((w, h), (1280, 720));
     assert!(n > 200, "only {n} colours");
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Both scripts move army 2 from Dawnwatch one hex east, undo, and move again: the final save
+/// holds one move (the undone one left the log) and the army east; the save taken right after
+/// the undo shows it home with no move logged.
+fn moved_east_once_after_an_undo(s: &snapshot::Snapshot, out: &std::path::Path) {
+    let log = &s.actions.0;
+    assert!(log.contains(&(Camp::Eladrins, Action::Activate { army: 2 })));
+    let moves = log
+        .iter()
+        .filter(|x| **x == (Camp::Eladrins, Action::Move { to: (1, 0) }))
+        .count();
+    assert_eq!(
+        moves, 1,
+        "the undone move left the log, the second stayed: {log:?}"
+    );
+    let army = s.armies.iter().find(|a| a.id == 2).expect("army 2");
+    assert_eq!((army.hex.x, army.hex.y), (1, 0));
+    let u = snapshot::read(&out.join("undone.ron")).expect("the save after the undo");
+    let a = u.armies.iter().find(|a| a.id == 2).expect("army 2");
+    assert_eq!((a.hex.x, a.hex.y), (0, 0));
+    assert!(
+        !u.actions
+            .0
+            .iter()
+            .any(|(_, x)| matches!(x, Action::Move { .. }))
+    );
 }
 
 /// Plays `tests/ui/NAME.ron` in the real window under Xvfb (First Light, seed 1) and returns
