@@ -217,7 +217,11 @@ fn draw_menu(
     time: Res<Time>,
     mut saves_seen: Local<Option<(f32, bool, bool)>>,
     mut slots_seen: Local<Vec<snapshot::SlotInfo>>,
-    (mut help, tr): (ResMut<super::help::Help>, Res<crate::i18n::Translations>),
+    (mut help, tr, keymap): (
+        ResMut<super::help::Help>,
+        Res<crate::i18n::Translations>,
+        Res<crate::keys::Keymap>,
+    ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(w) = outcome.winner
@@ -405,12 +409,20 @@ fn draw_menu(
                         ui.label(egui::RichText::new(tr.t("No named saves yet.")).weak());
                     }
                 });
-            ui.label(
-                egui::RichText::new(
-                    tr.t("F1 help · F5 quick save · F9 quick load · Ctrl+Z undo · Esc menu"),
-                )
-                .weak(),
-            );
+            // The keys in force (they can be rebound), not the defaults.
+            use crate::keys::Shortcut as K;
+            let keys = [
+                (K::Help, tr.t("help")),
+                (K::QuickSave, tr.t("quick save")),
+                (K::QuickLoad, tr.t("quick load")),
+                (K::Undo, tr.t("undo")),
+                (K::Menu, tr.t("menu")),
+            ]
+            .iter()
+            .map(|(k, what)| format!("{} {what}", keymap.keys_of(*k)))
+            .collect::<Vec<_>>()
+            .join(" · ");
+            ui.label(egui::RichText::new(keys).weak());
             if !menu.message.is_empty() {
                 ui.label(&menu.message);
             }
