@@ -67,6 +67,8 @@ pub enum UiStep {
     Palette(crate::settings::Palette),
     /// Scroll the side panel to this offset (points from its top), as the wheel does.
     ScrollSide(f32),
+    /// Wait for a key to bind to this shortcut, as the settings' Change button does.
+    Rebind(crate::keys::Shortcut),
     /// Close the level's intro, as its Begin button does (waits for it to open).
     Begin,
     /// Until this hint (an id of `assets/help/hints.ron`) is on screen.
@@ -181,6 +183,10 @@ fn run_script(world: &mut World) {
         }
         UiStep::UiScale(s) => {
             world.resource_mut::<crate::settings::Settings>().ui_scale = s.clamp(0.75, 2.0);
+            true
+        }
+        UiStep::Rebind(s) => {
+            world.resource_mut::<crate::keys::Keymap>().capturing = Some(*s);
             true
         }
         UiStep::ScrollSide(y) => {
