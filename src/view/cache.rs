@@ -20,6 +20,13 @@ pub struct ViewCache {
     pub legal: Vec<crate::rules::Action>,
     /// Reachable tiles of the selected army with their cost.
     pub reach: Vec<(Hex, u8)>,
+    /// On the selected tile, each improvement of the content and the rules' answer to building
+    /// it there now (R9.1: one per tile, its terrain and technology, a control zone or a
+    /// military unit, no enemy), in the content's order.
+    pub improvements: Vec<(String, Result<(), crate::rules::Refusal>)>,
+    /// The path the selected army would take to the hovered tile (R9.4, cheapest), from its
+    /// tile; empty when the hovered tile is out of reach.
+    pub path: Vec<Hex>,
     /// Lines describing the hovered tile.
     pub hover: Vec<String>,
     /// Lines describing the selected tile.
@@ -223,10 +230,31 @@ fn refresh_cache(
     };
     // The hovered tile's lines change with the pointer or the game.
     let now = Some((hover, key.chronicle, key.lang.clone()));
-    if *hovered != now {
+    if *hovered != now || last.as_ref().is_none_or(|k| k.selected != selected) {
         *hovered = now;
         let lines = hover.map(|h| describe_tile(world, h)).unwrap_or_default();
-        world.resource_mut::<ViewCache>().hover = lines;
+        // The path preview: the rules' own cheapest path for the selected Eladrin army.
+        let path = match (selected, hover) {
+            (Some(s), Some(h)) if s != h => {
+                let mut q = world.query::<&Army>();
+                let army = q
+                    .iter(world)
+                    .filter(|a| a.hex == s && a.camp == Camp::Eladrins)
+                    .min_by_key(|a| a.id)
+                    .cloned();
+                army.and_then(|a| crate::rules::main_phase::activate::path_to(world, &a, h))
+                    .map(|(p, _)| {
+                        let mut full = vec![s];
+                        full.extend(p.into_iter().filter(|x| *x != s));
+                        full
+                    })
+                    .unwrap_or_default()
+            }
+            _ => Vec::new(),
+        };
+        let mut c = world.resource_mut::<ViewCache>();
+        c.hover = lines;
+        c.path = path;
     }
     // Everything else only when the game or the selection moved: on a 10,000-hex map the
     // legal actions and the sheets cost more than drawing a frame.
@@ -341,10 +369,25 @@ fn refresh_cache(
     let selected_lines = selected
         .map(|h| describe_tile(world, h))
         .unwrap_or_default();
+    // The improvement menu: the rules' own validation, read-only, for each improvement.
+    let improvements = match selected {
+        Some(h) if !over => db
+            .set
+            .improvements
+            .iter()
+            .map(|i| {
+                let answer =
+                    crate::rules::main_phase::build::validate_improvement(world, (h.x, h.y), &i.id);
+                (i.id.clone(), answer)
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     let mut c = world.resource_mut::<ViewCache>();
     c.legal = legal;
     c.reach = reach;
     c.selected = selected_lines;
+    c.improvements = improvements;
     c.odds = odds;
     c.outpost = outpost;
     c.armies = armies;

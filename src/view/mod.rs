@@ -511,6 +511,15 @@ fn draw_highlights(
         let [r, g, b] = reach_colour(*cost <= 1, settings.palette);
         gizmos.linestrip_2d(ring(*h, HEX_SIZE - 4.0), Color::srgb_u8(r, g, b));
     }
+    // The path preview: from the army's tile through each step to the hovered tile.
+    if cache.path.len() > 1 {
+        let [r, g, b] = reach_colour(true, settings.palette);
+        let points: Vec<Vec2> = cache.path.iter().map(|h| l.hex_to_world_pos(*h)).collect();
+        gizmos.linestrip_2d(points, Color::srgb_u8(r, g, b));
+        if let Some(end) = cache.path.last() {
+            gizmos.circle_2d(l.hex_to_world_pos(*end), 5.0, Color::srgb_u8(r, g, b));
+        }
+    }
     if let Some(h) = view.selected {
         gizmos.linestrip_2d(ring(h, HEX_SIZE - 1.5), Color::srgb(1.0, 0.9, 0.2));
         gizmos.linestrip_2d(ring(h, HEX_SIZE - 2.5), Color::srgb(1.0, 0.9, 0.2));

@@ -388,6 +388,36 @@ fn draw_panels(
                     }
                 });
             }
+            // The improvement menu of the selected tile: what may stand here, and for the
+            // rest the R9.1 condition that fails, in the rules' words.
+            if !cache.improvements.is_empty() {
+                let ok = cache.improvements.iter().filter(|(_, a)| a.is_ok()).count();
+                egui::CollapsingHeader::new(tr.f(
+                    "Improvements on this tile (R9.1): {} of {} possible",
+                    &[&ok, &cache.improvements.len()],
+                ))
+                .id_salt("improvements")
+                .show(ui, |ui| {
+                    for (id, answer) in &cache.improvements {
+                        let name = db
+                            .improvement(id)
+                            .map_or(id.clone(), |i| tr.t(&i.name).into_owned());
+                        ui.horizontal_wrapped(|ui| match answer {
+                            Ok(()) => {
+                                ui.colored_label(egui::Color32::from_rgb(120, 210, 120), format!("✔ {name}"));
+                            }
+                            Err(r) => {
+                                ui.label(egui::RichText::new(format!("✖ {name}")).weak());
+                                let words = r.words(&tr);
+                                ui.label(egui::RichText::new(&words).weak().small());
+                                if let Some(rule) = super::help::rule_button(ui, &words, &tr) {
+                                    help.show_rule(&rule);
+                                }
+                            }
+                        });
+                    }
+                });
+            }
             ui.separator();
             ui.heading(tr.t("Log"));
             let start = chronicle.0.len().saturating_sub(40);
