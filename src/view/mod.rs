@@ -88,6 +88,7 @@ impl Plugin for GamePlugin {
                 place_tokens,
                 read_refusals,
                 draw_highlights,
+                outline_zones,
                 sound::volume_keys,
             ),
         );
@@ -526,6 +527,57 @@ fn draw_highlights(
     }
     if let Some(h) = view.hover {
         gizmos.linestrip_2d(ring(h, HEX_SIZE - 1.0), Color::srgba(1.0, 1.0, 1.0, 0.5));
+    }
+}
+
+/// The outposts' zones as outlines on the map: the control zone (R9.1) in the outposts' gold,
+/// the influence zone (R3.3, R5.1, R9.2) fainter. The edges are worked out again only when an
+/// outpost changes (it grows, builds a beacon, falls); each frame just draws them.
+#[allow(clippy::type_complexity)]
+fn outline_zones(
+    mut gizmos: Gizmos,
+    outposts: Query<&Outpost>,
+    changed: Query<(), Changed<Outpost>>,
+    mut gone: RemovedComponents<Outpost>,
+    board: Res<crate::rules::Board>,
+    content: Res<Content>,
+    mut edges: Local<(bool, Vec<(Vec2, Vec2, bool)>)>,
+) {
+    let stale = !edges.0 || !changed.is_empty() || gone.read().count() > 0 || board.is_changed();
+    if stale {
+        edges.0 = true;
+        edges.1.clear();
+        let l = layout();
+        let mut ops: Vec<&Outpost> = outposts.iter().collect();
+        ops.sort_by_key(|o| o.id);
+        for o in ops {
+            for (radius, control) in [
+                (o.control(&content.0), true),
+                (o.influence(&content.0), false),
+            ] {
+                let zone: std::collections::HashSet<Hex> =
+                    board.within(o.hex, radius).into_iter().collect();
+                for h in &zone {
+                    let c = l.hex_to_world_pos(*h);
+                    let corner = |i: i32| {
+                        let a = (30.0 + 60.0 * i as f32).to_radians();
+                        c + Vec2::new(a.cos(), a.sin()) * (HEX_SIZE - 0.5)
+                    };
+                    // Edge i joins corners i and i+1; across it lies the neighbour at 60(i+1)°.
+                    for i in 0..6 {
+                        let across = input::neighbour_towards(*h, 60.0 * (i + 1) as f32);
+                        if !zone.contains(&across) {
+                            edges.1.push((corner(i), corner(i + 1), control));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let gold = Color::srgba_u8(250, 215, 110, 230);
+    let faint = Color::srgba_u8(250, 215, 110, 110);
+    for (a, b, control) in &edges.1 {
+        gizmos.line_2d(*a, *b, if *control { gold } else { faint });
     }
 }
 
