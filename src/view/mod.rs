@@ -467,6 +467,17 @@ fn place_tokens(
             TextColor(Color::WHITE),
             Transform::from_xyz(p.x + 10.0, p.y - 9.0, 3.0),
         ));
+        // Action points left (R9.4): one pip per point of its freshest unit, above the token;
+        // a spent army shows none.
+        if a.camp == Camp::Eladrins {
+            let ap = a.units.iter().map(|u| u.ap).max().unwrap_or(0);
+            let pip = Color::srgb_u8(255, 245, 200);
+            for i in 0..ap.min(4) {
+                let x = p.x - (ap.min(4) as f32 - 1.0) * 3.5 + i as f32 * 7.0;
+                let at = Vec3::new(x, p.y + 15.0, 2.3);
+                commands.spawn((Token, icon(disc.0.clone(), 5.0, pip, at)));
+            }
+        }
         if a.famine > 0
             && let Some(image) = art.get("icons/ui_famine")
         {
@@ -530,23 +541,32 @@ fn draw_highlights(
     }
 }
 
+/// Marks the retained gizmo that outlines the zones.
+#[derive(Component)]
+struct ZoneOutline;
+
 /// The outposts' zones as outlines on the map: the control zone (R9.1) in the outposts' gold,
-/// the influence zone (R3.3, R5.1, R9.2) fainter. The edges are worked out again only when an
-/// outpost changes (it grows, builds a beacon, falls); each frame just draws them.
-#[allow(clippy::type_complexity)]
+/// the influence zone (R3.3, R5.1, R9.2) fainter. A retained gizmo, built again only when an
+/// outpost changes (it grows, builds a beacon, falls): no line is rebuilt frame after frame.
+#[allow(clippy::too_many_arguments)]
 fn outline_zones(
-    mut gizmos: Gizmos,
+    mut commands: Commands,
+    mut assets: ResMut<Assets<bevy::gizmos::GizmoAsset>>,
+    old: Query<Entity, With<ZoneOutline>>,
     outposts: Query<&Outpost>,
     changed: Query<(), Changed<Outpost>>,
     mut gone: RemovedComponents<Outpost>,
     board: Res<crate::rules::Board>,
     content: Res<Content>,
-    mut edges: Local<(bool, Vec<(Vec2, Vec2, bool)>)>,
+    mut built: Local<bool>,
 ) {
-    let stale = !edges.0 || !changed.is_empty() || gone.read().count() > 0 || board.is_changed();
+    let stale = !*built || !changed.is_empty() || gone.read().count() > 0 || board.is_changed();
     if stale {
-        edges.0 = true;
-        edges.1.clear();
+        *built = true;
+        for e in &old {
+            commands.entity(e).despawn();
+        }
+        let mut edges: Vec<(Vec2, Vec2, bool)> = Vec::new();
         let l = layout();
         let mut ops: Vec<&Outpost> = outposts.iter().collect();
         ops.sort_by_key(|o| o.id);
@@ -567,17 +587,26 @@ fn outline_zones(
                     for i in 0..6 {
                         let across = input::neighbour_towards(*h, 60.0 * (i + 1) as f32);
                         if !zone.contains(&across) {
-                            edges.1.push((corner(i), corner(i + 1), control));
+                            edges.push((corner(i), corner(i + 1), control));
                         }
                     }
                 }
             }
         }
-    }
-    let gold = Color::srgba_u8(250, 215, 110, 230);
-    let faint = Color::srgba_u8(250, 215, 110, 110);
-    for (a, b, control) in &edges.1 {
-        gizmos.line_2d(*a, *b, if *control { gold } else { faint });
+        let gold = Color::srgba_u8(250, 215, 110, 230);
+        let faint = Color::srgba_u8(250, 215, 110, 110);
+        let mut asset = bevy::gizmos::GizmoAsset::new();
+        for (a, b, control) in &edges {
+            asset.line_2d(*a, *b, if *control { gold } else { faint });
+        }
+        commands.spawn((
+            ZoneOutline,
+            bevy::gizmos::retained::Gizmo {
+                handle: assets.add(asset),
+                ..default()
+            },
+            Transform::from_xyz(0.0, 0.0, 0.9),
+        ));
     }
 }
 
