@@ -210,7 +210,7 @@ fn take_screenshots(
 #[allow(clippy::too_many_arguments)]
 pub fn pick_hexes(
     windows: Query<&Window>,
-    cams: Query<(&Camera, &GlobalTransform)>,
+    cams: Query<(&Camera, &GlobalTransform), With<super::MapCamera>>,
     buttons: Res<ButtonInput<MouseButton>>,
     egui: Res<EguiWantsInput>,
     armies: Query<&Army>,
@@ -274,7 +274,7 @@ fn pan_and_zoom_camera(
     egui: Res<EguiWantsInput>,
     windows: Query<&Window>,
     time: Res<Time>,
-    mut cam: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+    mut cam: Query<(&mut Transform, &mut Projection), With<super::MapCamera>>,
     mut view: ResMut<ViewState>,
     map: Res<Keymap>,
 ) {

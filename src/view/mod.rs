@@ -89,6 +89,7 @@ impl Plugin for GamePlugin {
                 read_refusals,
                 draw_highlights,
                 outline_zones,
+                fit_map_camera,
                 sound::volume_keys,
             ),
         );
@@ -110,6 +111,8 @@ pub struct ViewState {
     pub centre_on_selection: bool,
     /// Scroll the side panel to this offset next frame (an input script asks).
     pub side_scroll: Option<f32>,
+    /// The window area the panels leave to the map: x, y, width, height in logical pixels.
+    pub map_rect: Option<[f32; 4]>,
 }
 
 /// Marks the mesh of a tile.
@@ -154,10 +157,66 @@ fn make_token_disc(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     commands.insert_resource(TokenDisc(images.add(image)));
 }
 
+/// The camera that draws the map (the other one draws egui).
+#[derive(Component)]
+pub struct MapCamera;
+
+/// Narrows the map camera to the part of the window the panels leave free
+/// (`ViewState::map_rect`, in logical pixels).
+fn fit_map_camera(
+    view: Res<ViewState>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut cams: Query<&mut Camera, With<MapCamera>>,
+) {
+    let (Ok(w), Ok(mut cam)) = (windows.single(), cams.single_mut()) else {
+        return;
+    };
+    let Some([x, y, wd, ht]) = view.map_rect else {
+        return;
+    };
+    let s = w.scale_factor();
+    let pos = UVec2::new((x * s).max(0.0) as u32, (y * s).max(0.0) as u32);
+    let max = UVec2::new(w.physical_width(), w.physical_height());
+    let size = UVec2::new((wd * s) as u32, (ht * s) as u32)
+        .min(max.saturating_sub(pos))
+        .max(UVec2::ONE);
+    // Written only when it changes: a camera marked changed redoes its view work.
+    let same = cam
+        .viewport
+        .as_ref()
+        .is_some_and(|v| v.physical_position == pos && v.physical_size == size);
+    if !same {
+        cam.viewport = Some(bevy::camera::Viewport {
+            physical_position: pos,
+            physical_size: size,
+            ..default()
+        });
+    }
+}
+
 fn spawn_camera(mut commands: Commands) {
     // No multisampling: the map is axis-aligned sprites whose edges are in their textures, so
     // 4× MSAA would only multiply what a software renderer fills and resolves each frame.
-    commands.spawn((Camera2d, Msaa::Off, Transform::from_scale(Vec3::splat(1.0))));
+    commands.spawn((
+        MapCamera,
+        Camera2d,
+        Msaa::Off,
+        Transform::from_scale(Vec3::splat(1.0)),
+    ));
+    // egui draws through a camera of its own over the whole window, after the map, seeing no
+    // map entity (render layer 31): the map camera can then be narrowed to the area the panels
+    // leave free, and the tiles hidden under the panels are never rasterised.
+    commands.spawn((
+        Camera2d,
+        Camera {
+            order: 1,
+            clear_color: ClearColorConfig::None,
+            ..default()
+        },
+        Msaa::Off,
+        bevy::camera::visibility::RenderLayers::layer(31),
+        bevy_egui::PrimaryEguiContext,
+    ));
 }
 
 fn terrain_color(db: &ContentDb, t: &Tile) -> Color {
@@ -541,32 +600,24 @@ fn draw_highlights(
     }
 }
 
-/// Marks the retained gizmo that outlines the zones.
-#[derive(Component)]
-struct ZoneOutline;
-
 /// The outposts' zones as outlines on the map: the control zone (R9.1) in the outposts' gold,
-/// the influence zone (R3.3, R5.1, R9.2) fainter. A retained gizmo, built again only when an
-/// outpost changes (it grows, builds a beacon, falls): no line is rebuilt frame after frame.
-#[allow(clippy::too_many_arguments)]
+/// the influence zone (R3.3, R5.1, R9.2) fainter. The edges are worked out again only when an
+/// outpost changes (it grows, builds a beacon, falls); each frame just draws them.
+#[allow(clippy::type_complexity)]
 fn outline_zones(
-    mut commands: Commands,
-    mut assets: ResMut<Assets<bevy::gizmos::GizmoAsset>>,
-    old: Query<Entity, With<ZoneOutline>>,
+    mut gizmos: Gizmos,
     outposts: Query<&Outpost>,
     changed: Query<(), Changed<Outpost>>,
     mut gone: RemovedComponents<Outpost>,
     board: Res<crate::rules::Board>,
     content: Res<Content>,
-    mut built: Local<bool>,
+    mut cached: Local<(bool, Vec<(Vec2, Vec2, bool)>)>,
 ) {
-    let stale = !*built || !changed.is_empty() || gone.read().count() > 0 || board.is_changed();
+    let stale = !cached.0 || !changed.is_empty() || gone.read().count() > 0 || board.is_changed();
     if stale {
-        *built = true;
-        for e in &old {
-            commands.entity(e).despawn();
-        }
-        let mut edges: Vec<(Vec2, Vec2, bool)> = Vec::new();
+        cached.0 = true;
+        let edges = &mut cached.1;
+        edges.clear();
         let l = layout();
         let mut ops: Vec<&Outpost> = outposts.iter().collect();
         ops.sort_by_key(|o| o.id);
@@ -593,20 +644,11 @@ fn outline_zones(
                 }
             }
         }
-        let gold = Color::srgba_u8(250, 215, 110, 230);
-        let faint = Color::srgba_u8(250, 215, 110, 110);
-        let mut asset = bevy::gizmos::GizmoAsset::new();
-        for (a, b, control) in &edges {
-            asset.line_2d(*a, *b, if *control { gold } else { faint });
-        }
-        commands.spawn((
-            ZoneOutline,
-            bevy::gizmos::retained::Gizmo {
-                handle: assets.add(asset),
-                ..default()
-            },
-            Transform::from_xyz(0.0, 0.0, 0.9),
-        ));
+    }
+    let gold = Color::srgba_u8(250, 215, 110, 230);
+    let faint = Color::srgba_u8(250, 215, 110, 110);
+    for (a, b, control) in &cached.1 {
+        gizmos.line_2d(*a, *b, if *control { gold } else { faint });
     }
 }
 
@@ -683,6 +725,11 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         ..default()
     }))
     .add_plugins(EguiPlugin::default())
+    // egui gets its own camera (spawn_camera), so the map camera can be narrowed.
+    .insert_resource(bevy_egui::EguiGlobalSettings {
+        auto_create_primary_context: false,
+        ..default()
+    })
     .insert_resource(Content(content))
     .insert_resource(crate::content::asset::CliMods(cli_mods))
     .add_plugins(GamePlugin);

@@ -426,6 +426,18 @@ fn draw_panels(
             }
         });
     });
+    // What the panels leave to the map, in logical pixels: the map camera is narrowed to it.
+    let free = root.available_rect_before_wrap();
+    let z = ctx.zoom_factor();
+    let r = [
+        free.min.x * z,
+        free.min.y * z,
+        free.width() * z,
+        free.height() * z,
+    ];
+    if view.map_rect != Some(r) {
+        view.map_rect = Some(r);
+    }
     if !cache.hover.is_empty() {
         egui::Area::new("hover".into())
             .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(8.0, -8.0))
