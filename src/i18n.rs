@@ -77,6 +77,12 @@ impl Translations {
             None => Cow::Borrowed(s),
         }
     }
+    /// The name of the content entry with this id (`crystal_mine` → "Mine de cristal"), the id
+    /// itself when `db` is absent or doesn't know it.
+    pub fn name(&self, db: Option<&crate::content::ContentDb>, id: &str) -> String {
+        let n = db.and_then(|db| db.name_of(id)).unwrap_or(id);
+        self.t(n).into_owned()
+    }
     /// A free-form text the rules wrote with values inside ("R6.3 chaos resistance of unit
     /// 12"): the exact entry if there is one, else the first template whose fixed parts match,
     /// its `{}` filled with what stood there. Unmatched text shows as written.
@@ -219,6 +225,14 @@ pub fn content_texts(db: &crate::content::ContentDb) -> Vec<String> {
         .filter(|x| seen.insert(*x))
         .map(str::to_string)
         .collect()
+}
+
+/// The language a mod's table is for: its file name (`i18n/fr.ron` → `fr`).
+pub fn language_of(file: &SourceFile) -> String {
+    std::path::Path::new(&file.path)
+        .file_stem()
+        .map(|x| x.to_string_lossy().to_string())
+        .unwrap_or_default()
 }
 
 /// Parses a table file: a RON map of English → translation, bounded.

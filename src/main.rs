@@ -390,7 +390,7 @@ fn content_with(dirs: &[PathBuf]) -> Result<ContentDb, String> {
 
 /// `translations`: what the tables of `lang` lack.
 fn missing_translations(dirs: &[PathBuf], lang: &str, json: bool) -> ExitCode {
-    use chaos_outpost::i18n::{LANGUAGES, Translations, content_texts, parse_table};
+    use chaos_outpost::i18n::{LANGUAGES, Translations, content_texts, language_of, parse_table};
     if !LANGUAGES.iter().any(|(code, _)| *code == lang) {
         let known: Vec<&str> = LANGUAGES.iter().map(|(c, _)| *c).collect();
         eprintln!(
@@ -410,7 +410,7 @@ fn missing_translations(dirs: &[PathBuf], lang: &str, json: bool) -> ExitCode {
     let (sources, _) = mods::read_all(dirs);
     for m in &sources {
         for f in &m.translations {
-            if Path::new(&f.path).file_stem().is_some_and(|s| s == lang) {
+            if language_of(f) == lang {
                 match parse_table(f) {
                     Ok(t) => tr.extend(t),
                     Err(p) => eprintln!("{p}"),

@@ -300,12 +300,8 @@ fn reload_content(
                     continue;
                 }
                 for f in &m.translations {
-                    let lang = std::path::Path::new(&f.path)
-                        .file_stem()
-                        .map(|x| x.to_string_lossy().to_string())
-                        .unwrap_or_default();
                     match crate::i18n::parse_table(f) {
-                        Ok(t) => tables.push((lang, t)),
+                        Ok(t) => tables.push((crate::i18n::language_of(f), t)),
                         Err(p) => lib.note(format!("translation skipped: {p}")),
                     }
                 }

@@ -401,10 +401,7 @@ impl GameEvent {
         use GameEvent::*;
         let t = |s: &str| tr.t(s).into_owned();
         let d = |s: &str| tr.dynamic(s);
-        let name = |id: &str| {
-            let n = db.and_then(|db| db.name_of(id)).unwrap_or(id);
-            tr.t(n).into_owned()
-        };
+        let name = |id: &str| tr.name(db, id);
         let camp = |c: &Camp| t(&format!("{c:?}"));
         let h = |h: &Hex| format!("({}, {})", h.x, h.y);
         let stock = |s: &Stock| tr.stock(s);

@@ -72,10 +72,7 @@ impl Warning {
         db: Option<&crate::content::ContentDb>,
     ) -> String {
         let stock = |s: &Stock| tr.stock(s);
-        let name = |id: &str| {
-            let n = db.and_then(|db| db.name_of(id)).unwrap_or(id);
-            tr.t(n).into_owned()
-        };
+        let name = |id: &str| tr.name(db, id);
         match self {
             Warning::Famine {
                 army,

@@ -39,6 +39,9 @@ pub struct ViewCache {
     pub armies: Vec<ArmySheet>,
     /// Warnings for the next upkeep (R5, R6), recomputed when the game moves.
     pub forecast: Vec<crate::rules::forecast::Warning>,
+    /// The last events, newest first, worded in the player's language (worded again only
+    /// when the game moves or the language changes, not every frame).
+    pub log: Vec<String>,
     /// (actions, cycle, step) the forecast was computed at.
     forecast_at: Option<(usize, u32, usize)>,
 }
@@ -148,14 +151,7 @@ pub fn describe_tile(world: &mut World, h: Hex) -> Vec<String> {
             None => out.push(tr.t("Safe from corruption this upkeep").into_owned()),
         }
     }
-    let mut armies: Vec<Army> = world
-        .query::<&Army>()
-        .iter(world)
-        .filter(|a| a.hex == h)
-        .cloned()
-        .collect();
-    armies.sort_by_key(|a| a.id);
-    for a in armies {
+    for a in armies_at(world, h) {
         let kinds: Vec<String> = a
             .units
             .iter()
@@ -202,6 +198,31 @@ struct CacheKey {
     lang: String,
 }
 
+/// The Eladrin army a click on this tile orders (the lowest id, as `input::order_move` picks).
+fn eladrin_army_at(world: &mut World, h: Hex) -> Option<Army> {
+    world
+        .query::<&Army>()
+        .iter(world)
+        .filter(|a| a.hex == h && a.camp == Camp::Eladrins)
+        .min_by_key(|a| a.id)
+        .cloned()
+}
+
+/// Every army on this tile, by id.
+fn armies_at(world: &mut World, h: Hex) -> Vec<Army> {
+    let mut v: Vec<Army> = world
+        .query::<&Army>()
+        .iter(world)
+        .filter(|a| a.hex == h)
+        .cloned()
+        .collect();
+    v.sort_by_key(|a| a.id);
+    v
+}
+
+/// Events the side panel's log shows.
+const LOG_LINES: usize = 40;
+
 fn refresh_cache(
     world: &mut World,
     mut last: Local<Option<CacheKey>>,
@@ -235,21 +256,14 @@ fn refresh_cache(
         let lines = hover.map(|h| describe_tile(world, h)).unwrap_or_default();
         // The path preview: the rules' own cheapest path for the selected Eladrin army.
         let path = match (selected, hover) {
-            (Some(s), Some(h)) if s != h => {
-                let mut q = world.query::<&Army>();
-                let army = q
-                    .iter(world)
-                    .filter(|a| a.hex == s && a.camp == Camp::Eladrins)
-                    .min_by_key(|a| a.id)
-                    .cloned();
-                army.and_then(|a| crate::rules::main_phase::activate::path_to(world, &a, h))
-                    .map(|(p, _)| {
-                        let mut full = vec![s];
-                        full.extend(p.into_iter().filter(|x| *x != s));
-                        full
-                    })
-                    .unwrap_or_default()
-            }
+            (Some(s), Some(h)) if s != h => eladrin_army_at(world, s)
+                .and_then(|a| crate::rules::main_phase::activate::path_to(world, &a, h))
+                .map(|(p, _)| {
+                    let mut full = vec![s];
+                    full.extend(p.into_iter().filter(|x| *x != s));
+                    full
+                })
+                .unwrap_or_default(),
             _ => Vec::new(),
         };
         let mut c = world.resource_mut::<ViewCache>();
@@ -271,17 +285,8 @@ fn refresh_cache(
         vec![]
     };
     let mut reach = Vec::new();
-    if let Some(h) = selected {
-        let army = {
-            let mut q = world.query::<&Army>();
-            q.iter(world)
-                .filter(|a| a.hex == h && a.camp == Camp::Eladrins)
-                .min_by_key(|a| a.id)
-                .cloned()
-        };
-        if let Some(a) = army {
-            reach = reach_preview(world, &a);
-        }
+    if let Some(a) = selected.and_then(|h| eladrin_army_at(world, h)) {
+        reach = reach_preview(world, &a);
     }
     // The combat preview (R9.5): the same odds the AI weighs, for every attack on offer.
     let mut odds = Vec::new();
@@ -324,14 +329,7 @@ fn refresh_cache(
     });
     let mut armies: Vec<ArmySheet> = Vec::new();
     if let Some(h) = selected {
-        let mut here: Vec<Army> = world
-            .query::<&Army>()
-            .iter(world)
-            .filter(|a| a.hex == h)
-            .cloned()
-            .collect();
-        here.sort_by_key(|a| a.id);
-        for a in here {
+        for a in armies_at(world, h) {
             let units = a
                 .units
                 .iter()
@@ -369,6 +367,19 @@ fn refresh_cache(
     let selected_lines = selected
         .map(|h| describe_tile(world, h))
         .unwrap_or_default();
+    let log = {
+        let tr = world
+            .get_resource::<crate::i18n::Translations>()
+            .cloned()
+            .unwrap_or_default();
+        let events = &world.resource::<crate::rules::Chronicle>().0;
+        let start = events.len().saturating_sub(LOG_LINES);
+        events[start..]
+            .iter()
+            .rev()
+            .map(|e| e.words(&tr, Some(&db)))
+            .collect::<Vec<_>>()
+    };
     // The improvement menu: the rules' own validation, read-only, for each improvement.
     let improvements = match selected {
         Some(h) if !over => db
@@ -388,6 +399,7 @@ fn refresh_cache(
     c.reach = reach;
     c.selected = selected_lines;
     c.improvements = improvements;
+    c.log = log;
     c.odds = odds;
     c.outpost = outpost;
     c.armies = armies;

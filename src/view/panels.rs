@@ -14,8 +14,7 @@ use crate::content::{Camp, Content, ContentDb};
 use crate::i18n::Translations;
 use crate::rules::decks::PowerCell;
 use crate::rules::{
-    Action, ActionRequest, Army, Chronicle, Cycle, CycleOrder, GameSetup, Outcome, Outpost, Portal,
-    Research,
+    Action, ActionRequest, Army, Cycle, CycleOrder, GameSetup, Outcome, Outpost, Portal, Research,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -154,7 +153,6 @@ fn draw_panels(
     outcome: Res<Outcome>,
     portal: Res<Portal>,
     research: Res<Research>,
-    chronicle: Res<Chronicle>,
     setup: Res<GameSetup>,
     outposts: Query<&Outpost>,
     armies: Query<&Army>,
@@ -420,9 +418,8 @@ fn draw_panels(
             }
             ui.separator();
             ui.heading(tr.t("Log"));
-            let start = chronicle.0.len().saturating_sub(40);
-            for e in chronicle.0[start..].iter().rev() {
-                ui.label(egui::RichText::new(e.words(&tr, Some(db))).small());
+            for line in &cache.log {
+                ui.label(egui::RichText::new(line).small());
             }
         });
     });
