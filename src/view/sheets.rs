@@ -446,7 +446,7 @@ pub fn research(ui: &mut egui::Ui, cx: &Cx, r: &Research, legal: &[Action]) -> O
                 ui.horizontal_wrapped(|ui| {
                     ui.label(tr.t("Resources placed:"));
                     cost(ui, icons, &t.resources, &r.placed);
-                    ui.label(RichText::new(format!("({} placed)", r.placed)).weak());
+                    ui.label(RichText::new(tr.f("({} placed)", &[&tr.stock(&r.placed)])).weak());
                 });
             }
         }
