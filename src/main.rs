@@ -55,6 +55,10 @@ enum Cmd {
         /// Log frame times into this file (RON) for `--frames` frames after a warm-up, then quit.
         #[arg(long)]
         frame_log: Option<PathBuf>,
+        /// Draw frames back to back, not paced to the display nor slowed when the window lacks
+        /// focus (for frame measurements: a frame then takes what it costs).
+        #[arg(long)]
+        unpaced: bool,
     },
     /// Draw N plain sprites in the map's layout and log frame times (the engine's floor).
     BareSprites {
@@ -70,6 +74,12 @@ enum Cmd {
         /// Draw the game's tile textures instead of plain colours.
         #[arg(long)]
         textured: bool,
+        /// Draw frames back to back, not paced to the display nor slowed when unfocused.
+        #[arg(long)]
+        unpaced: bool,
+        /// Save a screenshot to this PNG once warmed up (a look at what is measured).
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
     },
     /// Frame cost: the game on a level, then a bare scene with as many plain sprites as the
     /// level has tiles, in one run; prints median and p95 frame times and their ratio.
@@ -80,6 +90,11 @@ enum Cmd {
         /// Frames measured in each after a warm-up.
         #[arg(long, default_value_t = 300)]
         frames: u32,
+        /// Pace frames as a player's window is paced (vsync; 60 Hz when the window lacks focus,
+        /// as under Xvfb). By default frames are drawn back to back, so each takes what it
+        /// costs.
+        #[arg(long)]
+        paced: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -268,6 +283,7 @@ fn main() -> ExitCode {
             script,
             out,
             frame_log,
+            unpaced,
         }) => {
             let script = match script
                 .map(|p| chaos_outpost::view::script::read(&p))
@@ -289,6 +305,7 @@ fn main() -> ExitCode {
                     players,
                     script,
                     frame_log: frame_log.map(|p| (p, frames)),
+                    unpaced,
                     ..Launch::default()
                 },
             )
@@ -340,14 +357,22 @@ fn main() -> ExitCode {
             frames,
             out,
             textured,
-        }) => {
-            chaos_outpost::view::frames::run_bare(count.min(200_000), frames.max(1), out, textured)
-        }
+            unpaced,
+            screenshot,
+        }) => chaos_outpost::view::frames::run_bare(
+            count.min(200_000),
+            frames.max(1),
+            out,
+            textured,
+            unpaced,
+            screenshot,
+        ),
         Some(Cmd::Framebench {
             level,
             frames,
+            paced,
             json,
-        }) => framebench(&mods, &level, frames, json),
+        }) => framebench(&mods, &level, frames, paced, json),
         Some(Cmd::Translations { lang, json }) => return missing_translations(&mods, &lang, json),
         Some(Cmd::Cvd { input, output }) => chaos_outpost::colour::simulate_png(&input, &output),
         Some(Cmd::Schema) => {
@@ -1025,7 +1050,13 @@ fn run_soak(
 
 /// `framebench`: the game window on `level`, then the bare sprite scene, each in its own process
 /// (a window's event loop runs once per process), one after the other.
-fn framebench(mods: &[PathBuf], level: &str, frames: u32, json: bool) -> Result<(), String> {
+fn framebench(
+    mods: &[PathBuf],
+    level: &str,
+    frames: u32,
+    paced: bool,
+    json: bool,
+) -> Result<(), String> {
     use chaos_outpost::view::frames::FrameStats;
     let db = content_with(mods)?;
     let mut db2 = db.clone();
@@ -1065,7 +1096,10 @@ fn framebench(mods: &[PathBuf], level: &str, frames: u32, json: bool) -> Result<
             frames.to_string(),
             "--frame-log".into(),
             game_file.display().to_string(),
-        ],
+        ]
+        .into_iter()
+        .chain((!paced).then(|| "--unpaced".to_string()))
+        .collect(),
         &game_file,
     )?;
     let bare_run = |textured: bool| {
@@ -1081,6 +1115,9 @@ fn framebench(mods: &[PathBuf], level: &str, frames: u32, json: bool) -> Result<
         ];
         if textured {
             args.push("--textured".into());
+        }
+        if !paced {
+            args.push("--unpaced".into());
         }
         run(args, &file)
     };

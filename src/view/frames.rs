@@ -6,8 +6,30 @@
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use bevy::window::WindowResolution;
+use bevy::window::{PresentMode, WindowResolution};
+use bevy::winit::WinitSettings;
 use serde::{Deserialize, Serialize};
+
+/// The window's present mode: paced to the display (what a player sees), or unpaced, where a
+/// frame takes what it costs and the figures compare costs rather than the display's rate.
+pub fn present_mode(unpaced: bool) -> PresentMode {
+    if unpaced {
+        PresentMode::AutoNoVsync
+    } else {
+        PresentMode::AutoVsync
+    }
+}
+
+/// How often the app updates: as Bevy's games do (every frame when focused, 60 Hz when not —
+/// and a window under Xvfb never has focus, which capped every scene at 16.7 ms), or back to
+/// back when measuring.
+pub fn update_mode(unpaced: bool) -> WinitSettings {
+    if unpaced {
+        WinitSettings::continuous()
+    } else {
+        WinitSettings::game()
+    }
+}
 
 /// Frames skipped before measuring (start-up, first uploads).
 pub const WARMUP: u32 = 60;
@@ -98,9 +120,29 @@ pub fn log_frames(
     }
 }
 
+/// Where the bare scene's sprites go: the game's hex layout, ring by ring out from the origin
+/// where its camera looks, so the window is covered as the game's map covers it. (`Hex::range`
+/// walks the hexagon row by row from a corner: 10,267 hexes taken that way all lay off screen,
+/// and the "floor" measured an empty window.)
+pub fn bare_positions(count: usize) -> Vec<Vec2> {
+    let layout = super::layout();
+    hexx::Hex::ZERO
+        .spiral_range(0..=200)
+        .take(count)
+        .map(|h| layout.hex_to_world_pos(h))
+        .collect()
+}
+
 /// The bare scene: `count` plain sprites on the game's hex layout, the game's camera; with
 /// `textured`, the game's own tile textures instead of colours.
-pub fn run_bare(count: usize, frames: u32, out: PathBuf, textured: bool) -> Result<(), String> {
+pub fn run_bare(
+    count: usize,
+    frames: u32,
+    out: PathBuf,
+    textured: bool,
+    unpaced: bool,
+    screenshot: Option<PathBuf>,
+) -> Result<(), String> {
     let what = if textured {
         "bare textured sprites"
     } else {
@@ -111,11 +153,13 @@ pub fn run_bare(count: usize, frames: u32, out: PathBuf, textured: bool) -> Resu
         primary_window: Some(Window {
             title: "Chaos Outpost — bare sprites".into(),
             resolution: WindowResolution::new(1280, 720),
+            present_mode: present_mode(unpaced),
             ..default()
         }),
         ..default()
     }))
     .insert_resource(FrameLog::new(out, frames, what))
+    .insert_resource(update_mode(unpaced))
     .add_plugins(super::art::plugin)
     .add_systems(
         Startup,
@@ -127,11 +171,8 @@ pub fn run_bare(count: usize, frames: u32, out: PathBuf, textured: bool) -> Resu
                 .iter()
                 .filter_map(|t| art.get(&format!("tiles/{t}")))
                 .collect();
-            let layout = super::layout();
             let size = super::hex_sprite_size();
-            // The same hexagon of hexes the stress map fills, ring by ring from the centre.
-            for (i, h) in hexx::Hex::ZERO.range(200).take(count).enumerate() {
-                let p = layout.hex_to_world_pos(h);
+            for (i, p) in bare_positions(count).into_iter().enumerate() {
                 let shade = 0.3 + (i % 7) as f32 * 0.08;
                 let sprite = match tiles.get(i % tiles.len().max(1)) {
                     Some(image) if textured => Sprite {
@@ -145,7 +186,18 @@ pub fn run_bare(count: usize, frames: u32, out: PathBuf, textured: bool) -> Resu
             }
         },
     )
-    .add_systems(Update, log_frames);
+    .add_systems(Update, log_frames)
+    .add_systems(Update, move |mut n: Local<u32>, mut commands: Commands| {
+        // A look at what is measured: the floor must cover the window as the map does.
+        *n += 1;
+        if *n == WARMUP
+            && let Some(p) = screenshot.clone()
+        {
+            commands
+                .spawn(bevy::render::view::screenshot::Screenshot::primary_window())
+                .observe(bevy::render::view::screenshot::save_to_disk(p));
+        }
+    });
     match app.run() {
         AppExit::Success => Ok(()),
         AppExit::Error(code) => Err(format!("the bare scene exited with code {code}")),

@@ -73,7 +73,10 @@ impl Plugin for GamePlugin {
         ))
         .add_plugins(hints::plugin)
         .init_resource::<Decor>()
-        .add_systems(Startup, (spawn_camera, make_token_disc))
+        .add_systems(
+            Startup,
+            (spawn_camera, make_token_disc, use_fast_egui_shader),
+        )
         .add_systems(
             Update,
             (
@@ -128,6 +131,19 @@ struct Token;
 /// which costs software renderers a lot per frame).
 #[derive(Resource)]
 struct TokenDisc(Handle<Image>);
+
+/// Replaces egui's shader with one that does its two sRGB conversions by close fits instead of
+/// six `pow`s a fragment (`shaders/egui_fast.wgsl`): software renderers spend much of a frame
+/// filling the panels.
+fn use_fast_egui_shader(mut shaders: ResMut<Assets<bevy::shader::Shader>>) {
+    let shader = bevy::shader::Shader::from_wgsl(
+        include_str!("shaders/egui_fast.wgsl"),
+        "chaos_outpost/egui_fast.wgsl",
+    );
+    if let Err(e) = shaders.insert(bevy_egui::render::EGUI_SHADER_HANDLE.id(), shader) {
+        warn!("egui's own shader stays: {e}");
+    }
+}
 
 fn make_token_disc(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     use bevy::asset::RenderAssetUsages;
@@ -698,6 +714,8 @@ pub struct Launch {
     pub script: Option<(script::UiScript, PathBuf)>,
     /// Log frame times into this file for this many frames, then quit.
     pub frame_log: Option<(PathBuf, u32)>,
+    /// Draw frames back to back, unpaced (frame measurements).
+    pub unpaced: bool,
 }
 
 /// Opens the window.
@@ -712,6 +730,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         cli_mods,
         script,
         frame_log,
+        unpaced,
     } = launch;
     let level = level.as_str();
     let players = players.as_slice();
@@ -720,6 +739,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         primary_window: Some(Window {
             title: "Chaos Outpost".into(),
             resolution: WindowResolution::new(1280, 720),
+            present_mode: frames::present_mode(unpaced),
             ..default()
         }),
         ..default()
@@ -730,6 +750,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         auto_create_primary_context: false,
         ..default()
     })
+    .insert_resource(frames::update_mode(unpaced))
     .insert_resource(Content(content))
     .insert_resource(crate::content::asset::CliMods(cli_mods))
     .add_plugins(GamePlugin);

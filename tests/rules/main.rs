@@ -8,6 +8,7 @@ mod cli;
 mod colour;
 mod content;
 mod cycle;
+mod frames;
 mod fuzz;
 mod i18n;
 mod mods;
