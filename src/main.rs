@@ -1143,11 +1143,14 @@ fn framebench(
         out!("{id}: {tiles} tiles, {frames} frames each after a warm-up");
         for s in [&game, &bare, &textured] {
             out!(
-                "{:<20} median {:6.2} ms   p95 {:6.2} ms   ({} sprites)",
+                "{:<20} median {:6.2} ms   p95 {:6.2} ms   ({} sprites{})",
                 s.what,
                 s.median_ms,
                 s.p95_ms,
-                s.sprites
+                s.sprites,
+                s.map_drawn
+                    .map(|d| format!(", map drawn in {d} of {} frames", s.frames))
+                    .unwrap_or_default()
             );
         }
         out!(

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::rules::snapshot::{envelope, open_envelope, write_atomic};
 
 /// The camps' and highlights' colours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum Palette {
     /// Blue Eladrins, red Chaos.
     #[default]

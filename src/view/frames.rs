@@ -47,6 +47,10 @@ pub struct FrameStats {
     pub p95_ms: f64,
     /// Sprites (or tiles) in the scene.
     pub sprites: usize,
+    /// Measured frames in which the game drew its map (`map_cache`: it is drawn only when
+    /// something on it changed); none for the bare scene.
+    #[serde(default)]
+    pub map_drawn: Option<u64>,
 }
 
 impl FrameStats {
@@ -66,6 +70,7 @@ impl FrameStats {
             median_ms: at(0.5),
             p95_ms: at(0.95),
             sprites,
+            map_drawn: None,
         }
     }
 }
@@ -81,6 +86,7 @@ pub struct FrameLog {
     pub what: String,
     seen: u32,
     times: Vec<f64>,
+    map_drawn_before: u64,
 }
 
 impl FrameLog {
@@ -92,6 +98,7 @@ impl FrameLog {
             what: what.into(),
             seen: 0,
             times: Vec::new(),
+            map_drawn_before: 0,
         }
     }
 }
@@ -101,15 +108,18 @@ pub fn log_frames(
     time: Res<Time<Real>>,
     mut log: ResMut<FrameLog>,
     sprites: Query<(), With<Sprite>>,
+    redraw: Option<Res<super::map_cache::MapRedraw>>,
     mut exit: MessageWriter<AppExit>,
 ) {
     log.seen += 1;
     if log.seen <= WARMUP {
+        log.map_drawn_before = redraw.as_ref().map_or(0, |r| r.drawn);
         return;
     }
     log.times.push(time.delta_secs_f64());
     if log.times.len() as u32 >= log.frames {
-        let stats = FrameStats::of(&log.what, sprites.iter().count(), log.times.clone());
+        let mut stats = FrameStats::of(&log.what, sprites.iter().count(), log.times.clone());
+        stats.map_drawn = redraw.map(|r| r.drawn - log.map_drawn_before);
         let text = ron::to_string(&stats).unwrap_or_default();
         if let Err(e) = std::fs::write(&log.path, text) {
             error!("frame log {}: {e}", log.path.display());

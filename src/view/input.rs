@@ -239,7 +239,9 @@ pub fn pick_hexes(
         return;
     }
     view.keyboard_cursor = false;
-    let Ok(world_pos) = cam.viewport_to_world_2d(gt, p) else {
+    // The map camera draws into an image shown at the map's place in the window.
+    let Ok(world_pos) = cam.viewport_to_world_2d(gt, p - super::map_cache::map_origin(&view))
+    else {
         return;
     };
     let h = layout().world_pos_to_hex(world_pos);

@@ -12,6 +12,7 @@ pub mod handoff;
 pub mod help;
 pub mod hints;
 pub mod input;
+pub mod map_cache;
 pub mod menu;
 pub mod mods_ui;
 pub mod panels;
@@ -71,7 +72,7 @@ impl Plugin for GamePlugin {
             help::plugin,
             battle::plugin,
         ))
-        .add_plugins(hints::plugin)
+        .add_plugins((hints::plugin, map_cache::plugin))
         .init_resource::<Decor>()
         .add_systems(
             Startup,
@@ -92,7 +93,6 @@ impl Plugin for GamePlugin {
                 read_refusals,
                 draw_highlights,
                 outline_zones,
-                fit_map_camera,
                 sound::volume_keys,
             ),
         );
@@ -173,42 +173,9 @@ fn make_token_disc(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     commands.insert_resource(TokenDisc(images.add(image)));
 }
 
-/// The camera that draws the map (the other one draws egui).
+/// The camera that draws the map, into `map_cache::MapImage` (the other one draws the window).
 #[derive(Component)]
 pub struct MapCamera;
-
-/// Narrows the map camera to the part of the window the panels leave free
-/// (`ViewState::map_rect`, in logical pixels).
-fn fit_map_camera(
-    view: Res<ViewState>,
-    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
-    mut cams: Query<&mut Camera, With<MapCamera>>,
-) {
-    let (Ok(w), Ok(mut cam)) = (windows.single(), cams.single_mut()) else {
-        return;
-    };
-    let Some([x, y, wd, ht]) = view.map_rect else {
-        return;
-    };
-    let s = w.scale_factor();
-    let pos = UVec2::new((x * s).max(0.0) as u32, (y * s).max(0.0) as u32);
-    let max = UVec2::new(w.physical_width(), w.physical_height());
-    let size = UVec2::new((wd * s) as u32, (ht * s) as u32)
-        .min(max.saturating_sub(pos))
-        .max(UVec2::ONE);
-    // Written only when it changes: a camera marked changed redoes its view work.
-    let same = cam
-        .viewport
-        .as_ref()
-        .is_some_and(|v| v.physical_position == pos && v.physical_size == size);
-    if !same {
-        cam.viewport = Some(bevy::camera::Viewport {
-            physical_position: pos,
-            physical_size: size,
-            ..default()
-        });
-    }
-}
 
 fn spawn_camera(mut commands: Commands) {
     // No multisampling: the map is axis-aligned sprites whose edges are in their textures, so
@@ -219,14 +186,13 @@ fn spawn_camera(mut commands: Commands) {
         Msaa::Off,
         Transform::from_scale(Vec3::splat(1.0)),
     ));
-    // egui draws through a camera of its own over the whole window, after the map, seeing no
-    // map entity (render layer 31): the map camera can then be narrowed to the area the panels
-    // leave free, and the tiles hidden under the panels are never rasterised.
+    // The map camera draws into an image (map_cache.rs). The window has one camera: it shows
+    // that image where the panels leave room, then egui over it, and sees no map entity (render
+    // layer 31).
     commands.spawn((
         Camera2d,
         Camera {
             order: 1,
-            clear_color: ClearColorConfig::None,
             ..default()
         },
         Msaa::Off,
@@ -583,7 +549,16 @@ fn draw_highlights(
     view: Res<ViewState>,
     cache: Res<cache::ViewCache>,
     settings: Res<crate::settings::Settings>,
+    mut redraw: ResMut<map_cache::MapRedraw>,
 ) {
+    // The lines below follow from these alone; the map is drawn again when they change.
+    redraw.note_lines((
+        &cache.reach,
+        &cache.path,
+        view.selected,
+        view.hover,
+        settings.palette,
+    ));
     let l = layout();
     let ring = |h: Hex, r: f32| -> Vec<Vec2> {
         let c = l.hex_to_world_pos(h);
@@ -619,7 +594,7 @@ fn draw_highlights(
 /// The outposts' zones as outlines on the map: the control zone (R9.1) in the outposts' gold,
 /// the influence zone (R3.3, R5.1, R9.2) fainter. The edges are worked out again only when an
 /// outpost changes (it grows, builds a beacon, falls); each frame just draws them.
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn outline_zones(
     mut gizmos: Gizmos,
     outposts: Query<&Outpost>,
@@ -627,11 +602,14 @@ fn outline_zones(
     mut gone: RemovedComponents<Outpost>,
     board: Res<crate::rules::Board>,
     content: Res<Content>,
-    mut cached: Local<(bool, Vec<(Vec2, Vec2, bool)>)>,
+    mut cached: Local<(u64, Vec<(Vec2, Vec2, bool)>)>,
+    mut redraw: ResMut<map_cache::MapRedraw>,
 ) {
-    let stale = !cached.0 || !changed.is_empty() || gone.read().count() > 0 || board.is_changed();
+    let stale =
+        cached.0 == 0 || !changed.is_empty() || gone.read().count() > 0 || board.is_changed();
     if stale {
-        cached.0 = true;
+        // A new generation of edges: the map is drawn again.
+        cached.0 += 1;
         let edges = &mut cached.1;
         edges.clear();
         let l = layout();
@@ -661,6 +639,7 @@ fn outline_zones(
             }
         }
     }
+    redraw.note_lines(cached.0);
     let gold = Color::srgba_u8(250, 215, 110, 230);
     let faint = Color::srgba_u8(250, 215, 110, 110);
     for (a, b, control) in &cached.1 {

@@ -373,11 +373,14 @@ fn click_hex(world: &mut World, at: At, button: Button) -> bool {
     match phase {
         0 => {
             let pos = {
+                let origin = super::map_cache::map_origin(world.resource::<super::ViewState>());
                 let mut q =
                     world.query_filtered::<(&Camera, &GlobalTransform), With<super::MapCamera>>();
                 q.iter(world).next().and_then(|(cam, gt)| {
                     let p = layout().hex_to_world_pos(hexx::Hex::new(at.0, at.1));
-                    cam.world_to_viewport(gt, p.extend(0.0)).ok()
+                    cam.world_to_viewport(gt, p.extend(0.0))
+                        .ok()
+                        .map(|v| v + origin)
                 })
             };
             let Some(pos) = pos else {

@@ -58,3 +58,62 @@ fn frame_stats_are_the_median_and_95th_percentile() {
     let empty = FrameStats::of("none", 0, Vec::new());
     assert_eq!(empty.median_ms, 0.0);
 }
+
+/// The map camera draws only in frames where the map's picture would change (map_cache.rs):
+/// a few frames after any change (uploads land late), then not at all until the next one.
+#[test]
+fn the_map_is_drawn_only_when_something_on_it_changed() {
+    use bevy::prelude::*;
+    use chaos_outpost::view::MapCamera;
+    use chaos_outpost::view::map_cache::{MapRedraw, redraw_map_when_changed};
+
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, TransformPlugin))
+        .add_message::<AssetEvent<Image>>()
+        .add_message::<AssetEvent<ColorMaterial>>()
+        .init_resource::<ClearColor>()
+        .init_resource::<MapRedraw>()
+        .add_systems(Last, redraw_map_when_changed);
+    let cam = app.world_mut().spawn((MapCamera, Camera::default())).id();
+    let tile = app
+        .world_mut()
+        .spawn((Sprite::default(), Transform::default()))
+        .id();
+    let drawing = |app: &mut App| {
+        app.update();
+        app.world().get::<Camera>(cam).expect("camera").is_active
+    };
+    let settle = |app: &mut App| {
+        let frames: Vec<bool> = (0..6).map(|_| drawing(app)).collect();
+        assert!(frames[0], "the change is drawn at once: {frames:?}");
+        assert!(!frames[5], "and then no more: {frames:?}");
+        frames.iter().filter(|d| **d).count()
+    };
+    // The first frames draw the new map, then it stands still.
+    settle(&mut app);
+    assert!(!drawing(&mut app));
+    // A tile moved.
+    app.world_mut()
+        .get_mut::<Transform>(tile)
+        .expect("tile")
+        .translation
+        .x = 5.0;
+    let drawn = settle(&mut app);
+    assert!((1..=4).contains(&drawn), "{drawn} frames for one change");
+    // The highlights came out different (a gizmo system notes what it drew).
+    app.world_mut()
+        .resource_mut::<MapRedraw>()
+        .note_lines("hover (1, 0)");
+    // (No note the frame after is a change too: the lines went away. Then stillness.)
+    settle(&mut app);
+    assert!(!drawing(&mut app));
+    // A tile removed.
+    app.world_mut().despawn(tile);
+    settle(&mut app);
+    // Twenty still frames draw nothing; the count holds exactly the frames drawn above.
+    let before = app.world().resource::<MapRedraw>().drawn;
+    assert!((0..20).all(|_| !drawing(&mut app)));
+    let r = app.world().resource::<MapRedraw>();
+    assert_eq!(r.drawn, before);
+    assert!(r.frames >= before + 20);
+}

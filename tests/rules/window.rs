@@ -96,6 +96,54 @@ fn the_main_phase_plays_from_the_keyboard_alone() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// RGB pixels of a PNG with its width.
+fn pixels(path: &std::path::Path) -> (usize, Vec<[u8; 3]>) {
+    let file = std::fs::File::open(path).expect("screenshot exists");
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    let bpp = info.line_size / info.width as usize;
+    let px = (0..info.height as usize)
+        .flat_map(|y| (0..info.width as usize).map(move |x| (x, y)))
+        .map(|(x, y)| {
+            let i = y * info.line_size + x * bpp;
+            [buf[i], buf[i + 1], buf[i + 2]]
+        })
+        .collect();
+    (info.width as usize, px)
+}
+
+/// Pixels that differ between two screenshots inside the map (left of the side panel, below
+/// the phase bars, above the tile box).
+fn map_differences(a: &std::path::Path, b: &std::path::Path) -> usize {
+    let ((w, pa), (_, pb)) = (pixels(a), pixels(b));
+    (60..560)
+        .flat_map(|y| (240..900).map(move |x| y * w + x))
+        .filter(|&i| pa[i] != pb[i])
+        .count()
+}
+
+/// The map is drawn into a picture that is redrawn only when the map changes (map_cache.rs):
+/// a still map stays the same picture, and a move made with the mouse shows on it at once.
+#[test]
+fn the_map_picture_follows_the_game() {
+    let Some(out) = play_script("map_cache") else {
+        return;
+    };
+    let still = map_differences(&out.join("still_a.png"), &out.join("still_b.png"));
+    assert_eq!(still, 0, "a still map changed between two frames");
+    let moved = map_differences(&out.join("still_b.png"), &out.join("moved.png"));
+    // The selection ring, the reach outlines and the token in its new place: thousands of
+    // pixels, where a stale picture would show none.
+    assert!(moved > 1000, "only {moved} map pixels changed after a move");
+    let s = snapshot::read(&out.join("moved.ron")).expect("the script's save");
+    let army = s.armies.iter().find(|a| a.id == 2).expect("army 2");
+    assert_eq!((army.hex.x, army.hex.y), (1, 0));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// Both scripts move army 2 from Dawnwatch one hex east, undo, and move again: the final save
 /// holds one move (the undone one left the log) and the army east; the save taken right after
 /// the undo shows it home with no move logged.
