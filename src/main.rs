@@ -59,6 +59,9 @@ enum Cmd {
         /// focus (for frame measurements: a frame then takes what it costs).
         #[arg(long)]
         unpaced: bool,
+        /// Pan the map camera a little every frame (frame measurements of a moving map).
+        #[arg(long)]
+        pan: bool,
     },
     /// Draw N plain sprites in the map's layout and log frame times (the engine's floor).
     BareSprites {
@@ -80,6 +83,9 @@ enum Cmd {
         /// Save a screenshot to this PNG once warmed up (a look at what is measured).
         #[arg(long)]
         screenshot: Option<PathBuf>,
+        /// Pan the camera a little every frame.
+        #[arg(long)]
+        pan: bool,
     },
     /// Frame cost: the game on a level, then a bare scene with as many plain sprites as the
     /// level has tiles, in one run; prints median and p95 frame times and their ratio.
@@ -95,6 +101,10 @@ enum Cmd {
         /// costs.
         #[arg(long)]
         paced: bool,
+        /// Pan the map (and the bare scene's camera) a little every frame, so the map is drawn
+        /// every frame: the cost of a moving map rather than a still one.
+        #[arg(long)]
+        pan: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -284,6 +294,7 @@ fn main() -> ExitCode {
             out,
             frame_log,
             unpaced,
+            pan,
         }) => {
             let script = match script
                 .map(|p| chaos_outpost::view::script::read(&p))
@@ -306,6 +317,7 @@ fn main() -> ExitCode {
                     script,
                     frame_log: frame_log.map(|p| (p, frames)),
                     unpaced,
+                    pan,
                     ..Launch::default()
                 },
             )
@@ -359,6 +371,7 @@ fn main() -> ExitCode {
             textured,
             unpaced,
             screenshot,
+            pan,
         }) => chaos_outpost::view::frames::run_bare(
             count.min(200_000),
             frames.max(1),
@@ -366,13 +379,15 @@ fn main() -> ExitCode {
             textured,
             unpaced,
             screenshot,
+            pan,
         ),
         Some(Cmd::Framebench {
             level,
             frames,
             paced,
+            pan,
             json,
-        }) => framebench(&mods, &level, frames, paced, json),
+        }) => framebench(&mods, &level, frames, paced, pan, json),
         Some(Cmd::Translations { lang, json }) => return missing_translations(&mods, &lang, json),
         Some(Cmd::Cvd { input, output }) => chaos_outpost::colour::simulate_png(&input, &output),
         Some(Cmd::Schema) => {
@@ -1055,6 +1070,7 @@ fn framebench(
     level: &str,
     frames: u32,
     paced: bool,
+    pan: bool,
     json: bool,
 ) -> Result<(), String> {
     use chaos_outpost::view::frames::FrameStats;
@@ -1099,6 +1115,7 @@ fn framebench(
         ]
         .into_iter()
         .chain((!paced).then(|| "--unpaced".to_string()))
+        .chain(pan.then(|| "--pan".to_string()))
         .collect(),
         &game_file,
     )?;
@@ -1118,6 +1135,9 @@ fn framebench(
         }
         if !paced {
             args.push("--unpaced".into());
+        }
+        if pan {
+            args.push("--pan".into());
         }
         run(args, &file)
     };
@@ -1140,7 +1160,15 @@ fn framebench(
                 "ratio_textured_median": ratio_t.0, "ratio_textured_p95": ratio_t.1})
         );
     } else {
-        out!("{id}: {tiles} tiles, {frames} frames each after a warm-up");
+        out!(
+            "{id}: {tiles} tiles, {frames} frames each after a warm-up, {}, {}",
+            if paced { "paced" } else { "unpaced" },
+            if pan {
+                "the camera panning"
+            } else {
+                "the camera still"
+            }
+        );
         for s in [&game, &bare, &textured] {
             out!(
                 "{:<20} median {:6.2} ms   p95 {:6.2} ms   ({} sprites{})",

@@ -31,6 +31,24 @@ pub fn update_mode(unpaced: bool) -> WinitSettings {
     }
 }
 
+/// The bare scene's camera.
+#[derive(Component)]
+pub struct BareCamera;
+
+/// Pans the camera marked `M` two pixels a frame, back and forth over 200 frames: a moving map
+/// must be drawn every frame.
+pub fn pan_camera<M: Component>(mut frame: Local<u32>, mut cams: Query<&mut Transform, With<M>>) {
+    *frame += 1;
+    let dx = if (*frame / 100).is_multiple_of(2) {
+        2.0
+    } else {
+        -2.0
+    };
+    for mut t in &mut cams {
+        t.translation.x += dx;
+    }
+}
+
 /// Frames skipped before measuring (start-up, first uploads).
 pub const WARMUP: u32 = 60;
 
@@ -152,6 +170,7 @@ pub fn run_bare(
     textured: bool,
     unpaced: bool,
     screenshot: Option<PathBuf>,
+    pan: bool,
 ) -> Result<(), String> {
     let what = if textured {
         "bare textured sprites"
@@ -176,7 +195,12 @@ pub fn run_bare(
         move |mut commands: Commands, art: Res<super::art::Art>| {
             // The game's camera settings (no multisampling), so the floor compares like with
             // like.
-            commands.spawn((Camera2d, Msaa::Off, Transform::from_scale(Vec3::splat(1.0))));
+            commands.spawn((
+                Camera2d,
+                Msaa::Off,
+                Transform::from_scale(Vec3::splat(1.0)),
+                BareCamera,
+            ));
             let tiles: Vec<Handle<Image>> = ["plains", "forest", "hills", "mountains", "marsh"]
                 .iter()
                 .filter_map(|t| art.get(&format!("tiles/{t}")))
@@ -197,6 +221,7 @@ pub fn run_bare(
         },
     )
     .add_systems(Update, log_frames)
+    .add_systems(Update, pan_camera::<BareCamera>.run_if(move || pan))
     .add_systems(Update, move |mut n: Local<u32>, mut commands: Commands| {
         // A look at what is measured: the floor must cover the window as the map does.
         *n += 1;

@@ -5,19 +5,29 @@
 //! of the time; redrawing 400 textured hexes every frame was most of the window's cost on a
 //! software renderer.
 //!
-//! The map camera renders into `MapImage` instead of the window; the egui camera, the only one
-//! that draws into the window, shows that image as a sprite (render layer 31) where the panels
-//! leave room (`ViewState::map_rect`). The pointer's window position is turned into the map
-//! camera's by `map_origin`.
+//! The map camera renders into `MapImage` instead of the window. The window's own camera (the
+//! egui one) copies that image into its frame where the panels leave room
+//! (`ViewState::map_rect`), texel for texel, before egui draws: a copy, not a textured pass, so
+//! a still map costs a frame almost nothing. The pointer's window position is turned into the
+//! map camera's by `map_origin`.
 
 use std::hash::{Hash, Hasher};
 
 use bevy::asset::RenderAssetUsages;
-use bevy::camera::visibility::RenderLayers;
-use bevy::camera::{ImageRenderTarget, RenderTarget};
+use bevy::camera::{CameraMainTextureUsages, ImageRenderTarget, RenderTarget};
+use bevy::core_pipeline::{Core2d, Core2dSystems};
 use bevy::image::ImageSampler;
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureFormat, TextureUsages};
+use bevy::render::RenderApp;
+use bevy::render::extract_component::{ExtractComponent, ExtractComponentPlugin};
+use bevy::render::extract_resource::{ExtractResource, ExtractResourcePlugin};
+use bevy::render::render_asset::RenderAssets;
+use bevy::render::render_resource::{
+    Extent3d, Origin3d, TexelCopyTextureInfo, TextureAspect, TextureFormat, TextureUsages,
+};
+use bevy::render::renderer::{RenderContext, ViewQuery};
+use bevy::render::texture::GpuImage;
+use bevy::render::view::ViewTarget;
 use bevy::text::TextLayoutInfo;
 
 use super::{MapCamera, ViewState};
@@ -28,10 +38,36 @@ const SETTLE_FRAMES: u8 = 3;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MapRedraw>()
+        .init_resource::<MapCopy>()
+        .add_plugins((
+            ExtractComponentPlugin::<WindowCamera>::default(),
+            ExtractResourcePlugin::<MapCopy>::default(),
+        ))
         .add_systems(Startup, aim_map_camera_at_image.after(super::spawn_camera))
         .add_systems(Update, fit_map_image)
         // Last: every change of the frame is in, transforms and text layouts included.
         .add_systems(Last, redraw_map_when_changed);
+    if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
+        // After the window camera's main pass has cleared its frame, before egui draws on it.
+        render_app.add_systems(
+            Core2d,
+            copy_map_into_window
+                .after(Core2dSystems::MainPass)
+                .before(bevy_egui::render::egui_pass),
+        );
+    }
+}
+
+/// Marks the camera that draws into the window: the map's picture is copied into its frame.
+#[derive(Component, Clone, ExtractComponent)]
+pub struct WindowCamera;
+
+/// Where the map's picture goes in the window's frame, in physical pixels (extracted for the
+/// render world each frame).
+#[derive(Resource, Clone, Default, ExtractResource)]
+pub struct MapCopy {
+    image: Option<AssetId<Image>>,
+    at: UVec2,
 }
 
 /// The image the map is drawn into, and its size in physical pixels.
@@ -41,10 +77,6 @@ pub struct MapImage {
     pub handle: Handle<Image>,
     size: UVec2,
 }
-
-/// Marks the sprite that shows the map's image in the window.
-#[derive(Component)]
-pub struct MapPicture;
 
 /// What decides whether the map is drawn this frame, and how often it was.
 #[derive(Resource, Default)]
@@ -62,12 +94,12 @@ pub struct MapRedraw {
 }
 
 impl MapRedraw {
-    /// Mixes what a gizmo system drew this frame into the frame's digest.
+    /// Mixes what a gizmo system drew this frame into the frame's digest. The mix is a sum, so
+    /// systems that run in either order (in parallel) make the same digest.
     pub fn note_lines(&mut self, what: impl Hash) {
         let mut h = std::hash::DefaultHasher::new();
-        self.lines.hash(&mut h);
         what.hash(&mut h);
-        self.lines = h.finish();
+        self.lines = self.lines.wrapping_add(h.finish());
     }
 }
 
@@ -78,8 +110,8 @@ pub fn map_origin(view: &ViewState) -> Vec2 {
         .map_or(Vec2::ZERO, |[x, y, _, _]| Vec2::new(x, y))
 }
 
-/// A render-target image of `size` physical pixels, read back without filtering (it is shown
-/// pixel for pixel).
+/// A render-target image of `size` physical pixels, in the window frame's format so it can be
+/// copied into it.
 fn target_image(size: UVec2) -> Image {
     let mut image = Image::new_target_texture(
         size.x.max(1),
@@ -93,11 +125,13 @@ fn target_image(size: UVec2) -> Image {
     image
 }
 
-/// Points the map camera at a fresh image and puts the picture that shows it in the window.
+/// Points the map camera at a fresh image, and lets the window camera's frame take a copy.
 fn aim_map_camera_at_image(
     mut commands: Commands,
     mut images: ResMut<Assets<Image>>,
     cams: Query<Entity, With<MapCamera>>,
+    window_cams: Query<Entity, (With<Camera>, Without<MapCamera>)>,
+    mut copy: ResMut<MapCopy>,
 ) {
     let size = UVec2::new(1280, 720);
     let handle = images.add(target_image(size));
@@ -109,29 +143,25 @@ fn aim_map_camera_at_image(
                 scale_factor: 1.0,
             }));
     }
-    commands.spawn((
-        MapPicture,
-        Sprite {
-            image: handle.clone(),
-            custom_size: Some(size.as_vec2()),
-            ..default()
-        },
-        Transform::default(),
-        RenderLayers::layer(31),
-    ));
+    for cam in &window_cams {
+        commands.entity(cam).insert((
+            WindowCamera,
+            CameraMainTextureUsages::default().with(TextureUsages::COPY_DST),
+        ));
+    }
+    copy.image = Some(handle.id());
     commands.insert_resource(MapImage { handle, size });
 }
 
-/// Sizes the map's image to the part of the window the panels leave free, and puts its picture
-/// there (the egui camera looks at the window's centre, one unit a logical pixel).
-#[allow(clippy::type_complexity)]
+/// Sizes the map's image to the part of the window the panels leave free, and says where its
+/// copy goes.
 fn fit_map_image(
     view: Res<ViewState>,
     windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
     mut map: ResMut<MapImage>,
     mut images: ResMut<Assets<Image>>,
     mut cams: Query<&mut RenderTarget, With<MapCamera>>,
-    mut picture: Query<(&mut Sprite, &mut Transform), With<MapPicture>>,
+    mut copy: ResMut<MapCopy>,
 ) {
     let Ok(w) = windows.single() else {
         return;
@@ -164,21 +194,8 @@ fn fit_map_image(
             });
         }
     }
-    // Whole physical pixels, so the picture lands pixel for pixel on the window's.
-    let logical = size.as_vec2() / s;
-    let centre = pos.as_vec2() / s + logical / 2.0;
-    let at = Vec3::new(
-        centre.x - window.x as f32 / s / 2.0,
-        window.y as f32 / s / 2.0 - centre.y,
-        0.0,
-    );
-    for (mut sprite, mut t) in &mut picture {
-        if sprite.custom_size != Some(logical) {
-            sprite.custom_size = Some(logical);
-        }
-        if t.translation != at {
-            t.translation = at;
-        }
+    if copy.at != pos {
+        copy.at = pos;
     }
 }
 
@@ -202,7 +219,6 @@ pub fn redraw_map_when_changed(
                 Changed<Projection>,
                 Changed<RenderTarget>,
             )>,
-            Without<MapPicture>,
         ),
     >,
     mut gone_sprites: RemovedComponents<Sprite>,
@@ -221,14 +237,19 @@ pub fn redraw_map_when_changed(
         gone_sprites.read().count() + gone_texts.read().count() + gone_meshes.read().count();
     let images = image_events.read().count();
     let materials = material_events.read().count();
-    let changed = lines_changed
+    let any = lines_changed
         || removed > 0
         || images > 0
         || materials > 0
         || clear.is_changed()
         || !changed.is_empty();
-    if changed {
+    if any {
         redraw.settle = SETTLE_FRAMES;
+        debug!(
+            "map redrawn: lines {lines_changed}, removed {removed}, image events {images}, \
+             material events {materials}, changed entities {}",
+            changed.iter().count()
+        );
     }
     let draw = redraw.settle > 0;
     redraw.settle = redraw.settle.saturating_sub(1);
@@ -242,4 +263,48 @@ pub fn redraw_map_when_changed(
             cam.is_active = draw;
         }
     }
+}
+
+/// Copies the map's picture into the window camera's frame (render world, once per view; only
+/// the window camera's). Both are the same format; the copy is clipped to both sizes.
+pub fn copy_map_into_window(
+    view: ViewQuery<(&ViewTarget, Has<WindowCamera>)>,
+    copy: Res<MapCopy>,
+    images: Res<RenderAssets<GpuImage>>,
+    mut ctx: RenderContext,
+) {
+    let (target, is_window) = view.into_inner();
+    if !is_window {
+        return;
+    }
+    let Some(picture) = copy.image.and_then(|id| images.get(id)) else {
+        return;
+    };
+    let frame = target.main_texture();
+    let (src, dst) = (picture.texture.size(), frame.size());
+    if picture.texture.format() != frame.format() {
+        return;
+    }
+    let size = Extent3d {
+        width: src.width.min(dst.width.saturating_sub(copy.at.x)),
+        height: src.height.min(dst.height.saturating_sub(copy.at.y)),
+        depth_or_array_layers: 1,
+    };
+    if size.width == 0 || size.height == 0 {
+        return;
+    }
+    ctx.command_encoder().copy_texture_to_texture(
+        picture.texture.as_image_copy(),
+        TexelCopyTextureInfo {
+            texture: frame,
+            mip_level: 0,
+            origin: Origin3d {
+                x: copy.at.x,
+                y: copy.at.y,
+                z: 0,
+            },
+            aspect: TextureAspect::All,
+        },
+        size,
+    );
 }

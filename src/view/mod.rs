@@ -186,9 +186,9 @@ fn spawn_camera(mut commands: Commands) {
         Msaa::Off,
         Transform::from_scale(Vec3::splat(1.0)),
     ));
-    // The map camera draws into an image (map_cache.rs). The window has one camera: it shows
-    // that image where the panels leave room, then egui over it, and sees no map entity (render
-    // layer 31).
+    // The map camera draws into an image (map_cache.rs). The window has one camera: it copies
+    // that image where the panels leave room, then egui draws over it; it sees no map entity
+    // (render layer 31).
     commands.spawn((
         Camera2d,
         Camera {
@@ -602,14 +602,12 @@ fn outline_zones(
     mut gone: RemovedComponents<Outpost>,
     board: Res<crate::rules::Board>,
     content: Res<Content>,
-    mut cached: Local<(u64, Vec<(Vec2, Vec2, bool)>)>,
+    mut cached: Local<(Option<u64>, Vec<(Vec2, Vec2, bool)>)>,
     mut redraw: ResMut<map_cache::MapRedraw>,
 ) {
     let stale =
-        cached.0 == 0 || !changed.is_empty() || gone.read().count() > 0 || board.is_changed();
+        cached.0.is_none() || !changed.is_empty() || gone.read().count() > 0 || board.is_changed();
     if stale {
-        // A new generation of edges: the map is drawn again.
-        cached.0 += 1;
         let edges = &mut cached.1;
         edges.clear();
         let l = layout();
@@ -638,6 +636,26 @@ fn outline_zones(
                 }
             }
         }
+    }
+    // The edges' digest, worked out with them: an outpost changed in a way that leaves its
+    // zones as they were (its stock) draws the map no more than a still frame.
+    if stale {
+        let bits: Vec<(u32, u32, u32, u32, bool)> = cached
+            .1
+            .iter()
+            .map(|(a, b, c)| {
+                (
+                    a.x.to_bits(),
+                    a.y.to_bits(),
+                    b.x.to_bits(),
+                    b.y.to_bits(),
+                    *c,
+                )
+            })
+            .collect();
+        let mut h = std::hash::DefaultHasher::new();
+        std::hash::Hash::hash(&bits, &mut h);
+        cached.0 = Some(std::hash::Hasher::finish(&h));
     }
     redraw.note_lines(cached.0);
     let gold = Color::srgba_u8(250, 215, 110, 230);
@@ -695,6 +713,8 @@ pub struct Launch {
     pub frame_log: Option<(PathBuf, u32)>,
     /// Draw frames back to back, unpaced (frame measurements).
     pub unpaced: bool,
+    /// Pan the map camera every frame (frame measurements of a moving map).
+    pub pan: bool,
 }
 
 /// Opens the window.
@@ -710,6 +730,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         script,
         frame_log,
         unpaced,
+        pan,
     } = launch;
     let level = level.as_str();
     let players = players.as_slice();
@@ -739,6 +760,9 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
     if let Some((path, n)) = frame_log {
         app.insert_resource(frames::FrameLog::new(path, n, &format!("game ({level})")))
             .add_systems(Update, frames::log_frames);
+    }
+    if pan {
+        app.add_systems(Update, frames::pan_camera::<MapCamera>);
     }
     if let Some((s, out)) = script {
         app.insert_resource(script::ScriptRun::new(s, out));
