@@ -16,7 +16,6 @@ use std::hash::{Hash, Hasher};
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::{CameraMainTextureUsages, ImageRenderTarget, RenderTarget};
 use bevy::core_pipeline::{Core2d, Core2dSystems};
-use bevy::image::ImageSampler;
 use bevy::prelude::*;
 use bevy::render::RenderApp;
 use bevy::render::extract_component::{ExtractComponent, ExtractComponentPlugin};
@@ -121,7 +120,6 @@ fn target_image(size: UVec2) -> Image {
     );
     image.texture_descriptor.usage |= TextureUsages::COPY_SRC;
     image.asset_usage = RenderAssetUsages::RENDER_WORLD;
-    image.sampler = ImageSampler::nearest();
     image
 }
 
@@ -283,6 +281,13 @@ pub fn copy_map_into_window(
     let frame = target.main_texture();
     let (src, dst) = (picture.texture.size(), frame.size());
     if picture.texture.format() != frame.format() {
+        // Bevy's frames are Rgba8UnormSrgb without HDR; a camera made HDR would need a draw
+        // instead of a copy.
+        warn_once!(
+            "the map's picture ({:?}) can't be copied into a {:?} frame",
+            picture.texture.format(),
+            frame.format()
+        );
         return;
     }
     let size = Extent3d {
