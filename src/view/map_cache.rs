@@ -93,6 +93,11 @@ pub struct MapRedraw {
 }
 
 impl MapRedraw {
+    /// Draws the map in the next frames whether or not anything changed.
+    pub fn redraw_now(&mut self) {
+        self.settle = SETTLE_FRAMES;
+    }
+
     /// Mixes what a gizmo system drew this frame into the frame's digest. The mix is a sum, so
     /// systems that run in either order (in parallel) make the same digest.
     pub fn note_lines(&mut self, what: impl Hash) {

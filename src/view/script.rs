@@ -73,6 +73,9 @@ pub enum UiStep {
     Begin,
     /// Until this hint (an id of `assets/help/hints.ron`) is on screen.
     WaitHint(String),
+    /// Draw the map afresh, changed or not (a check that the cached picture is what a fresh
+    /// draw gives).
+    RedrawMap,
     /// Load a save (a path relative to the working folder), as the menu does.
     Load(String),
     /// Let the AIs play until this cycle's main phase (the "Let the AI play" button, each turn).
@@ -202,6 +205,12 @@ fn run_script(world: &mut World) {
             true
         }
         UiStep::Begin => world.resource_mut::<super::hints::Guide>().begin(),
+        UiStep::RedrawMap => {
+            world
+                .resource_mut::<super::map_cache::MapRedraw>()
+                .redraw_now();
+            true
+        }
         UiStep::WaitHint(id) => world
             .resource::<super::hints::Guide>()
             .showing
