@@ -288,6 +288,54 @@ impl fmt::Display for Binding {
     }
 }
 
+impl Binding {
+    /// The binding in the player's language (`Ctrl+Z`, `Échap`): each word of a key's name
+    /// through the table's `key:NAME` entry; the settings file keeps the English names.
+    pub fn words(&self, tr: &crate::i18n::Translations) -> String {
+        let word = |w: &str| {
+            tr.map
+                .get(&format!("key:{w}"))
+                .cloned()
+                .unwrap_or_else(|| w.to_string())
+        };
+        let mut out = String::new();
+        for (on, m) in [
+            (self.ctrl, "Ctrl"),
+            (self.shift, "Shift"),
+            (self.alt, "Alt"),
+        ] {
+            if on {
+                out.push_str(&word(m));
+                out.push('+');
+            }
+        }
+        let name = key_name(self.key).unwrap_or("?");
+        match name.strip_prefix("Numpad") {
+            Some(rest) if !rest.is_empty() => {
+                out.push_str(&word("Numpad"));
+                out.push(' ');
+                out.push_str(&word(rest));
+            }
+            _ => out.push_str(&word(name)),
+        }
+        out
+    }
+}
+
+/// The words of key names a language table translates (`key:NAME` entries): the named keys
+/// that are words, the modifiers and the numpad's prefix.
+pub fn key_words() -> Vec<&'static str> {
+    let mut v: Vec<&str> = NAMED
+        .iter()
+        .map(|(_, n)| n.strip_prefix("Numpad").unwrap_or(n))
+        .filter(|n| n.chars().any(|c| c.is_ascii_alphabetic()) && n.len() > 1)
+        .collect();
+    v.extend(["Ctrl", "Shift", "Alt", "Numpad"]);
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
 /// Whether a key is a modifier (never bound alone).
 pub fn is_modifier(k: KeyCode) -> bool {
     matches!(
@@ -519,12 +567,16 @@ impl Keymap {
                 .get(&c)
                 .is_some_and(|bs| bs.iter().any(|b| b.pressed(keys)))
     }
-    /// A command's keys in words (`Ctrl+Z, Backspace`), or `—`.
+    /// A command's keys in English (`Ctrl+Z, Backspace`), or `—`.
     pub fn keys_of(&self, c: Shortcut) -> String {
+        self.keys_in(c, &crate::i18n::Translations::default())
+    }
+    /// A command's keys in the player's language (`Ctrl+Z, Retour arrière`), or `—`.
+    pub fn keys_in(&self, c: Shortcut, tr: &crate::i18n::Translations) -> String {
         match self.map.get(&c) {
             Some(bs) if !bs.is_empty() => bs
                 .iter()
-                .map(|b| b.to_string())
+                .map(|b| b.words(tr))
                 .collect::<Vec<_>>()
                 .join(", "),
             _ => "—".into(),

@@ -215,13 +215,13 @@ fn draw_help(
                                 Shortcut::PanelAction(1) => (
                                     format!(
                                         "{} … {}",
-                                        keymap.keys_of(c),
-                                        keymap.keys_of(Shortcut::PanelAction(9))
+                                        keymap.keys_in(c, &tr),
+                                        keymap.keys_in(Shortcut::PanelAction(9), &tr)
                                     ),
                                     tr.t("actions 1 to 9 of the side panel's list").into_owned(),
                                 ),
                                 Shortcut::PanelAction(_) => continue,
-                                _ => (keymap.keys_of(c), c.words(&tr)),
+                                _ => (keymap.keys_in(c, &tr), c.words(&tr)),
                             };
                             ui.label(egui::RichText::new(keys).monospace().strong());
                             ui.label(words);

@@ -419,7 +419,7 @@ fn draw_menu(
                 (K::Menu, tr.t("menu")),
             ]
             .iter()
-            .map(|(k, what)| format!("{} {what}", keymap.keys_of(*k)))
+            .map(|(k, what)| format!("{} {what}", keymap.keys_in(*k, &tr)))
             .collect::<Vec<_>>()
             .join(" · ");
             ui.label(egui::RichText::new(keys).weak());

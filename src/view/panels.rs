@@ -212,7 +212,7 @@ fn draw_panels(
                 tr.f("Your decision — {}", &[&p])
             };
             ui.label(egui::RichText::new(whose).strong());
-            let keys_of = |s| shortcuts.map.keys_of(s);
+            let keys_of = |s| shortcuts.map.keys_in(s, &tr);
             use crate::keys::Shortcut as K;
             if step == "R9"
                 && cycle.turn == Camp::Chaos

@@ -117,7 +117,11 @@ fn key_bindings(
                 .show(ui, |ui| {
                     for c in Shortcut::all() {
                         ui.label(c.words(tr));
-                        ui.label(egui::RichText::new(keymap.keys_of(c)).monospace().strong());
+                        ui.label(
+                            egui::RichText::new(keymap.keys_in(c, tr))
+                                .monospace()
+                                .strong(),
+                        );
                         ui.horizontal(|ui| {
                             let waiting = keymap.capturing == Some(c);
                             let text = if waiting {
@@ -196,7 +200,7 @@ fn draw_settings(
                 ui.label(format!(
                     "{} ({})",
                     tr.t("Mute"),
-                    keymap.keys_of(crate::keys::Shortcut::Mute)
+                    keymap.keys_in(crate::keys::Shortcut::Mute, &tr)
                 ));
                 ui.checkbox(&mut edit.muted, "");
                 ui.end_row();

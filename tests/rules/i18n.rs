@@ -339,3 +339,32 @@ fn every_string_shown_draws_with_the_fonts_the_window_has() {
         list.join("\n")
     );
 }
+
+/// Key names read in the player's language where the game shows them (help, settings,
+/// tooltips), while the settings file keeps the English names it parses.
+#[test]
+fn key_names_read_in_french() {
+    use chaos_outpost::keys::{Binding, key_words};
+    let fr = Translations::base("fr");
+    let missing: Vec<&str> = key_words()
+        .into_iter()
+        .filter(|w| !fr.map.contains_key(&format!("key:{w}")))
+        .collect();
+    assert!(missing.is_empty(), "key names without French: {missing:?}");
+    assert!(key_words().contains(&"Escape") && key_words().contains(&"Numpad"));
+    let en = Translations::default();
+    for (text, french, english) in [
+        ("Ctrl+Backspace", "Ctrl+Retour arrière", "Ctrl+Backspace"),
+        ("Shift+Escape", "Maj+Échap", "Shift+Escape"),
+        ("Numpad7", "Pavé 7", "Numpad 7"),
+        ("NumpadEnter", "Pavé Entrée", "Numpad Enter"),
+        ("Ctrl+Z", "Ctrl+Z", "Ctrl+Z"),
+        ("Space", "Espace", "Space"),
+    ] {
+        let b = Binding::parse(text).expect(text);
+        assert_eq!(b.words(&fr), french);
+        assert_eq!(b.words(&en), english);
+        // What the settings file holds is unchanged.
+        assert_eq!(b.to_string(), text);
+    }
+}
