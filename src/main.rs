@@ -59,7 +59,7 @@ enum Cmd {
         /// focus (for frame measurements: a frame then takes what it costs).
         #[arg(long)]
         unpaced: bool,
-        /// Pan the map camera a little every frame (frame measurements of a moving map).
+        /// Pan the map at the keyboard's speed (frame measurements of a moving map).
         #[arg(long)]
         pan: bool,
     },
@@ -83,7 +83,7 @@ enum Cmd {
         /// Save a screenshot to this PNG once warmed up (a look at what is measured).
         #[arg(long)]
         screenshot: Option<PathBuf>,
-        /// Pan the camera a little every frame.
+        /// Pan the camera at the game's keyboard speed.
         #[arg(long)]
         pan: bool,
     },
@@ -101,8 +101,8 @@ enum Cmd {
         /// costs.
         #[arg(long)]
         paced: bool,
-        /// Pan the map (and the bare scene's camera) a little every frame, so the map is drawn
-        /// every frame: the cost of a moving map rather than a still one.
+        /// Pan the map (and the bare scene's camera) at the keyboard's speed: the cost of a
+        /// moving map rather than a still one.
         #[arg(long)]
         pan: bool,
         /// Print JSON.

@@ -239,9 +239,7 @@ pub fn pick_hexes(
         return;
     }
     view.keyboard_cursor = false;
-    // The map camera draws into an image shown at the map's place in the window.
-    let Ok(world_pos) = cam.viewport_to_world_2d(gt, p - super::map_cache::map_origin(&view))
-    else {
+    let Ok(world_pos) = cam.viewport_to_world_2d(gt, p) else {
         return;
     };
     let h = layout().world_pos_to_hex(world_pos);

@@ -5,11 +5,13 @@
 //! of the time; redrawing 400 textured hexes every frame was most of the window's cost on a
 //! software renderer.
 //!
-//! The map camera renders into `MapImage` instead of the window. The window's own camera (the
-//! egui one) copies that image into its frame where the panels leave room
-//! (`ViewState::map_rect`), texel for texel, before egui draws: a copy, not a textured pass, so
-//! a still map costs a frame almost nothing. The pointer's window position is turned into the
-//! map camera's by `map_origin`.
+//! Two cameras: `MapCamera` is the view the player pans and zooms, narrowed to the part of the
+//! window the panels leave free (`ViewState::map_rect`); it draws nothing itself. The
+//! `MapRenderCamera` draws the map into `MapImage`, which is larger than the view by `MARGIN`
+//! pixels on each side, around an anchor where the view last was. The window's own camera (the
+//! egui one) copies the view's part of that image into its frame, texel for texel, before egui
+//! draws: a copy, not a textured pass. Panning within the margin moves the copy and draws
+//! nothing; the map is drawn again when the view leaves the margin or zooms.
 
 use std::hash::{Hash, Hasher};
 
@@ -35,6 +37,10 @@ use super::{MapCamera, ViewState};
 /// frame or two later, and the picture must not keep the frame it was missing from.
 const SETTLE_FRAMES: u8 = 3;
 
+/// Physical pixels the map's image reaches past the view on each side: how far the view pans
+/// before the map is drawn again.
+pub const MARGIN: u32 = 256;
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MapRedraw>()
         .init_resource::<MapCopy>()
@@ -42,8 +48,15 @@ pub(super) fn plugin(app: &mut App) {
             ExtractComponentPlugin::<WindowCamera>::default(),
             ExtractResourcePlugin::<MapCopy>::default(),
         ))
-        .add_systems(Startup, aim_map_camera_at_image.after(super::spawn_camera))
+        .add_systems(Startup, spawn_map_render_camera.after(super::spawn_camera))
         .add_systems(Update, fit_map_image)
+        // Before transforms and cameras are worked out, so a new anchor is drawn this frame.
+        .add_systems(
+            PostUpdate,
+            follow_view
+                .before(bevy::transform::TransformSystems::Propagate)
+                .before(bevy::camera::CameraUpdateSystems),
+        )
         // Last: every change of the frame is in, transforms and text layouts included.
         .add_systems(Last, redraw_map_when_changed);
     if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
@@ -61,20 +74,32 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Component, Clone, ExtractComponent)]
 pub struct WindowCamera;
 
-/// Where the map's picture goes in the window's frame, in physical pixels (extracted for the
-/// render world each frame).
+/// Marks the camera that draws the map into `MapImage`.
+#[derive(Component)]
+pub struct MapRenderCamera;
+
+/// What of the map's picture goes where in the window's frame, in physical pixels (extracted
+/// for the render world each frame).
 #[derive(Resource, Clone, Default, ExtractResource)]
 pub struct MapCopy {
     image: Option<AssetId<Image>>,
+    /// The corner of the view's part in the image.
+    from: UVec2,
+    /// The view's size.
+    size: UVec2,
+    /// Where it goes in the window.
     at: UVec2,
 }
 
-/// The image the map is drawn into, and its size in physical pixels.
+/// The image the map is drawn into: the view's size plus the margins, in physical pixels.
 #[derive(Resource)]
 pub struct MapImage {
     /// The render target.
     pub handle: Handle<Image>,
     size: UVec2,
+    /// The view's size (the map's part of the window) and the window's scale factor.
+    view: UVec2,
+    scale_factor: f32,
 }
 
 /// What decides whether the map is drawn this frame, and how often it was.
@@ -86,6 +111,10 @@ pub struct MapRedraw {
     last_lines: u64,
     /// Frames still to draw after the last change.
     settle: u8,
+    /// The view moved out of the margin or zoomed this frame: drawn around a new anchor.
+    moved: bool,
+    /// Where the map was last drawn around (world units, on the pixel grid) and at what zoom.
+    anchor: Option<(Vec2, f32)>,
     /// Frames in which the map was drawn, and frames in all (figures for `framebench`).
     pub drawn: u64,
     /// Frames seen.
@@ -93,9 +122,10 @@ pub struct MapRedraw {
 }
 
 impl MapRedraw {
-    /// Draws the map in the next frames whether or not anything changed.
+    /// Draws the map afresh around the view, whether or not anything changed.
     pub fn redraw_now(&mut self) {
         self.settle = SETTLE_FRAMES;
+        self.anchor = None;
     }
 
     /// Mixes what a gizmo system drew this frame into the frame's digest. The mix is a sum, so
@@ -105,13 +135,6 @@ impl MapRedraw {
         what.hash(&mut h);
         self.lines = self.lines.wrapping_add(h.finish());
     }
-}
-
-/// The top-left corner of the map's picture in the window, in logical pixels: window positions
-/// minus this are the map camera's viewport positions.
-pub fn map_origin(view: &ViewState) -> Vec2 {
-    view.map_rect
-        .map_or(Vec2::ZERO, |[x, y, _, _]| Vec2::new(x, y))
 }
 
 /// A render-target image of `size` physical pixels, in the window frame's format so it can be
@@ -128,42 +151,55 @@ fn target_image(size: UVec2) -> Image {
     image
 }
 
-/// Points the map camera at a fresh image, and lets the window camera's frame take a copy.
-fn aim_map_camera_at_image(
+/// Spawns the camera that draws the map into a fresh image, and lets the window camera's frame
+/// take copies of it.
+fn spawn_map_render_camera(
     mut commands: Commands,
     mut images: ResMut<Assets<Image>>,
-    cams: Query<Entity, With<MapCamera>>,
     window_cams: Query<Entity, (With<Camera>, Without<MapCamera>)>,
     mut copy: ResMut<MapCopy>,
 ) {
-    let size = UVec2::new(1280, 720);
+    let size = UVec2::new(1280, 720) + UVec2::splat(2 * MARGIN);
     let handle = images.add(target_image(size));
-    for cam in &cams {
-        commands
-            .entity(cam)
-            .insert(RenderTarget::Image(ImageRenderTarget {
-                handle: handle.clone(),
-                scale_factor: 1.0,
-            }));
-    }
     for cam in &window_cams {
         commands.entity(cam).insert((
             WindowCamera,
             CameraMainTextureUsages::default().with(TextureUsages::COPY_DST),
         ));
     }
+    // No multisampling: the map is axis-aligned sprites whose edges are in their textures, so
+    // 4× MSAA would only multiply what a software renderer fills and resolves.
+    commands.spawn((
+        MapRenderCamera,
+        Camera2d,
+        Camera {
+            order: -1,
+            ..default()
+        },
+        Msaa::Off,
+        RenderTarget::Image(ImageRenderTarget {
+            handle: handle.clone(),
+            scale_factor: 1.0,
+        }),
+    ));
     copy.image = Some(handle.id());
-    commands.insert_resource(MapImage { handle, size });
+    commands.insert_resource(MapImage {
+        handle,
+        size,
+        view: UVec2::new(1280, 720),
+        scale_factor: 1.0,
+    });
 }
 
-/// Sizes the map's image to the part of the window the panels leave free, and says where its
-/// copy goes.
+/// Narrows the view to the part of the window the panels leave free, sizes the map's image to
+/// it plus the margins, and says where the copy goes.
 fn fit_map_image(
     view: Res<ViewState>,
     windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
     mut map: ResMut<MapImage>,
     mut images: ResMut<Assets<Image>>,
-    mut cams: Query<&mut RenderTarget, With<MapCamera>>,
+    mut view_cams: Query<&mut Camera, With<MapCamera>>,
+    mut render_cams: Query<&mut RenderTarget, With<MapRenderCamera>>,
     mut copy: ResMut<MapCopy>,
 ) {
     let Ok(w) = windows.single() else {
@@ -176,17 +212,35 @@ fn fit_map_image(
     let size = UVec2::new((wd * s) as u32, (ht * s) as u32)
         .min(window.saturating_sub(pos))
         .max(UVec2::ONE);
-    if size != map.size
+    // The view camera's viewport: pointer positions in the window turn into map positions
+    // through it. Written only when it changes: a camera marked changed redoes its view work.
+    for mut cam in &mut view_cams {
+        let same = cam
+            .viewport
+            .as_ref()
+            .is_some_and(|v| v.physical_position == pos && v.physical_size == size);
+        if !same {
+            cam.viewport = Some(bevy::camera::Viewport {
+                physical_position: pos,
+                physical_size: size,
+                ..default()
+            });
+        }
+    }
+    let full = size + UVec2::splat(2 * MARGIN);
+    if full != map.size
         && let Some(mut image) = images.get_mut(&map.handle)
     {
         image.resize(Extent3d {
-            width: size.x,
-            height: size.y,
+            width: full.x,
+            height: full.y,
             depth_or_array_layers: 1,
         });
-        map.size = size;
+        map.size = full;
     }
-    for mut target in &mut cams {
+    map.view = size;
+    map.scale_factor = s;
+    for mut target in &mut render_cams {
         if let RenderTarget::Image(t) = &*target
             && t.scale_factor != s
         {
@@ -197,13 +251,72 @@ fn fit_map_image(
             });
         }
     }
-    if copy.at != pos {
+    if copy.at != pos || copy.size != size {
         copy.at = pos;
+        copy.size = size;
     }
 }
 
-/// Turns the map camera on for this frame only if the map's picture would differ from the last
-/// one drawn.
+/// Keeps the map's picture around the view: when the view has panned past the margin, zoomed,
+/// or nothing was drawn yet, the render camera moves to the view (on the pixel grid) and the
+/// map is drawn again; otherwise the copy just starts where the view now is in the picture.
+#[allow(clippy::type_complexity)]
+pub fn follow_view(
+    view_cams: Query<(&Transform, &Projection), With<MapCamera>>,
+    mut render_cams: Query<
+        (&mut Transform, &mut GlobalTransform, &mut Projection),
+        (With<MapRenderCamera>, Without<MapCamera>),
+    >,
+    map: Option<Res<MapImage>>,
+    mut redraw: ResMut<MapRedraw>,
+    mut copy: ResMut<MapCopy>,
+) {
+    let Ok((view_at, view_projection)) = view_cams.single() else {
+        return;
+    };
+    let Projection::Orthographic(view_ortho) = view_projection else {
+        return;
+    };
+    let s = map.as_ref().map_or(1.0, |m| m.scale_factor);
+    // World units per physical pixel.
+    let unit = view_ortho.scale / s;
+    let at = view_at.translation.truncate();
+    let off = |anchor: Vec2| (at - anchor) / unit;
+    let margin = MARGIN as f32 - 1.0;
+    let stay = redraw.anchor.is_some_and(|(anchor, scale)| {
+        let o = off(anchor);
+        scale == view_ortho.scale && o.x.abs() <= margin && o.y.abs() <= margin
+    });
+    if !stay {
+        let anchor = (at / unit).round() * unit;
+        redraw.anchor = Some((anchor, view_ortho.scale));
+        redraw.moved = true;
+        for (mut t, mut gt, mut p) in &mut render_cams {
+            t.translation = anchor.extend(view_at.translation.z);
+            // Set by hand too: propagation has yet to run, and this frame draws from it.
+            *gt = GlobalTransform::from(*t);
+            if let Projection::Orthographic(o) = &mut *p
+                && o.scale != view_ortho.scale
+            {
+                o.scale = view_ortho.scale;
+            }
+        }
+    }
+    if let Some((anchor, _)) = redraw.anchor {
+        // Whole pixels: the picture moves in steps of one, the view in fractions.
+        let o = off(anchor).round();
+        let from = UVec2::new(
+            (MARGIN as f32 + o.x).clamp(0.0, 2.0 * MARGIN as f32) as u32,
+            (MARGIN as f32 - o.y).clamp(0.0, 2.0 * MARGIN as f32) as u32,
+        );
+        if copy.from != from {
+            copy.from = from;
+        }
+    }
+}
+
+/// Turns the render camera on for this frame only if the map's picture would differ from the
+/// last one drawn (the view cameras' own moves are `follow_view`'s business).
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn redraw_map_when_changed(
     changed: Query<
@@ -219,9 +332,10 @@ pub fn redraw_map_when_changed(
                 Changed<TextLayoutInfo>,
                 Changed<Mesh2d>,
                 Changed<MeshMaterial2d<ColorMaterial>>,
-                Changed<Projection>,
                 Changed<RenderTarget>,
             )>,
+            Without<MapCamera>,
+            Without<MapRenderCamera>,
         ),
     >,
     mut gone_sprites: RemovedComponents<Sprite>,
@@ -231,8 +345,9 @@ pub fn redraw_map_when_changed(
     mut material_events: MessageReader<AssetEvent<ColorMaterial>>,
     clear: Res<ClearColor>,
     mut redraw: ResMut<MapRedraw>,
-    mut cams: Query<&mut Camera, With<MapCamera>>,
+    mut cams: Query<&mut Camera, With<MapRenderCamera>>,
 ) {
+    let moved = std::mem::take(&mut redraw.moved);
     let lines_changed = redraw.lines != redraw.last_lines;
     redraw.last_lines = std::mem::take(&mut redraw.lines);
     // Every reader is drained, whatever the answer, so old news never counts twice.
@@ -240,19 +355,19 @@ pub fn redraw_map_when_changed(
         gone_sprites.read().count() + gone_texts.read().count() + gone_meshes.read().count();
     let images = image_events.read().count();
     let materials = material_events.read().count();
-    let any = lines_changed
-        || removed > 0
-        || images > 0
-        || materials > 0
-        || clear.is_changed()
-        || !changed.is_empty();
-    if any {
+    let content =
+        removed > 0 || images > 0 || materials > 0 || clear.is_changed() || !changed.is_empty();
+    if content {
         redraw.settle = SETTLE_FRAMES;
         debug!(
             "map redrawn: lines {lines_changed}, removed {removed}, image events {images}, \
              material events {materials}, changed entities {}",
             changed.iter().count()
         );
+    } else if moved || lines_changed {
+        // Only the view or the lines: nothing is waiting to reach the GPU, one frame draws it.
+        redraw.settle = redraw.settle.max(1);
+        debug!("map redrawn: view moved {moved}, lines {lines_changed}");
     }
     let draw = redraw.settle > 0;
     redraw.settle = redraw.settle.saturating_sub(1);
@@ -296,15 +411,32 @@ pub fn copy_map_into_window(
         return;
     }
     let size = Extent3d {
-        width: src.width.min(dst.width.saturating_sub(copy.at.x)),
-        height: src.height.min(dst.height.saturating_sub(copy.at.y)),
+        width: copy
+            .size
+            .x
+            .min(src.width.saturating_sub(copy.from.x))
+            .min(dst.width.saturating_sub(copy.at.x)),
+        height: copy
+            .size
+            .y
+            .min(src.height.saturating_sub(copy.from.y))
+            .min(dst.height.saturating_sub(copy.at.y)),
         depth_or_array_layers: 1,
     };
     if size.width == 0 || size.height == 0 {
         return;
     }
     ctx.command_encoder().copy_texture_to_texture(
-        picture.texture.as_image_copy(),
+        TexelCopyTextureInfo {
+            texture: &picture.texture,
+            mip_level: 0,
+            origin: Origin3d {
+                x: copy.from.x,
+                y: copy.from.y,
+                z: 0,
+            },
+            aspect: TextureAspect::All,
+        },
         TexelCopyTextureInfo {
             texture: frame,
             mip_level: 0,

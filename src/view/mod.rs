@@ -173,22 +173,25 @@ fn make_token_disc(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     commands.insert_resource(TokenDisc(images.add(image)));
 }
 
-/// The camera that draws the map, into `map_cache::MapImage` (the other one draws the window).
+/// The view of the map the player pans and zooms (`map_cache::MapRenderCamera` draws it).
 #[derive(Component)]
 pub struct MapCamera;
 
 fn spawn_camera(mut commands: Commands) {
-    // No multisampling: the map is axis-aligned sprites whose edges are in their textures, so
-    // 4× MSAA would only multiply what a software renderer fills and resolves each frame.
+    // The view the player pans and zooms: it draws nothing (map_cache.rs draws the map into a
+    // picture around it), but turns pointer positions into map positions.
     commands.spawn((
         MapCamera,
         Camera2d,
+        Camera {
+            is_active: false,
+            ..default()
+        },
         Msaa::Off,
         Transform::from_scale(Vec3::splat(1.0)),
     ));
-    // The map camera draws into an image (map_cache.rs). The window has one camera: it copies
-    // that image where the panels leave room, then egui draws over it; it sees no map entity
-    // (render layer 31).
+    // The window's one camera: it copies the map's picture (map_cache.rs) where the panels
+    // leave room, then egui draws over it; it sees no map entity (render layer 31).
     commands.spawn((
         Camera2d,
         Camera {

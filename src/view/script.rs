@@ -73,9 +73,11 @@ pub enum UiStep {
     Begin,
     /// Until this hint (an id of `assets/help/hints.ron`) is on screen.
     WaitHint(String),
-    /// Draw the map afresh, changed or not (a check that the cached picture is what a fresh
-    /// draw gives).
+    /// Draw the map afresh around the view, changed or not (a check that the cached picture is
+    /// what a fresh draw gives).
     RedrawMap,
+    /// Pan the map view by this many world units (x right, y up), as a drag does.
+    PanMap((f32, f32)),
     /// Load a save (a path relative to the working folder), as the menu does.
     Load(String),
     /// Let the AIs play until this cycle's main phase (the "Let the AI play" button, each turn).
@@ -205,6 +207,13 @@ fn run_script(world: &mut World) {
             true
         }
         UiStep::Begin => world.resource_mut::<super::hints::Guide>().begin(),
+        UiStep::PanMap((x, y)) => {
+            let mut q = world.query_filtered::<&mut Transform, With<super::MapCamera>>();
+            for mut t in q.iter_mut(world) {
+                t.translation += Vec3::new(*x, *y, 0.0);
+            }
+            true
+        }
         UiStep::RedrawMap => {
             world
                 .resource_mut::<super::map_cache::MapRedraw>()
@@ -382,14 +391,11 @@ fn click_hex(world: &mut World, at: At, button: Button) -> bool {
     match phase {
         0 => {
             let pos = {
-                let origin = super::map_cache::map_origin(world.resource::<super::ViewState>());
                 let mut q =
                     world.query_filtered::<(&Camera, &GlobalTransform), With<super::MapCamera>>();
                 q.iter(world).next().and_then(|(cam, gt)| {
                     let p = layout().hex_to_world_pos(hexx::Hex::new(at.0, at.1));
-                    cam.world_to_viewport(gt, p.extend(0.0))
-                        .ok()
-                        .map(|v| v + origin)
+                    cam.world_to_viewport(gt, p.extend(0.0)).ok()
                 })
             };
             let Some(pos) = pos else {

@@ -59,13 +59,16 @@ fn frame_stats_are_the_median_and_95th_percentile() {
     assert_eq!(empty.median_ms, 0.0);
 }
 
-/// The map camera draws only in frames where the map's picture would change (map_cache.rs):
-/// a few frames after any change (uploads land late), then not at all until the next one.
+/// The map is drawn only in frames where its picture would change (map_cache.rs): a few frames
+/// after any change (uploads land late), then not at all until the next one; panning within
+/// the margin draws nothing, past it or zooming draws again.
 #[test]
 fn the_map_is_drawn_only_when_something_on_it_changed() {
     use bevy::prelude::*;
     use chaos_outpost::view::MapCamera;
-    use chaos_outpost::view::map_cache::{MapRedraw, redraw_map_when_changed};
+    use chaos_outpost::view::map_cache::{
+        MARGIN, MapCopy, MapRedraw, MapRenderCamera, follow_view, redraw_map_when_changed,
+    };
 
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, TransformPlugin))
@@ -73,8 +76,18 @@ fn the_map_is_drawn_only_when_something_on_it_changed() {
         .add_message::<AssetEvent<ColorMaterial>>()
         .init_resource::<ClearColor>()
         .init_resource::<MapRedraw>()
+        .init_resource::<MapCopy>()
+        .add_systems(PostUpdate, follow_view)
         .add_systems(Last, redraw_map_when_changed);
-    let cam = app.world_mut().spawn((MapCamera, Camera::default())).id();
+    // The view the player pans (draws nothing) and the camera that draws the picture.
+    let view = app
+        .world_mut()
+        .spawn((MapCamera, Camera2d, Transform::default()))
+        .id();
+    let cam = app
+        .world_mut()
+        .spawn((MapRenderCamera, Camera2d, Transform::default()))
+        .id();
     let tile = app
         .world_mut()
         .spawn((Sprite::default(), Transform::default()))
@@ -109,6 +122,29 @@ fn the_map_is_drawn_only_when_something_on_it_changed() {
     assert!(!drawing(&mut app));
     // A tile removed.
     app.world_mut().despawn(tile);
+    settle(&mut app);
+    // The view pans a little at a time, within the margin (one world unit a pixel here):
+    // nothing is drawn.
+    let pan = |app: &mut App, dx: f32| {
+        app.world_mut()
+            .get_mut::<Transform>(view)
+            .expect("view")
+            .translation
+            .x += dx;
+    };
+    for _ in 0..10 {
+        pan(&mut app, 20.0);
+        assert!(!drawing(&mut app), "a pan within the margin drew the map");
+    }
+    // Past the margin: drawn again around the view, then still.
+    pan(&mut app, MARGIN as f32);
+    settle(&mut app);
+    // A zoom draws again.
+    if let Some(mut p) = app.world_mut().get_mut::<Projection>(view)
+        && let Projection::Orthographic(o) = &mut *p
+    {
+        o.scale = 1.5;
+    }
     settle(&mut app);
     // Twenty still frames draw nothing; the count holds exactly the frames drawn above.
     let before = app.world().resource::<MapRedraw>().drawn;
