@@ -62,6 +62,9 @@ enum Cmd {
         /// Pan the map at the keyboard's speed (frame measurements of a moving map).
         #[arg(long)]
         pan: bool,
+        /// Draw the map every frame (frame measurements of a map that keeps changing).
+        #[arg(long)]
+        redraw: bool,
     },
     /// Draw N plain sprites in the map's layout and log frame times (the engine's floor).
     BareSprites {
@@ -105,6 +108,10 @@ enum Cmd {
         /// moving map rather than a still one.
         #[arg(long)]
         pan: bool,
+        /// Draw the game's map every frame, as while tokens move: the cost of a map that keeps
+        /// changing.
+        #[arg(long)]
+        redraw: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -295,6 +302,7 @@ fn main() -> ExitCode {
             frame_log,
             unpaced,
             pan,
+            redraw,
         }) => {
             let script = match script
                 .map(|p| chaos_outpost::view::script::read(&p))
@@ -318,6 +326,7 @@ fn main() -> ExitCode {
                     frame_log: frame_log.map(|p| (p, frames)),
                     unpaced,
                     pan,
+                    redraw,
                     ..Launch::default()
                 },
             )
@@ -386,8 +395,9 @@ fn main() -> ExitCode {
             frames,
             paced,
             pan,
+            redraw,
             json,
-        }) => framebench(&mods, &level, frames, paced, pan, json),
+        }) => framebench(&mods, &level, frames, paced, pan, redraw, json),
         Some(Cmd::Translations { lang, json }) => return missing_translations(&mods, &lang, json),
         Some(Cmd::Cvd { input, output }) => chaos_outpost::colour::simulate_png(&input, &output),
         Some(Cmd::Schema) => {
@@ -1071,6 +1081,7 @@ fn framebench(
     frames: u32,
     paced: bool,
     pan: bool,
+    redraw: bool,
     json: bool,
 ) -> Result<(), String> {
     use chaos_outpost::view::frames::FrameStats;
@@ -1116,6 +1127,7 @@ fn framebench(
         .into_iter()
         .chain((!paced).then(|| "--unpaced".to_string()))
         .chain(pan.then(|| "--pan".to_string()))
+        .chain(redraw.then(|| "--redraw".to_string()))
         .collect(),
         &game_file,
     )?;
@@ -1169,6 +1181,9 @@ fn framebench(
                 "the camera still"
             }
         );
+        if redraw {
+            out!("the game's map drawn every frame");
+        }
         for s in [&game, &bare, &textured] {
             out!(
                 "{:<20} median {:6.2} ms   p95 {:6.2} ms   ({} sprites{})",

@@ -39,7 +39,7 @@ const SETTLE_FRAMES: u8 = 3;
 
 /// Physical pixels the map's image reaches past the view on each side: how far the view pans
 /// before the map is drawn again.
-pub const MARGIN: u32 = 256;
+pub const MARGIN: u32 = 128;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MapRedraw>()
@@ -115,6 +115,9 @@ pub struct MapRedraw {
     moved: bool,
     /// Where the map was last drawn around (world units, on the pixel grid) and at what zoom.
     anchor: Option<(Vec2, f32)>,
+    /// Draw the map every frame, as while tokens move (`framebench --redraw`: the cost of a
+    /// map that keeps changing).
+    pub every_frame: bool,
     /// Frames in which the map was drawn, and frames in all (figures for `framebench`).
     pub drawn: u64,
     /// Frames seen.
@@ -368,6 +371,9 @@ pub fn redraw_map_when_changed(
         // Only the view or the lines: nothing is waiting to reach the GPU, one frame draws it.
         redraw.settle = redraw.settle.max(1);
         debug!("map redrawn: view moved {moved}, lines {lines_changed}");
+    }
+    if redraw.every_frame {
+        redraw.settle = redraw.settle.max(1);
     }
     let draw = redraw.settle > 0;
     redraw.settle = redraw.settle.saturating_sub(1);

@@ -718,6 +718,8 @@ pub struct Launch {
     pub unpaced: bool,
     /// Pan the map camera every frame (frame measurements of a moving map).
     pub pan: bool,
+    /// Draw the map every frame (frame measurements of a map that keeps changing).
+    pub redraw: bool,
 }
 
 /// Opens the window.
@@ -734,6 +736,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         frame_log,
         unpaced,
         pan,
+        redraw,
     } = launch;
     let level = level.as_str();
     let players = players.as_slice();
@@ -767,6 +770,9 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
     if pan {
         app.add_systems(Update, frames::pan_camera::<MapCamera>);
     }
+    app.world_mut()
+        .resource_mut::<map_cache::MapRedraw>()
+        .every_frame = redraw;
     if let Some((s, out)) = script {
         app.insert_resource(script::ScriptRun::new(s, out));
     }
