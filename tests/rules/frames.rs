@@ -132,8 +132,8 @@ fn the_map_is_drawn_only_when_something_on_it_changed() {
             .translation
             .x += dx;
     };
-    for _ in 0..10 {
-        pan(&mut app, 20.0);
+    for _ in 0..6 {
+        pan(&mut app, MARGIN as f32 / 8.0);
         assert!(!drawing(&mut app), "a pan within the margin drew the map");
     }
     // Past the margin: drawn again around the view, then still.
