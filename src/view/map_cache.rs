@@ -97,8 +97,7 @@ pub struct MapImage {
     /// The render target.
     pub handle: Handle<Image>,
     size: UVec2,
-    /// The view's size (the map's part of the window) and the window's scale factor.
-    view: UVec2,
+    /// The window's scale factor (physical pixels a logical one).
     scale_factor: f32,
 }
 
@@ -189,7 +188,6 @@ fn spawn_map_render_camera(
     commands.insert_resource(MapImage {
         handle,
         size,
-        view: UVec2::new(1280, 720),
         scale_factor: 1.0,
     });
 }
@@ -241,7 +239,6 @@ fn fit_map_image(
         });
         map.size = full;
     }
-    map.view = size;
     map.scale_factor = s;
     for mut target in &mut render_cams {
         if let RenderTarget::Image(t) = &*target
@@ -267,7 +264,7 @@ fn fit_map_image(
 pub fn follow_view(
     view_cams: Query<(&Transform, &Projection), With<MapCamera>>,
     mut render_cams: Query<
-        (&mut Transform, &mut GlobalTransform, &mut Projection),
+        (&mut Transform, &mut Projection),
         (With<MapRenderCamera>, Without<MapCamera>),
     >,
     map: Option<Res<MapImage>>,
@@ -294,10 +291,9 @@ pub fn follow_view(
         let anchor = (at / unit).round() * unit;
         redraw.anchor = Some((anchor, view_ortho.scale));
         redraw.moved = true;
-        for (mut t, mut gt, mut p) in &mut render_cams {
+        // Before propagation and the cameras' update: this frame draws from here.
+        for (mut t, mut p) in &mut render_cams {
             t.translation = anchor.extend(view_at.translation.z);
-            // Set by hand too: propagation has yet to run, and this frame draws from it.
-            *gt = GlobalTransform::from(*t);
             if let Projection::Orthographic(o) = &mut *p
                 && o.scale != view_ortho.scale
             {
