@@ -50,15 +50,17 @@ pub(super) fn plugin(app: &mut App) {
         ))
         .add_systems(Startup, spawn_map_render_camera.after(super::spawn_camera))
         .add_systems(Update, fit_map_image)
-        // Before transforms and cameras are worked out, so a new anchor is drawn this frame.
+        // Before transforms, cameras and visibility are worked out: a camera off while Bevy
+        // decides what each view sees would draw no sprite at all, so the decision to draw
+        // comes first. Changes made later in a frame (text layouts) are seen the next one.
         .add_systems(
             PostUpdate,
-            follow_view
+            (follow_view, redraw_map_when_changed)
+                .chain()
                 .before(bevy::transform::TransformSystems::Propagate)
-                .before(bevy::camera::CameraUpdateSystems),
-        )
-        // Last: every change of the frame is in, transforms and text layouts included.
-        .add_systems(Last, redraw_map_when_changed);
+                .before(bevy::camera::CameraUpdateSystems)
+                .before(bevy::camera::visibility::VisibilitySystems::CheckVisibility),
+        );
     if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
         // After the window camera's main pass has cleared its frame, before egui draws on it.
         render_app.add_systems(
@@ -322,7 +324,7 @@ pub fn redraw_map_when_changed(
         (),
         (
             Or<(
-                Changed<GlobalTransform>,
+                Changed<Transform>,
                 Changed<Sprite>,
                 Changed<Visibility>,
                 Changed<InheritedVisibility>,

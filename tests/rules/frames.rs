@@ -77,8 +77,7 @@ fn the_map_is_drawn_only_when_something_on_it_changed() {
         .init_resource::<ClearColor>()
         .init_resource::<MapRedraw>()
         .init_resource::<MapCopy>()
-        .add_systems(PostUpdate, follow_view)
-        .add_systems(Last, redraw_map_when_changed);
+        .add_systems(PostUpdate, (follow_view, redraw_map_when_changed).chain());
     // The view the player pans (draws nothing) and the camera that draws the picture.
     let view = app
         .world_mut()

@@ -156,6 +156,15 @@ fn the_map_picture_follows_the_game() {
         stale, 0,
         "the picture after a pan differs from a fresh draw"
     );
+    // A pan past the margin draws the map once around the view: all of it, not just the lines
+    // (a camera switched on after Bevy decided what it sees drew no sprite).
+    let far = map_differences(&out.join("panned.png"), &out.join("far.png"));
+    assert!(far > 1000, "only {far} map pixels changed after a long pan");
+    let stale = map_differences(&out.join("far.png"), &out.join("far_fresh.png"));
+    assert_eq!(
+        stale, 0,
+        "the picture after a long pan differs from a fresh draw"
+    );
     let s = snapshot::read(&out.join("moved.ron")).expect("the script's save");
     let army = s.armies.iter().find(|a| a.id == 2).expect("army 2");
     assert_eq!((army.hex.x, army.hex.y), (1, 0));
