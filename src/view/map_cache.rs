@@ -1,11 +1,11 @@
 //! The map is drawn into an image that the window shows as one picture, and drawn again only in
-//! frames where something on it changed: the camera moved or zoomed, a tile, token or label was
-//! added, moved, restyled or removed, an image it uses changed, or the highlights and zone
-//! outlines (gizmos, drawn anew each frame) came out different. A strategy map sits still most
+//! frames where something on it changed: the view left the scroll margin or zoomed, a tile,
+//! token or label was added, moved, restyled or removed, an image it uses changed, or the
+//! highlights and zone outlines (gizmos, drawn anew each frame) came out different. A strategy map sits still most
 //! of the time; redrawing 400 textured hexes every frame was most of the window's cost on a
 //! software renderer.
 //!
-//! Two cameras: `MapCamera` is the view the player pans and zooms, narrowed to the part of the
+//! Two map cameras: `MapCamera` is the view the player pans and zooms, narrowed to the part of the
 //! window the panels leave free (`ViewState::map_rect`); it draws nothing itself. The
 //! `MapRenderCamera` draws the map into `MapImage`, which is larger than the view by `MARGIN`
 //! pixels on each side, around an anchor where the view last was. The window's own camera (the

@@ -751,7 +751,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         ..default()
     }))
     .add_plugins(EguiPlugin::default())
-    // egui gets its own camera (spawn_camera), so the map camera can be narrowed.
+    // egui draws through the window's camera (spawn_camera), not the map's (map_cache.rs).
     .insert_resource(bevy_egui::EguiGlobalSettings {
         auto_create_primary_context: false,
         ..default()

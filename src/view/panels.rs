@@ -423,7 +423,7 @@ fn draw_panels(
             }
         });
     });
-    // What the panels leave to the map, in logical pixels: the map camera is narrowed to it.
+    // What the panels leave to the map, in logical pixels: the map's view is narrowed to it.
     let free = root.available_rect_before_wrap();
     let z = ctx.zoom_factor();
     let r = [
