@@ -16,7 +16,9 @@
 use std::hash::{Hash, Hasher};
 
 use bevy::asset::RenderAssetUsages;
-use bevy::camera::{CameraMainTextureUsages, ImageRenderTarget, RenderTarget};
+use bevy::camera::{
+    CameraMainTextureUsages, ImageRenderTarget, RenderTarget, SubCameraView, Viewport,
+};
 use bevy::core_pipeline::{Core2d, Core2dSystems};
 use bevy::prelude::*;
 use bevy::render::RenderApp;
@@ -116,6 +118,10 @@ pub struct MapRedraw {
     moved: bool,
     /// Where the map was last drawn around (world units, on the pixel grid) and at what zoom.
     anchor: Option<(Vec2, f32)>,
+    /// The whole picture, margins included, is as fresh as the view's part: false after a
+    /// frame that drew only the view's part, which was then at `partial_from`.
+    margins_fresh: bool,
+    partial_from: UVec2,
     /// Draw the map every frame, as while tokens move (`framebench --redraw`: the cost of a
     /// map that keeps changing).
     pub every_frame: bool,
@@ -285,31 +291,59 @@ pub fn follow_view(
     let at = view_at.translation.truncate();
     let off = |anchor: Vec2| (at - anchor) / unit;
     let margin = MARGIN as f32 - 1.0;
+    // Whole pixels: the picture moves in steps of one, the view in fractions.
+    let from_for = |anchor: Vec2| {
+        let o = off(anchor).round();
+        UVec2::new(
+            (MARGIN as f32 + o.x).clamp(0.0, 2.0 * MARGIN as f32) as u32,
+            (MARGIN as f32 - o.y).clamp(0.0, 2.0 * MARGIN as f32) as u32,
+        )
+    };
+    // The picture serves while the view stays within the margin at the same zoom, and the
+    // margins hold what they should (after a draw of the view's part alone, only that part).
     let stay = redraw.anchor.is_some_and(|(anchor, scale)| {
         let o = off(anchor);
-        scale == view_ortho.scale && o.x.abs() <= margin && o.y.abs() <= margin
+        scale == view_ortho.scale
+            && o.x.abs() <= margin
+            && o.y.abs() <= margin
+            && (redraw.margins_fresh || from_for(anchor) == redraw.partial_from)
     });
     if !stay {
         let anchor = (at / unit).round() * unit;
         redraw.anchor = Some((anchor, view_ortho.scale));
         redraw.moved = true;
         // Before propagation and the cameras' update: this frame draws from here.
-        for (mut t, mut p) in &mut render_cams {
+        for (mut t, _) in &mut render_cams {
             t.translation = anchor.extend(view_at.translation.z);
-            if let Projection::Orthographic(o) = &mut *p
-                && o.scale != view_ortho.scale
-            {
+        }
+    }
+    // The render camera's projection covers the whole picture whatever part of it is drawn
+    // (a fixed area, not the viewport's), so a draw of the view's part alone lands exactly
+    // where a whole draw would put it.
+    let full = map.as_ref().map(|m| m.size.as_vec2() / s);
+    for (_, mut p) in &mut render_cams {
+        if let Projection::Orthographic(o) = &mut *p {
+            let mode = full.map(|f| bevy::camera::ScalingMode::Fixed {
+                width: f.x,
+                height: f.y,
+            });
+            if o.scale != view_ortho.scale {
                 o.scale = view_ortho.scale;
+            }
+            let same = matches!(
+                (o.scaling_mode, mode),
+                (bevy::camera::ScalingMode::Fixed { width, height }, Some(bevy::camera::ScalingMode::Fixed { width: w, height: h }))
+                    if width == w && height == h
+            );
+            if let Some(mode) = mode
+                && !same
+            {
+                o.scaling_mode = mode;
             }
         }
     }
     if let Some((anchor, _)) = redraw.anchor {
-        // Whole pixels: the picture moves in steps of one, the view in fractions.
-        let o = off(anchor).round();
-        let from = UVec2::new(
-            (MARGIN as f32 + o.x).clamp(0.0, 2.0 * MARGIN as f32) as u32,
-            (MARGIN as f32 - o.y).clamp(0.0, 2.0 * MARGIN as f32) as u32,
-        );
+        let from = from_for(anchor);
         if copy.from != from {
             copy.from = from;
         }
@@ -345,6 +379,8 @@ pub fn redraw_map_when_changed(
     mut image_events: MessageReader<AssetEvent<Image>>,
     mut material_events: MessageReader<AssetEvent<ColorMaterial>>,
     clear: Res<ClearColor>,
+    map: Option<Res<MapImage>>,
+    copy: Res<MapCopy>,
     mut redraw: ResMut<MapRedraw>,
     mut cams: Query<&mut Camera, With<MapRenderCamera>>,
 ) {
@@ -379,10 +415,41 @@ pub fn redraw_map_when_changed(
     if draw {
         redraw.drawn += 1;
     }
+    // Around a new anchor the whole picture is drawn; otherwise only the view's part (a third
+    // of the pixels), and the margins are stale until the next whole draw.
+    let part = (draw && !moved).then(|| SubCameraView {
+        full_size: map.as_ref().map_or(copy.size, |m| m.size),
+        offset: copy.from.as_vec2(),
+        size: copy.size,
+    });
+    if draw {
+        redraw.margins_fresh = moved;
+        redraw.partial_from = copy.from;
+    }
     for mut cam in &mut cams {
-        // Written only when it flips: a camera marked changed redoes its view work.
+        // Written only when they change: a camera marked changed redoes its view work.
         if cam.is_active != draw {
             cam.is_active = draw;
+        }
+        if draw {
+            let viewport = part.map(|p| Viewport {
+                physical_position: copy.from,
+                physical_size: p.size,
+                ..default()
+            });
+            if cam.sub_camera_view != part {
+                cam.sub_camera_view = part;
+            }
+            if cam
+                .viewport
+                .as_ref()
+                .map(|v| (v.physical_position, v.physical_size))
+                != viewport
+                    .as_ref()
+                    .map(|v| (v.physical_position, v.physical_size))
+            {
+                cam.viewport = viewport;
+            }
         }
     }
 }

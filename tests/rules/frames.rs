@@ -122,8 +122,9 @@ fn the_map_is_drawn_only_when_something_on_it_changed() {
     // A tile removed.
     app.world_mut().despawn(tile);
     settle(&mut app);
-    // The view pans a little at a time, within the margin (one world unit a pixel here):
-    // nothing is drawn.
+    // The view pans a little at a time, within the margin (one world unit a pixel here). The
+    // changes above drew only the view's part, so the first step draws the whole picture
+    // around the view once; the next ones draw nothing.
     let pan = |app: &mut App, dx: f32| {
         app.world_mut()
             .get_mut::<Transform>(view)
@@ -131,6 +132,16 @@ fn the_map_is_drawn_only_when_something_on_it_changed() {
             .translation
             .x += dx;
     };
+    let part = |app: &App| {
+        app.world()
+            .get::<Camera>(cam)
+            .expect("camera")
+            .sub_camera_view
+    };
+    assert!(part(&app).is_some(), "a change draws only the view's part");
+    pan(&mut app, MARGIN as f32 / 8.0);
+    settle(&mut app);
+    assert!(part(&app).is_none(), "a new anchor draws the whole picture");
     for _ in 0..6 {
         pan(&mut app, MARGIN as f32 / 8.0);
         assert!(!drawing(&mut app), "a pan within the margin drew the map");
