@@ -10,13 +10,19 @@ use bevy::window::{PresentMode, WindowResolution};
 use bevy::winit::WinitSettings;
 use serde::{Deserialize, Serialize};
 
-/// The window's present mode: paced to the display (what a player sees), or unpaced, where a
-/// frame takes what it costs and the figures compare costs rather than the display's rate.
-pub fn present_mode(unpaced: bool) -> PresentMode {
-    if unpaced {
-        PresentMode::AutoNoVsync
-    } else {
-        PresentMode::AutoVsync
+/// The 1280×720 window of the game and of the bare scene, the same for both so their frames
+/// compare: paced to the display (what a player sees), or unpaced, where a frame takes what it
+/// costs and the figures compare costs rather than the display's rate.
+pub fn window(title: &str, unpaced: bool) -> Window {
+    Window {
+        title: title.into(),
+        resolution: WindowResolution::new(1280, 720),
+        present_mode: if unpaced {
+            PresentMode::AutoNoVsync
+        } else {
+            PresentMode::AutoVsync
+        },
+        ..default()
     }
 }
 
@@ -180,12 +186,7 @@ pub fn run_bare(
     };
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: "Chaos Outpost — bare sprites".into(),
-            resolution: WindowResolution::new(1280, 720),
-            present_mode: present_mode(unpaced),
-            ..default()
-        }),
+        primary_window: Some(window("Chaos Outpost — bare sprites", unpaced)),
         ..default()
     }))
     .insert_resource(FrameLog::new(out, frames, what))

@@ -17,7 +17,7 @@ use std::hash::{Hash, Hasher};
 
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::{
-    CameraMainTextureUsages, ImageRenderTarget, RenderTarget, SubCameraView, Viewport,
+    CameraMainTextureUsages, ImageRenderTarget, RenderTarget, ScalingMode, SubCameraView, Viewport,
 };
 use bevy::core_pipeline::{Core2d, Core2dSystems};
 use bevy::prelude::*;
@@ -166,7 +166,7 @@ fn target_image(size: UVec2) -> Image {
 fn spawn_map_render_camera(
     mut commands: Commands,
     mut images: ResMut<Assets<Image>>,
-    window_cams: Query<Entity, (With<Camera>, Without<MapCamera>)>,
+    window_cams: Query<Entity, With<bevy_egui::PrimaryEguiContext>>,
     mut copy: ResMut<MapCopy>,
 ) {
     let size = UVec2::new(1280, 720) + UVec2::splat(2 * MARGIN);
@@ -191,6 +191,14 @@ fn spawn_map_render_camera(
             handle: handle.clone(),
             scale_factor: 1.0,
         }),
+        // The whole picture's area (`fit_map_image` keeps it so).
+        Projection::Orthographic(OrthographicProjection {
+            scaling_mode: ScalingMode::Fixed {
+                width: size.x as f32,
+                height: size.y as f32,
+            },
+            ..OrthographicProjection::default_2d()
+        }),
     ));
     copy.image = Some(handle.id());
     commands.insert_resource(MapImage {
@@ -208,7 +216,7 @@ fn fit_map_image(
     mut map: ResMut<MapImage>,
     mut images: ResMut<Assets<Image>>,
     mut view_cams: Query<&mut Camera, With<MapCamera>>,
-    mut render_cams: Query<&mut RenderTarget, With<MapRenderCamera>>,
+    mut render_cams: Query<(&mut RenderTarget, &mut Projection), With<MapRenderCamera>>,
     mut copy: ResMut<MapCopy>,
 ) {
     let Ok(w) = windows.single() else {
@@ -237,26 +245,35 @@ fn fit_map_image(
         }
     }
     let full = size + UVec2::splat(2 * MARGIN);
-    if full != map.size
-        && let Some(mut image) = images.get_mut(&map.handle)
-    {
-        image.resize(Extent3d {
-            width: full.x,
-            height: full.y,
-            depth_or_array_layers: 1,
-        });
-        map.size = full;
-    }
-    map.scale_factor = s;
-    for mut target in &mut render_cams {
-        if let RenderTarget::Image(t) = &*target
-            && t.scale_factor != s
-        {
-            let handle = t.handle.clone();
-            *target = RenderTarget::Image(ImageRenderTarget {
-                handle,
-                scale_factor: s,
+    if full == map.size && s == map.scale_factor {
+        // Nothing to resize.
+    } else {
+        if let Some(mut image) = images.get_mut(&map.handle) {
+            image.resize(Extent3d {
+                width: full.x,
+                height: full.y,
+                depth_or_array_layers: 1,
             });
+        }
+        map.size = full;
+        map.scale_factor = s;
+        for (mut target, mut projection) in &mut render_cams {
+            let handle = target.as_image().cloned();
+            if let Some(handle) = handle {
+                *target = RenderTarget::Image(ImageRenderTarget {
+                    handle,
+                    scale_factor: s,
+                });
+            }
+            // The projection covers the whole picture whatever part of it is drawn (a fixed
+            // area, not the viewport's), so a draw of the view's part alone lands exactly where
+            // a whole draw would put it.
+            if let Projection::Orthographic(o) = &mut *projection {
+                o.scaling_mode = ScalingMode::Fixed {
+                    width: full.x as f32 / s,
+                    height: full.y as f32 / s,
+                };
+            }
         }
     }
     if copy.at != pos || copy.size != size {
@@ -317,29 +334,11 @@ pub fn follow_view(
             t.translation = anchor.extend(view_at.translation.z);
         }
     }
-    // The render camera's projection covers the whole picture whatever part of it is drawn
-    // (a fixed area, not the viewport's), so a draw of the view's part alone lands exactly
-    // where a whole draw would put it.
-    let full = map.as_ref().map(|m| m.size.as_vec2() / s);
     for (_, mut p) in &mut render_cams {
-        if let Projection::Orthographic(o) = &mut *p {
-            let mode = full.map(|f| bevy::camera::ScalingMode::Fixed {
-                width: f.x,
-                height: f.y,
-            });
-            if o.scale != view_ortho.scale {
-                o.scale = view_ortho.scale;
-            }
-            let same = matches!(
-                (o.scaling_mode, mode),
-                (bevy::camera::ScalingMode::Fixed { width, height }, Some(bevy::camera::ScalingMode::Fixed { width: w, height: h }))
-                    if width == w && height == h
-            );
-            if let Some(mode) = mode
-                && !same
-            {
-                o.scaling_mode = mode;
-            }
+        if let Projection::Orthographic(o) = &mut *p
+            && o.scale != view_ortho.scale
+        {
+            o.scale = view_ortho.scale;
         }
     }
     if let Some((anchor, _)) = redraw.anchor {
@@ -367,7 +366,6 @@ pub fn redraw_map_when_changed(
                 Changed<TextLayoutInfo>,
                 Changed<Mesh2d>,
                 Changed<MeshMaterial2d<ColorMaterial>>,
-                Changed<RenderTarget>,
             )>,
             Without<MapCamera>,
             Without<MapRenderCamera>,

@@ -27,7 +27,6 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
-use bevy::window::WindowResolution;
 use bevy_egui::EguiPlugin;
 use hexx::{Hex, HexLayout};
 
@@ -742,12 +741,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
     let players = players.as_slice();
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: "Chaos Outpost".into(),
-            resolution: WindowResolution::new(1280, 720),
-            present_mode: frames::present_mode(unpaced),
-            ..default()
-        }),
+        primary_window: Some(frames::window("Chaos Outpost", unpaced)),
         ..default()
     }))
     .add_plugins(EguiPlugin::default())
