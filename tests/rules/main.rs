@@ -10,6 +10,7 @@ mod content;
 mod cycle;
 mod frames;
 mod fuzz;
+mod golden;
 mod i18n;
 mod mods;
 mod r2_events;
