@@ -1,20 +1,28 @@
 //! Chaos Outpost: the Eladrins race Chaos to build and power a portal on a hex map.
 //!
+//! The crate is built in layers, each importing only those below it (`tests/rules/layers.rs`
+//! holds the order; `docs/architecture.md` draws it):
+//!
+//! `ground ← content ← rules ← {text, ai} ← sim ← app ← view ← cli`
+//!
+//! - `ground`: hashing, atomic writes, bounded reads, save headers, folders, hex coordinates.
+//! - `content`: the RON content (terrains, units, decks, portal, levels, mods) and its checks.
 //! - `rules`: the game itself, headless (`RulesPlugin`), driven only by `Action`s.
-//! - `content`: the RON content (terrains, units, decks, portal, levels) and its checks.
+//! - `text`: translations and the words of refusals, events, warnings and actions.
 //! - `ai`: the Chaos and Eladrin AIs (scored candidate actions, weights in `ai.ron`).
-//! - `sim`: headless AI-vs-AI games, balance runs and benchmarks.
-//! - `keys`: the keyboard commands and their (rebindable) keys.
+//! - `sim`: headless AI-vs-AI games, scenarios, fuzzing, balance runs and benchmarks.
+//! - `app`: settings, key bindings, palettes, the content hot reload.
 //! - `view`: the window (`GamePlugin`): it reads the game state and sends `Action`s.
+//! - `cli`: the `chaos-outpost` command, one file per subcommand.
 
 pub mod ai;
-pub mod colour;
+pub mod app;
+pub mod cli;
 pub mod content;
-pub mod i18n;
-pub mod keys;
+pub mod ground;
 pub mod rules;
-pub mod settings;
 pub mod sim;
+pub mod text;
 pub mod view;
 
 pub use rules::RulesPlugin;

@@ -11,21 +11,21 @@ use super::{Candidate, Choice, active, armies_of, best, move_towards, outpost_he
 use crate::content::{Camp, Res, Skill, Stock};
 use crate::rules::economy::{available, outpost_purse};
 use crate::rules::upkeep::research;
-use crate::rules::{Action, Army, GameWorld, Portal, Research};
+use crate::rules::{Action, Army, GameWorld, Portal, Research, StepKind};
 
 /// The Eladrins' choice among the legal actions.
 pub fn choose(world: &mut World, legal: &[Action]) -> Choice {
-    match world.step_id() {
-        "R5" | "R7" | "R8" => upkeep(world, legal),
-        "R9" if active(world).is_some() => {
+    match world.step_kind() {
+        StepKind::Decision { .. } => upkeep(world, legal),
+        StepKind::Turns if active(world).is_some() => {
             let cas: [Candidate; 5] = [ritual, attack, explore, defend, card];
             best(world, legal, &cas, Action::EndActivation)
         }
-        "R9" => {
+        StepKind::Turns => {
             let cas: [Candidate; 4] = [build_improvement, build_lab, recruit, activate];
             best(world, legal, &cas, Action::Pass)
         }
-        _ => Choice {
+        StepKind::Automatic => Choice {
             score: 0,
             action: Action::Done,
             why: "done",

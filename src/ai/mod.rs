@@ -50,10 +50,7 @@ pub fn best(world: &mut World, legal: &[Action], cas: &[Candidate], fallback: Ac
 
 /// Who decides now, and what: the camp whose decision the game waits for, and its AI's choice.
 pub fn decide(world: &mut World) -> (Camp, Choice) {
-    let by = match world.step_id() {
-        "R9" => world.resource::<Cycle>().turn,
-        _ => Camp::Eladrins,
-    };
+    let by = world.deciding();
     let legal = legal_actions(world, by);
     let choice = match by {
         Camp::Chaos => chaos::choose(world, &legal),

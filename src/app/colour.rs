@@ -110,7 +110,7 @@ pub fn simulate_png(input: &std::path::Path, output: &std::path::Path) -> Result
         w.write_image_data(&rgba)
             .map_err(|e| format!("{}: {e}", name(output)))?;
     }
-    crate::rules::snapshot::write_atomic(output, &bytes)
+    crate::ground::files::write_atomic(output, &bytes)
         .map_err(|e| format!("{}: can't write: {e}", name(output)))
 }
 

@@ -14,10 +14,11 @@ use bevy::prelude::*;
 
 use std::path::PathBuf;
 
-use super::mods::{self, MAX_MOD_FILES, ModReport, ModSource, ModStatus};
-use super::{
+use crate::content::mods::{self, MAX_MOD_FILES, ModReport, ModSource, ModStatus};
+use crate::content::{
     CONTENT_FILES, Content, ContentDb, MAX_FILE_BYTES, Problem, SourceFile, embedded_files,
 };
+use crate::ground::paths::asset_root;
 
 /// One RON file's text, as loaded by the asset server.
 #[derive(Asset, TypePath, Debug, Clone)]
@@ -123,8 +124,8 @@ pub fn plugin(app: &mut App) {
         .init_resource::<ContentHandles>()
         .init_resource::<ModLibrary>()
         .init_resource::<CliMods>()
-        .init_resource::<crate::settings::Settings>()
-        .init_resource::<crate::i18n::Translations>()
+        .init_resource::<super::settings::Settings>()
+        .init_resource::<crate::text::Translations>()
         .add_systems(Startup, (load_content_files, start_library))
         .add_systems(Update, (watch_mods, reload_content).chain());
 }
@@ -162,13 +163,13 @@ fn stamp_of(dirs: &[PathBuf]) -> u64 {
             }
         }
     }
-    crate::rules::snapshot::fnv1a(text.as_bytes())
+    crate::ground::hash::fnv1a(text.as_bytes())
 }
 
 /// Once a second, looks whether a file of an enabled mod changed on disk.
 fn watch_mods(
     mut lib: ResMut<ModLibrary>,
-    settings: Res<crate::settings::Settings>,
+    settings: Res<super::settings::Settings>,
     time: Res<Time>,
 ) {
     let now = time.elapsed_secs();
@@ -194,20 +195,6 @@ fn watch_mods(
     }
 }
 
-/// The folder Bevy reads assets from, found the way Bevy finds it: `BEVY_ASSET_ROOT`, else the
-/// crate folder under `cargo run`, else the executable's folder.
-pub fn asset_root() -> Option<std::path::PathBuf> {
-    let base = std::env::var_os("BEVY_ASSET_ROOT")
-        .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR"))
-        .map(std::path::PathBuf::from)
-        .or_else(|| {
-            std::env::current_exe()
-                .ok()
-                .and_then(|p| p.parent().map(|d| d.to_path_buf()))
-        })?;
-    Some(base.join("assets"))
-}
-
 fn load_content_files(server: Res<AssetServer>, mut handles: ResMut<ContentHandles>) {
     // Without content on disk the embedded content is the game's; asking would only log errors.
     if !asset_root().is_some_and(|r| r.join("content/rules.ron").is_file()) {
@@ -230,10 +217,10 @@ fn reload_content(
     handles: Res<ContentHandles>,
     mut content: ResMut<Content>,
     mut lib: ResMut<ModLibrary>,
-    settings: Res<crate::settings::Settings>,
+    settings: Res<super::settings::Settings>,
     cycle: Option<Res<crate::rules::Cycle>>,
     outcome: Option<Res<crate::rules::Outcome>>,
-    mut translations: ResMut<crate::i18n::Translations>,
+    mut translations: ResMut<crate::text::Translations>,
 ) {
     let base_changed = events.read().any(|e| {
         matches!(
@@ -300,8 +287,8 @@ fn reload_content(
                     continue;
                 }
                 for f in &m.translations {
-                    match crate::i18n::parse_table(f) {
-                        Ok(t) => tables.push((crate::i18n::language_of(f), t)),
+                    match crate::text::parse_table(f) {
+                        Ok(t) => tables.push((crate::text::language_of(f), t)),
                         Err(p) => lib.note(format!("translation skipped: {p}")),
                     }
                 }

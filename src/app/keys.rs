@@ -139,7 +139,7 @@ impl Shortcut {
     }
 
     /// What it does, in the language of `tr`.
-    pub fn words(self, tr: &crate::i18n::Translations) -> String {
+    pub fn words(self, tr: &crate::text::Translations) -> String {
         match self {
             Shortcut::PanelAction(n) => tr.f(self.describe(), &[&n]),
             _ => tr.t(self.describe()).into_owned(),
@@ -291,7 +291,7 @@ impl fmt::Display for Binding {
 impl Binding {
     /// The binding in the player's language (`Ctrl+Z`, `Échap`): each word of a key's name
     /// through the table's `key:NAME` entry; the settings file keeps the English names.
-    pub fn words(&self, tr: &crate::i18n::Translations) -> String {
+    pub fn words(&self, tr: &crate::text::Translations) -> String {
         let word = |w: &str| {
             tr.map
                 .get(&format!("key:{w}"))
@@ -569,10 +569,10 @@ impl Keymap {
     }
     /// A command's keys in English (`Ctrl+Z, Backspace`), or `—`.
     pub fn keys_of(&self, c: Shortcut) -> String {
-        self.keys_in(c, &crate::i18n::Translations::default())
+        self.keys_in(c, &crate::text::Translations::default())
     }
     /// A command's keys in the player's language (`Ctrl+Z, Retour arrière`), or `—`.
-    pub fn keys_in(&self, c: Shortcut, tr: &crate::i18n::Translations) -> String {
+    pub fn keys_in(&self, c: Shortcut, tr: &crate::text::Translations) -> String {
         match self.map.get(&c) {
             Some(bs) if !bs.is_empty() => bs
                 .iter()
@@ -609,60 +609,6 @@ impl Keymap {
         }
         out
     }
-}
-
-/// Keeps the keymap in step with the settings, and takes the next key pressed while the
-/// settings wait for one.
-pub fn plugin(app: &mut App) {
-    app.init_resource::<Keymap>()
-        .add_systems(PreUpdate, follow_settings)
-        .add_systems(Update, capture_binding);
-}
-
-fn follow_settings(settings: Res<crate::settings::Settings>, mut map: ResMut<Keymap>) {
-    if !settings.is_changed() {
-        return;
-    }
-    let (new, _) = Keymap::from_saved(&settings.keys);
-    if map.map != new.map {
-        map.map = new.map;
-    }
-}
-
-/// While a shortcut waits for its key: the first key pressed (with the modifiers held) is
-/// bound to it, and taken from any shortcut that had it; Escape cancels.
-fn capture_binding(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut map: ResMut<Keymap>,
-    mut settings: ResMut<crate::settings::Settings>,
-) {
-    let Some(target) = map.capturing else {
-        return;
-    };
-    let Some(key) = keys.get_just_pressed().copied().find(|k| !is_modifier(*k)) else {
-        return;
-    };
-    map.capturing = None;
-    if key == KeyCode::Escape {
-        return;
-    }
-    if key_name(key).is_none() {
-        map.note = Some(KeyNote::Unbindable);
-        return;
-    }
-    let held = |a, b| keys.pressed(a) || keys.pressed(b);
-    let b = Binding {
-        key,
-        ctrl: held(KeyCode::ControlLeft, KeyCode::ControlRight),
-        shift: held(KeyCode::ShiftLeft, KeyCode::ShiftRight),
-        alt: held(KeyCode::AltLeft, KeyCode::AltRight),
-    };
-    let lost = map.rebind(target, b);
-    map.note = Some(KeyNote::Bound {
-        key: b.to_string(),
-        lost: lost.first().copied(),
-    });
-    settings.keys = map.to_saved();
 }
 
 #[cfg(test)]

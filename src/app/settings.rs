@@ -1,6 +1,6 @@
 //! Player settings: volumes, UI scale, window mode, colour palette, animation speed, language.
 //! Saved in the user's config directory (`directories`), written atomically with a version and a
-//! checksum (the save header, `rules::snapshot::envelope`). A damaged or hand-broken file never
+//! checksum (the header line of saves, `ground::files::envelope`). A damaged or hand-broken file never
 //! stops the game: it falls back to the defaults (or clamps a value out of range) and says why.
 
 use std::path::{Path, PathBuf};
@@ -8,7 +8,10 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::rules::snapshot::{envelope, open_envelope, write_atomic};
+use crate::ground::files::{envelope, open_envelope, write_atomic};
+
+/// The settings file's format version (in its header line).
+pub const SETTINGS_VERSION: u32 = 2;
 
 /// The camps' and highlights' colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -46,7 +49,7 @@ pub struct Settings {
     /// Enabled mods by id, in load order (mods found but not listed are off).
     pub mods: Vec<String>,
     /// Key bindings that differ from the defaults: command → keys (`"Ctrl+Z"`, `"F5"`).
-    pub keys: std::collections::BTreeMap<crate::keys::Shortcut, Vec<String>>,
+    pub keys: std::collections::BTreeMap<super::keys::Shortcut, Vec<String>>,
     /// Show the first level's contextual hints.
     pub hints: bool,
     /// Hints already seen (not shown again).
@@ -110,7 +113,7 @@ impl Settings {
             ));
         }
         // Keys that can't be read fall back to the defaults (the note says which).
-        let (map, notes) = crate::keys::Keymap::from_saved(&self.keys);
+        let (map, notes) = super::keys::Keymap::from_saved(&self.keys);
         if !notes.is_empty() {
             fixed.extend(notes);
             self.keys = map.to_saved();
@@ -141,16 +144,9 @@ pub fn settings_path() -> PathBuf {
     if let Some(p) = std::env::var_os("CHAOS_OUTPOST_CONFIG") {
         return PathBuf::from(p);
     }
-    directories::ProjectDirs::from("", "", "chaos-outpost")
-        .map(|d| d.config_dir().join("settings.ron"))
+    crate::ground::paths::config_dir()
+        .map(|d| d.join("settings.ron"))
         .unwrap_or_else(|| PathBuf::from("settings.ron"))
-}
-
-/// Where saves live: the platform's data directory (`~/.local/share/chaos-outpost`).
-pub fn data_dir() -> PathBuf {
-    directories::ProjectDirs::from("", "", "chaos-outpost")
-        .map(|d| d.data_dir().to_path_buf())
-        .unwrap_or_else(|| PathBuf::from("."))
 }
 
 /// Loads the settings; a missing file gives the defaults silently, a damaged one the defaults
@@ -163,7 +159,7 @@ pub fn load(path: &Path) -> (Settings, Vec<String>) {
         Ok(t) => t,
         Err(p) => return (Settings::default(), vec![format!("{p}; defaults used")]),
     };
-    let parsed = open_envelope("settings", &text).and_then(|(_, body)| {
+    let parsed = open_envelope("settings", SETTINGS_VERSION, &text).and_then(|(_, body)| {
         ron::from_str::<Settings>(body)
             .map_err(|e| format!("{}:{}: {}", e.span.start.line + 1, e.span.start.col, e.code))
     });
@@ -187,6 +183,6 @@ pub fn load(path: &Path) -> (Settings, Vec<String>) {
 pub fn save(s: &Settings, path: &Path) -> Result<(), String> {
     let text = ron::ser::to_string_pretty(s, ron::ser::PrettyConfig::default())
         .map_err(|e| format!("can't serialise the settings: {e}"))?;
-    write_atomic(path, envelope("settings", &text))
+    write_atomic(path, envelope("settings", SETTINGS_VERSION, &text))
         .map_err(|e| format!("{}: can't write: {e}", path.display()))
 }

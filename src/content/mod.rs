@@ -6,12 +6,13 @@
 //! `Problem` naming the file, the line and column, and the field, with a sentence that says how to
 //! fix it.
 
-pub mod asset;
+pub mod map;
 mod merge;
 pub mod mods;
 pub mod ron_text;
 pub mod schema;
 pub mod schema_doc;
+pub mod translations;
 mod validate;
 
 pub use merge::mod_catalogs;
@@ -204,27 +205,8 @@ impl Problem {
 
 /// Reads a file from disk with a size bound; the error names the file.
 pub fn read_bounded(path: &Path) -> Result<String, Problem> {
-    let whole = |message: String| Problem::whole_file(path, message);
-    let meta = std::fs::metadata(path).map_err(|e| whole(format!("can't read: {e}")))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(whole(format!(
-            "file is {} bytes, more than the {MAX_FILE_BYTES}-byte limit",
-            meta.len()
-        )));
-    }
-    // Read at most one byte past the limit: the file may have grown since `metadata`.
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| {
-            std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_FILE_BYTES + 1), &mut bytes)
-        })
-        .map_err(|e| whole(format!("can't read: {e}")))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(whole(format!(
-            "file is more than the {MAX_FILE_BYTES}-byte limit"
-        )));
-    }
-    String::from_utf8(bytes).map_err(|e| whole(format!("can't read as UTF-8 text: {e}")))
+    crate::ground::files::read_bounded(path, MAX_FILE_BYTES)
+        .map_err(|message| Problem::whole_file(path, message))
 }
 
 /// The base game's files, embedded at build time.
@@ -387,7 +369,7 @@ impl ContentDb {
     /// content hashes match play a replay the same way. Comments and spacing don't count.
     pub fn hash(&self) -> u64 {
         let text = ron::to_string(&(&self.set, &self.levels)).unwrap_or_default();
-        crate::rules::snapshot::fnv1a(text.as_bytes())
+        crate::ground::hash::fnv1a(text.as_bytes())
     }
     /// The difficulty with this id.
     pub fn difficulty(&self, id: &str) -> Option<&Difficulty> {

@@ -144,10 +144,12 @@ impl ModReport {
 /// `cargo run`, else the executable's folder) and `mods/` in the user's data directory.
 pub fn mod_dirs() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    if let Some(root) = asset::asset_root().and_then(|a| a.parent().map(Path::to_path_buf)) {
+    if let Some(root) =
+        crate::ground::paths::asset_root().and_then(|a| a.parent().map(Path::to_path_buf))
+    {
         out.push(root.join("mods"));
     }
-    out.push(crate::settings::data_dir().join("mods"));
+    out.push(crate::ground::paths::data_dir().join("mods"));
     out.dedup();
     out
 }
@@ -422,6 +424,135 @@ pub fn load(
     let mut warnings = base_problems;
 
     // Manifests.
+    let Manifests {
+        mut status,
+        manifests,
+        sources,
+        given,
+    } = read_manifests(mods);
+
+    // Order by dependencies; cycles are refused.
+    let ids: Vec<String> = given
+        .iter()
+        .filter(|k| manifests.contains_key(*k))
+        .cloned()
+        .collect();
+    let (ordered, cycles) = order(&ids, &manifests);
+    for (id, cycle) in cycles {
+        if let (Some(m), Some(src), Some(st)) =
+            (manifests.get(&id), sources.get(&id), status.get_mut(&id))
+        {
+            let field = if m.dependencies.is_empty() {
+                "load_after"
+            } else {
+                "dependencies"
+            };
+            st.problems.push(manifest_err(
+                m,
+                src,
+                field,
+                format!(
+                    "the load order has a cycle: {cycle}; one of these mods must stop naming \
+                     the other in `dependencies` or `load_after`"
+                ),
+            ));
+        }
+    }
+
+    // Apply in order.
+    let mut loaded: BTreeMap<String, semver::Version> = BTreeMap::new();
+    let mut applied_order: Vec<String> = Vec::new();
+    for id in &ordered {
+        let (Some(m), Some(src)) = (manifests.get(id), sources.get(id)) else {
+            continue;
+        };
+        applied_order.push(id.clone());
+        let mut problems = status
+            .get(id)
+            .map(|s| s.problems.clone())
+            .unwrap_or_default();
+        // Dependencies loaded, at the right versions; no conflict with what is loaded.
+        problems.extend(dependency_problems(m, src, &loaded, &manifests));
+        problems.extend(conflict_problems(m, src, &loaded, &manifests));
+        if problems.iter().any(|p| p.severity == Severity::Error) {
+            if let Some(st) = status.get_mut(id) {
+                st.problems = problems;
+            }
+            continue;
+        }
+        // The files.
+        let mut next = build.clone();
+        problems.extend(apply_files(&mut next, src, id));
+        // Translations: a broken table is skipped with a warning; the mod still loads.
+        problems.extend(translation_problems(src, id));
+        if !problems.iter().any(|p| p.severity == Severity::Error) {
+            // What the mod's changes break or make doubtful, anywhere.
+            let (_, found) = next.finish();
+            for mut p in found {
+                let key = (p.file.clone(), p.field.clone(), p.message.clone());
+                if known.contains(&key) {
+                    continue;
+                }
+                next.relocate(&mut p, id);
+                problems.push(p);
+            }
+        }
+        let ok = !problems.iter().any(|p| p.severity == Severity::Error);
+        if ok {
+            let (_, found) = next.finish();
+            known = found
+                .iter()
+                .map(|p| (p.file.clone(), p.field.clone(), p.message.clone()))
+                .collect();
+            build = next;
+            if let Ok(v) = semver::Version::parse(&m.version) {
+                loaded.insert(id.clone(), v);
+            }
+        }
+        problems.sort_by(|a, b| {
+            (a.severity, &a.file, a.line, a.col).cmp(&(b.severity, &b.file, b.line, b.col))
+        });
+        problems.dedup();
+        if let Some(st) = status.get_mut(id) {
+            st.loaded = ok;
+            st.problems = problems;
+        }
+    }
+    let (mut db, problems) = build.finish();
+    warnings.extend(
+        problems
+            .into_iter()
+            .filter(|p| p.severity == Severity::Warning),
+    );
+    warnings.dedup();
+    db.warnings = warnings;
+    db.mods = applied_order
+        .iter()
+        .filter(|id| status.get(*id).is_some_and(|s| s.loaded))
+        .filter_map(|id| manifests.get(id).cloned())
+        .collect();
+    // The report lists mods in load order, then those that never got to load.
+    let mut report = ModReport::default();
+    for id in applied_order.iter().chain(given.iter()) {
+        if let Some(st) = status.remove(id) {
+            report.mods.push(st);
+        }
+    }
+    Ok((db, report))
+}
+
+/// The mods' manifests, read: each mod's status (problems so far), the manifests and sources
+/// of those that read cleanly with an id of their own, and every mod's key in the order given
+/// (its id, or `id#n` for one that can't load).
+struct Manifests<'a> {
+    status: BTreeMap<String, ModStatus>,
+    manifests: BTreeMap<String, Manifest>,
+    sources: BTreeMap<String, &'a ModSource>,
+    given: Vec<String>,
+}
+
+/// Reads and checks every mod's `mod.ron`; a second mod with the same id is refused.
+fn read_manifests(mods: &[ModSource]) -> Manifests<'_> {
     let mut status: BTreeMap<String, ModStatus> = BTreeMap::new();
     let mut manifests: BTreeMap<String, Manifest> = BTreeMap::new();
     let mut sources: BTreeMap<String, &ModSource> = BTreeMap::new();
@@ -483,239 +614,176 @@ pub fn load(
         manifests.insert(m.id.clone(), m);
         status.insert(given[given.len() - 1].clone(), st);
     }
-
-    let manifest_err = |m: &Manifest, src: &ModSource, field: &str, message: String| {
-        let (line, col) = locate(&src.manifest.text, &[field]);
-        Problem {
-            severity: Severity::Error,
-            file: src.manifest.path.clone(),
-            line,
-            col,
-            field: field.to_string(),
-            message,
-            mod_id: m.id.clone(),
-        }
-    };
-
-    // Order by dependencies; cycles are refused.
-    let ids: Vec<String> = given
-        .iter()
-        .filter(|k| manifests.contains_key(*k))
-        .cloned()
-        .collect();
-    let (ordered, cycles) = order(&ids, &manifests);
-    for (id, cycle) in cycles {
-        if let (Some(m), Some(src), Some(st)) =
-            (manifests.get(&id), sources.get(&id), status.get_mut(&id))
-        {
-            let field = if m.dependencies.is_empty() {
-                "load_after"
-            } else {
-                "dependencies"
-            };
-            st.problems.push(manifest_err(
-                m,
-                src,
-                field,
-                format!(
-                    "the load order has a cycle: {cycle}; one of these mods must stop naming \
-                     the other in `dependencies` or `load_after`"
-                ),
-            ));
-        }
+    Manifests {
+        status,
+        manifests,
+        sources,
+        given,
     }
+}
 
-    // Apply in order.
-    let mut loaded: BTreeMap<String, semver::Version> = BTreeMap::new();
-    let mut applied_order: Vec<String> = Vec::new();
-    for id in &ordered {
-        let (Some(m), Some(src)) = (manifests.get(id), sources.get(id)) else {
+/// An error in a mod's manifest, at `field`.
+fn manifest_err(m: &Manifest, src: &ModSource, field: &str, message: String) -> Problem {
+    let (line, col) = locate(&src.manifest.text, &[field]);
+    Problem {
+        severity: Severity::Error,
+        file: src.manifest.path.clone(),
+        line,
+        col,
+        field: field.to_string(),
+        message,
+        mod_id: m.id.clone(),
+    }
+}
+
+/// A mod's dependencies that are not loaded, or not at a version it accepts.
+fn dependency_problems(
+    m: &Manifest,
+    src: &ModSource,
+    loaded: &BTreeMap<String, semver::Version>,
+    manifests: &BTreeMap<String, Manifest>,
+) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for (dep, range) in &m.dependencies {
+        let Ok(req) = semver::VersionReq::parse(range) else {
             continue;
         };
-        applied_order.push(id.clone());
-        let mut problems = status
-            .get(id)
-            .map(|s| s.problems.clone())
-            .unwrap_or_default();
-        // Dependencies loaded, at the right versions.
-        for (dep, range) in &m.dependencies {
-            let Ok(req) = semver::VersionReq::parse(range) else {
-                continue;
-            };
-            let found = if dep == BASE_ID {
-                semver::Version::parse(GAME_VERSION).ok()
-            } else {
-                loaded.get(dep).cloned()
-            };
-            match found {
-                Some(v) if req.matches(&v) => {}
-                Some(v) => problems.push(manifest_err(
+        let found = if dep == BASE_ID {
+            semver::Version::parse(GAME_VERSION).ok()
+        } else {
+            loaded.get(dep).cloned()
+        };
+        match found {
+            Some(v) if req.matches(&v) => {}
+            Some(v) => problems.push(manifest_err(
+                m,
+                src,
+                "dependencies",
+                format!(
+                    "needs `{dep}` {range}, but version {v} is installed: install a \
+                     matching version"
+                ),
+            )),
+            None => {
+                let why = if manifests.contains_key(dep) {
+                    "is disabled because of its own problems"
+                } else {
+                    "is not installed or not enabled"
+                };
+                problems.push(manifest_err(
                     m,
                     src,
                     "dependencies",
                     format!(
-                        "needs `{dep}` {range}, but version {v} is installed: install a \
-                         matching version"
-                    ),
-                )),
-                None => {
-                    let why = if manifests.contains_key(dep) {
-                        "is disabled because of its own problems"
-                    } else {
-                        "is not installed or not enabled"
-                    };
-                    problems.push(manifest_err(
-                        m,
-                        src,
-                        "dependencies",
-                        format!(
-                            "needs mod `{dep}`, which {why}: install it into a mods/ folder and \
-                             enable it{}",
-                            super::merge::closest(dep, manifests.keys().map(String::as_str))
-                                .filter(|c| *c != dep)
-                                .map(|c| format!(" (did you mean `{c}`?)"))
-                                .unwrap_or_default()
-                        ),
-                    ));
-                }
-            }
-        }
-        // Conflicts, either way round, with what is already loaded.
-        for other in loaded.keys() {
-            let theirs = manifests
-                .get(other)
-                .is_some_and(|o| o.conflicts.contains(id));
-            if m.conflicts.contains(other) || theirs {
-                problems.push(manifest_err(
-                    m,
-                    src,
-                    "conflicts",
-                    format!(
-                        "conflicts with `{other}`, which is enabled and loads first: disable \
-                         one of the two"
+                        "needs mod `{dep}`, which {why}: install it into a mods/ folder and \
+                         enable it{}",
+                        super::merge::closest(dep, manifests.keys().map(String::as_str))
+                            .filter(|c| *c != dep)
+                            .map(|c| format!(" (did you mean `{c}`?)"))
+                            .unwrap_or_default()
                     ),
                 ));
             }
         }
-        if problems.iter().any(|p| p.severity == Severity::Error) {
-            if let Some(st) = status.get_mut(id) {
-                st.problems = problems;
-            }
-            continue;
+    }
+    problems
+}
+
+/// Conflicts, either way round, between a mod and those already loaded.
+fn conflict_problems(
+    m: &Manifest,
+    src: &ModSource,
+    loaded: &BTreeMap<String, semver::Version>,
+    manifests: &BTreeMap<String, Manifest>,
+) -> Vec<Problem> {
+    let id = &m.id;
+    let mut problems = Vec::new();
+    for other in loaded.keys() {
+        let theirs = manifests
+            .get(other)
+            .is_some_and(|o| o.conflicts.contains(id));
+        if m.conflicts.contains(other) || theirs {
+            problems.push(manifest_err(
+                m,
+                src,
+                "conflicts",
+                format!(
+                    "conflicts with `{other}`, which is enabled and loads first: disable \
+                     one of the two"
+                ),
+            ));
         }
-        // The files.
-        let mut next = build.clone();
-        for f in &src.content {
-            let name = Path::new(&f.path)
-                .file_name()
-                .map(|n| n.to_string_lossy().to_string())
-                .unwrap_or_default();
-            match mod_catalogs().find(|c| *c == name) {
-                Some(c) => problems.extend(next.apply(c, Arc::new(f.clone()), id)),
-                None => problems.push(Problem {
-                    severity: Severity::Error,
-                    file: f.path.clone(),
-                    line: 0,
-                    col: 0,
-                    field: String::new(),
-                    message: format!(
-                        "`{name}` is not a content file{}; content files are: {}",
-                        closest(&name, mod_catalogs())
-                            .map(|c| format!(" (did you mean `{c}`?)"))
-                            .unwrap_or_default(),
-                        mod_catalogs().collect::<Vec<_>>().join(", ")
-                    ),
-                    mod_id: id.clone(),
-                }),
-            }
+    }
+    problems
+}
+
+/// Lays a mod's content files (each must be a catalogue) and levels over `next`.
+fn apply_files(next: &mut super::merge::Build, src: &ModSource, id: &String) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for f in &src.content {
+        let name = Path::new(&f.path)
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        match mod_catalogs().find(|c| *c == name) {
+            Some(c) => problems.extend(next.apply(c, Arc::new(f.clone()), id)),
+            None => problems.push(Problem {
+                severity: Severity::Error,
+                file: f.path.clone(),
+                line: 0,
+                col: 0,
+                field: String::new(),
+                message: format!(
+                    "`{name}` is not a content file{}; content files are: {}",
+                    closest(&name, mod_catalogs())
+                        .map(|c| format!(" (did you mean `{c}`?)"))
+                        .unwrap_or_default(),
+                    mod_catalogs().collect::<Vec<_>>().join(", ")
+                ),
+                mod_id: id.clone(),
+            }),
         }
-        for f in &src.levels {
-            problems.extend(next.add_level(Arc::new(f.clone()), id));
-        }
-        // Translations: a broken table is skipped with a warning; the mod still loads.
-        for f in &src.translations {
-            let warn = |mut p: Problem| {
-                p.severity = Severity::Warning;
-                p.mod_id = id.clone();
-                p.message.push_str(" (this translation is skipped)");
-                p
-            };
-            match crate::i18n::parse_table(f) {
-                Err(p) => problems.push(warn(p)),
-                Ok(table) => {
-                    for (k, v) in &table {
-                        if k.matches("{}").count() != v.matches("{}").count() {
-                            let (line, col) = locate(&f.text, &[&format!("{k:?}")]);
-                            problems.push(Problem {
-                                severity: Severity::Warning,
-                                file: f.path.clone(),
-                                line,
-                                col,
-                                field: k.clone(),
-                                message: "the translation must keep every `{}` of the English \
-                                          text, in the same number"
-                                    .into(),
-                                mod_id: id.clone(),
-                            });
-                        }
+    }
+    for f in &src.levels {
+        problems.extend(next.add_level(Arc::new(f.clone()), id));
+    }
+    problems
+}
+
+/// A mod's translation tables: a broken one, or an entry that loses a `{}`, is a warning.
+fn translation_problems(src: &ModSource, id: &String) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    // Translations: a broken table is skipped with a warning; the mod still loads.
+    for f in &src.translations {
+        let warn = |mut p: Problem| {
+            p.severity = Severity::Warning;
+            p.mod_id = id.clone();
+            p.message.push_str(" (this translation is skipped)");
+            p
+        };
+        match translations::parse_table(f) {
+            Err(p) => problems.push(warn(p)),
+            Ok(table) => {
+                for (k, v) in &table {
+                    if k.matches("{}").count() != v.matches("{}").count() {
+                        let (line, col) = locate(&f.text, &[&format!("{k:?}")]);
+                        problems.push(Problem {
+                            severity: Severity::Warning,
+                            file: f.path.clone(),
+                            line,
+                            col,
+                            field: k.clone(),
+                            message: "the translation must keep every `{}` of the English \
+                                      text, in the same number"
+                                .into(),
+                            mod_id: id.clone(),
+                        });
                     }
                 }
             }
         }
-        if !problems.iter().any(|p| p.severity == Severity::Error) {
-            // What the mod's changes break or make doubtful, anywhere.
-            let (_, found) = next.finish();
-            for mut p in found {
-                let key = (p.file.clone(), p.field.clone(), p.message.clone());
-                if known.contains(&key) {
-                    continue;
-                }
-                next.relocate(&mut p, id);
-                problems.push(p);
-            }
-        }
-        let ok = !problems.iter().any(|p| p.severity == Severity::Error);
-        if ok {
-            let (_, found) = next.finish();
-            known = found
-                .iter()
-                .map(|p| (p.file.clone(), p.field.clone(), p.message.clone()))
-                .collect();
-            build = next;
-            if let Ok(v) = semver::Version::parse(&m.version) {
-                loaded.insert(id.clone(), v);
-            }
-        }
-        problems.sort_by(|a, b| {
-            (a.severity, &a.file, a.line, a.col).cmp(&(b.severity, &b.file, b.line, b.col))
-        });
-        problems.dedup();
-        if let Some(st) = status.get_mut(id) {
-            st.loaded = ok;
-            st.problems = problems;
-        }
     }
-    let (mut db, problems) = build.finish();
-    warnings.extend(
-        problems
-            .into_iter()
-            .filter(|p| p.severity == Severity::Warning),
-    );
-    warnings.dedup();
-    db.warnings = warnings;
-    db.mods = applied_order
-        .iter()
-        .filter(|id| status.get(*id).is_some_and(|s| s.loaded))
-        .filter_map(|id| manifests.get(id).cloned())
-        .collect();
-    // The report lists mods in load order, then those that never got to load.
-    let mut report = ModReport::default();
-    for id in applied_order.iter().chain(given.iter()) {
-        if let Some(st) = status.remove(id) {
-            report.mods.push(st);
-        }
-    }
-    Ok((db, report))
+    problems
 }
 
 impl ModStatus {

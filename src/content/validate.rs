@@ -112,23 +112,48 @@ fn effects(db: &ContentDb, r: &mut Report, owner: &str, anchor: &str, list: &[Ef
     }
 }
 
-/// Checks the catalogs against each other.
+/// Checks the catalogs against each other: each catalogue file's checks in turn, each
+/// reporting against its own file's text.
 pub(super) fn content<'a>(
     db: &ContentDb,
     text_of: &dyn Fn(&str) -> Option<(&'a str, &'a str)>,
 ) -> Vec<Problem> {
     let mut out = Vec::new();
-    let report = |name: &'static str| {
+    for (name, check) in CATALOGUES {
         let (file, text) = text_of(name).unwrap_or((name, ""));
-        Report {
+        let mut r = Report {
             file,
             text,
             out: Vec::new(),
-        }
-    };
-    let s = &db.set;
+        };
+        check(db, &mut r);
+        out.extend(r.out);
+    }
+    out
+}
 
-    let mut r = report("rules.ron");
+/// Each catalogue file and its checks, in the order problems are listed.
+#[allow(clippy::type_complexity)]
+const CATALOGUES: [(&str, fn(&ContentDb, &mut Report)); 14] = [
+    ("rules.ron", rules_numbers),
+    ("terrains.ron", terrains),
+    ("improvements.ron", improvements),
+    ("buildings.ron", buildings),
+    ("outposts.ron", outpost_sizes),
+    ("units.ron", units),
+    ("events.ron", events),
+    ("chaos.ron", chaos),
+    ("artifacts.ron", artifacts),
+    ("research.ron", research),
+    ("exploration.ron", exploration),
+    ("rituals.ron", rituals),
+    ("portal.ron", portal),
+    ("difficulty.ron", difficulties),
+];
+
+/// `rules.ron`: each number in its range, the summoned unit a Chaos unit.
+fn rules_numbers(db: &ContentDb, r: &mut Report) {
+    let s = &db.set;
     let n = &s.rules;
     let checks: [(&str, bool, &str); 6] = [
         (
@@ -163,8 +188,6 @@ pub(super) fn content<'a>(
             );
         }
     }
-    out.extend(r.out);
-    let mut r = report("rules.ron");
     if db
         .unit(&n.chaos_summon)
         .is_none_or(|u| u.camp != Camp::Chaos)
@@ -175,9 +198,11 @@ pub(super) fn content<'a>(
             format!("`{}` is not a Chaos unit id from units.ron", n.chaos_summon),
         );
     }
-    out.extend(r.out);
+}
 
-    let mut r = report("terrains.ron");
+/// `terrains.ron`: ids, move costs, a land terrain for generated maps.
+fn terrains(db: &ContentDb, r: &mut Report) {
+    let s = &db.set;
     r.ids(
         "terrains",
         s.terrains
@@ -211,9 +236,11 @@ pub(super) fn content<'a>(
             "at least one land terrain needs a weight > 0 for generated maps".into(),
         );
     }
-    out.extend(r.out);
+}
 
-    let mut r = report("improvements.ron");
+/// `improvements.ron`: ids, the terrains and technologies named.
+fn improvements(db: &ContentDb, r: &mut Report) {
+    let s = &db.set;
     r.ids(
         "improvements",
         s.improvements
@@ -241,9 +268,11 @@ pub(super) fn content<'a>(
             );
         }
     }
-    out.extend(r.out);
+}
 
-    let mut r = report("buildings.ron");
+/// `buildings.ron`: ids, the technologies named.
+fn buildings(db: &ContentDb, r: &mut Report) {
+    let s = &db.set;
     r.ids(
         "buildings",
         s.buildings
@@ -261,9 +290,11 @@ pub(super) fn content<'a>(
             );
         }
     }
-    out.extend(r.out);
+}
 
-    let mut r = report("outposts.ron");
+/// `outposts.ron`: ids, the next size, zones within bounds.
+fn outpost_sizes(db: &ContentDb, r: &mut Report) {
+    let s = &db.set;
     r.ids(
         "outpost_sizes",
         s.outpost_sizes
@@ -288,9 +319,11 @@ pub(super) fn content<'a>(
             );
         }
     }
-    out.extend(r.out);
+}
 
-    let mut r = report("units.ron");
+/// `units.ron`: ids, hit points, d6 targets, what a unit turns into, its card actions' effects.
+fn units(db: &ContentDb, r: &mut Report) {
+    let s = &db.set;
     r.ids(
         "units",
         s.units
@@ -345,55 +378,18 @@ pub(super) fn content<'a>(
         for act in &u.actions {
             effects(
                 db,
-                &mut r,
+                r,
                 &format!("units[{}].actions[{}]", u.id, act.id),
                 &a,
                 &act.effects,
             );
         }
     }
-    out.extend(r.out);
+}
 
-    for (name, deck) in [
-        ("events.ron", &s.events),
-        ("chaos.ron", &s.chaos),
-        ("artifacts.ron", &s.artifacts),
-    ] {
-        let mut r = report(name);
-        let what = name.trim_end_matches(".ron");
-        r.ids(
-            what,
-            deck.iter()
-                .map(|c| (c.id.as_str(), vec![c.name.as_str(), c.text.as_str()])),
-        );
-        let copies: u64 = deck.iter().map(|c| c.copies as u64).sum();
-        if copies == 0 {
-            r.err(
-                &[],
-                what.into(),
-                "the deck is empty: add at least one card".into(),
-            );
-        }
-        if copies > MAX_DECK as u64 {
-            r.err(
-                &[],
-                what.into(),
-                format!("{copies} cards: at most {MAX_DECK}"),
-            );
-        }
-        for c in deck {
-            effects(
-                db,
-                &mut r,
-                &format!("{what}[{}]", c.id),
-                &format!("\"{}\"", c.id),
-                &c.effects,
-            );
-        }
-        out.extend(r.out);
-    }
-
-    let mut r = report("research.ron");
+/// `research.ron`: ids, technologies that cost nothing, their effects.
+fn research(db: &ContentDb, r: &mut Report) {
+    let s = &db.set;
     r.ids(
         "research",
         s.research
@@ -409,11 +405,13 @@ pub(super) fn content<'a>(
                 "needs no points and no resources: it completes at once".into(),
             );
         }
-        effects(db, &mut r, &format!("research[{}]", t.id), &a, &t.effects);
+        effects(db, r, &format!("research[{}]", t.id), &a, &t.effects);
     }
-    out.extend(r.out);
+}
 
-    let mut r = report("exploration.ron");
+/// `exploration.ron`: ids and effects.
+fn exploration(db: &ContentDb, r: &mut Report) {
+    let s = &db.set;
     r.ids(
         "exploration",
         s.exploration
@@ -423,15 +421,17 @@ pub(super) fn content<'a>(
     for c in &s.exploration {
         effects(
             db,
-            &mut r,
+            r,
             &format!("exploration[{}]", c.id),
             &format!("\"{}\"", c.id),
             &c.effects,
         );
     }
-    out.extend(r.out);
+}
 
-    let mut r = report("rituals.ron");
+/// `rituals.ron`: ids and effects.
+fn rituals(db: &ContentDb, r: &mut Report) {
+    let s = &db.set;
     r.ids(
         "rituals",
         s.rituals
@@ -441,15 +441,17 @@ pub(super) fn content<'a>(
     for c in &s.rituals {
         effects(
             db,
-            &mut r,
+            r,
             &format!("rituals[{}]", c.id),
             &format!("\"{}\"", c.id),
             &c.effects,
         );
     }
-    out.extend(r.out);
+}
 
-    let mut r = report("portal.ron");
+/// `portal.ron`: present, arches with cells, the star before the last cell, bounds.
+fn portal(db: &ContentDb, r: &mut Report) {
+    let s = &db.set;
     match &s.portal {
         None => r.err(
             &[],
@@ -490,9 +492,11 @@ pub(super) fn content<'a>(
             }
         }
     }
-    out.extend(r.out);
+}
 
-    let mut r = report("difficulty.ron");
+/// `difficulty.ron`: ids, a `normal` difficulty.
+fn difficulties(db: &ContentDb, r: &mut Report) {
+    let s = &db.set;
     r.ids(
         "difficulties",
         s.difficulties
@@ -506,8 +510,51 @@ pub(super) fn content<'a>(
             "a difficulty with id \"normal\" is needed (the default)".into(),
         );
     }
-    out.extend(r.out);
-    out
+}
+
+/// A deck (`events.ron`, `chaos.ron`, `artifacts.ron`): ids, a size within bounds, effects.
+fn deck(db: &ContentDb, r: &mut Report, what: &str, deck: &[Card]) {
+    r.ids(
+        what,
+        deck.iter()
+            .map(|c| (c.id.as_str(), vec![c.name.as_str(), c.text.as_str()])),
+    );
+    let copies: u64 = deck.iter().map(|c| c.copies as u64).sum();
+    if copies == 0 {
+        r.err(
+            &[],
+            what.into(),
+            "the deck is empty: add at least one card".into(),
+        );
+    }
+    if copies > MAX_DECK as u64 {
+        r.err(
+            &[],
+            what.into(),
+            format!("{copies} cards: at most {MAX_DECK}"),
+        );
+    }
+    for c in deck {
+        effects(
+            db,
+            r,
+            &format!("{what}[{}]", c.id),
+            &format!("\"{}\"", c.id),
+            &c.effects,
+        );
+    }
+}
+
+fn events(db: &ContentDb, r: &mut Report) {
+    deck(db, r, "events", &db.set.events);
+}
+
+fn chaos(db: &ContentDb, r: &mut Report) {
+    deck(db, r, "chaos", &db.set.chaos);
+}
+
+fn artifacts(db: &ContentDb, r: &mut Report) {
+    deck(db, r, "artifacts", &db.set.artifacts);
 }
 
 /// True when `at` lies inside the level's map.
@@ -516,7 +563,7 @@ pub fn on_map(map: &MapDef, at: At) -> bool {
         MapDef::Generated { radius, .. } => Hex::new(at.0, at.1).ulength() <= *radius,
         MapDef::Rows { rows, .. } => {
             let h = Hex::new(at.0, at.1);
-            let [col, row] = crate::rules::board::to_offset(h);
+            let [col, row] = crate::ground::hex::to_offset(h);
             row >= 0
                 && (row as usize) < rows.len()
                 && col >= 0
@@ -532,6 +579,34 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
         text,
         out: Vec::new(),
     };
+    level_texts(l, file, &mut r);
+    if !level_map(db, l, &mut r) {
+        // Lists past their bounds: checking each entry would take too long.
+        return r.out;
+    }
+    level_places(db, l, &mut r);
+    level_outposts(db, l, &mut r);
+    level_armies(db, l, &mut r);
+    level_choices(db, l, &mut r);
+    if r.out.iter().all(|p| p.severity != Severity::Error) {
+        portal_reachable(db, l, &mut r);
+    }
+    r.out
+}
+
+/// An error when `at` lies outside the level's map.
+fn at_check(l: &Level, r: &mut Report, field: &str, at: At) {
+    if !on_map(&l.map, at) {
+        r.err(
+            &[field, &format!("({}, {})", at.0, at.1)],
+            field.to_string(),
+            format!("({}, {}) is outside the map", at.0, at.1),
+        );
+    }
+}
+
+/// The level's id against its file name, and the length of its texts.
+fn level_texts(l: &Level, file: &str, r: &mut Report) {
     let expected_id = Path::new(file)
         .file_stem()
         .map(|s| s.to_string_lossy().to_string())
@@ -555,6 +630,11 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
             );
         }
     }
+}
+
+/// The map (its radius or rows and legend) and the size of every list; false when a list is
+/// past its bound.
+fn level_map(db: &ContentDb, l: &Level, r: &mut Report) -> bool {
     match &l.map {
         MapDef::Generated { radius, .. } => {
             if *radius > MAX_MAP_RADIUS || *radius == 0 {
@@ -563,7 +643,7 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
                     "map.radius".into(),
                     format!("radius {radius}: must be from 1 to {MAX_MAP_RADIUS}"),
                 );
-                return r.out;
+                return false;
             }
         }
         MapDef::Rows { legend, rows } => {
@@ -577,7 +657,7 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
                     "map.rows".into(),
                     format!("at most {} rows and columns", 2 * MAX_MAP_RADIUS),
                 );
-                return r.out;
+                return false;
             }
             for (c, t) in legend {
                 if db.terrain(t).is_none() {
@@ -617,19 +697,16 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
             "level".into(),
             format!("a list holds more than {MAX_ENTRIES} entries"),
         );
-        return r.out;
+        return false;
     }
-    let at_check = |r: &mut Report, field: &str, at: At| {
-        if !on_map(&l.map, at) {
-            r.err(
-                &[field, &format!("({}, {})", at.0, at.1)],
-                field.to_string(),
-                format!("({}, {}) is outside the map", at.0, at.1),
-            );
-        }
-    };
+    true
+}
+
+/// Tiles the level names (terrain overrides, rifts, corruption, artifacts, resources lying):
+/// on the map, with known terrains.
+fn level_places(db: &ContentDb, l: &Level, r: &mut Report) {
     for (at, t) in &l.terrain {
-        at_check(&mut r, "terrain", *at);
+        at_check(l, r, "terrain", *at);
         if db.terrain(t).is_none() {
             r.err(
                 &["terrain", &format!("\"{t}\"")],
@@ -646,17 +723,21 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
         );
     }
     for at in &l.rifts {
-        at_check(&mut r, "rifts", *at);
+        at_check(l, r, "rifts", *at);
     }
     for at in &l.corrupted {
-        at_check(&mut r, "corrupted", *at);
+        at_check(l, r, "corrupted", *at);
     }
     for at in &l.artifacts {
-        at_check(&mut r, "artifacts", *at);
+        at_check(l, r, "artifacts", *at);
     }
     for (at, _) in &l.lying {
-        at_check(&mut r, "lying", *at);
+        at_check(l, r, "lying", *at);
     }
+}
+
+/// Outposts (exactly one with the portal, known sizes and buildings) and improvements.
+fn level_outposts(db: &ContentDb, l: &Level, r: &mut Report) {
     let portals = l.outposts.iter().filter(|o| o.portal).count();
     if portals != 1 {
         r.err(
@@ -667,7 +748,7 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
     }
     for o in &l.outposts {
         let a = format!("\"{}\"", o.name);
-        at_check(&mut r, "outposts", o.at);
+        at_check(l, r, "outposts", o.at);
         match db.size(&o.size) {
             None => r.err(
                 &[&a, "size"],
@@ -723,7 +804,7 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
         }
     }
     for (at, id) in &l.improvements {
-        at_check(&mut r, "improvements", *at);
+        at_check(l, r, "improvements", *at);
         if db.improvement(id).is_none() {
             r.err(
                 &["improvements", &format!("\"{id}\"")],
@@ -732,6 +813,10 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
             );
         }
     }
+}
+
+/// Armies, the level's and each difficulty tweak's: on the map, known units of their camp.
+fn level_armies(db: &ContentDb, l: &Level, r: &mut Report) {
     let tweak_armies = l.difficulty_tweaks.iter().flat_map(|(d, t)| {
         t.armies.iter().enumerate().map(move |(i, a)| {
             let at = vec![
@@ -754,7 +839,7 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
             k.push(format!("\"{u}\""));
             k
         };
-        at_check(&mut r, "armies", a.at);
+        at_check(l, r, "armies", a.at);
         if a.units.is_empty() {
             r.err(
                 &at.iter().map(String::as_str).collect::<Vec<_>>(),
@@ -778,6 +863,10 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
             }
         }
     }
+}
+
+/// The difficulties, the victory conditions and the research excluded from the deck.
+fn level_choices(db: &ContentDb, l: &Level, r: &mut Report) {
     for id in l.difficulty_tweaks.keys() {
         if db.difficulty(id).is_none() {
             r.err(
@@ -832,10 +921,6 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
             );
         }
     }
-    if r.out.iter().all(|p| p.severity != Severity::Error) {
-        portal_reachable(db, l, &mut r);
-    }
-    r.out
 }
 
 /// An unwinnable level: the portal needs a resource the level neither starts with enough of
@@ -860,7 +945,7 @@ fn portal_reachable(db: &ContentDb, l: &Level, r: &mut Report) {
         None => true,
         Some(t) => db.tech(t).is_some() && !l.exclude_research.contains(t),
     };
-    let map: HashSet<String> = crate::rules::setup::make_map(db, l)
+    let map: HashSet<String> = super::map::make_map(db, l)
         .into_iter()
         .map(|(_, t)| t)
         .collect();

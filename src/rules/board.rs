@@ -5,25 +5,13 @@
 use std::collections::HashMap;
 
 use bevy::prelude::*;
-use hexx::{Hex, HexOrientation, OffsetHexMode};
+use hexx::Hex;
 use serde::{Deserialize, Serialize};
 
 use crate::content::Stock;
 
-/// A stable sort key for a hex (hexx's `Hex` has no `Ord`).
-pub fn key(h: Hex) -> (i32, i32) {
-    (h.x, h.y)
-}
-
-/// Axial → "odd-r" offset `[col, row]` (pointy hexes), as level `Rows` are written.
-pub fn to_offset(h: Hex) -> [i32; 2] {
-    h.to_offset_coordinates(OffsetHexMode::Odd, HexOrientation::Pointy)
-}
-
-/// "odd-r" offset `[col, row]` → axial.
-pub fn from_offset(col: i32, row: i32) -> Hex {
-    Hex::from_offset_coordinates([col, row], OffsetHexMode::Odd, HexOrientation::Pointy)
-}
+// Hex helpers live in the ground layer, shared with content and view.
+pub use crate::ground::hex::{from_offset, key, to_offset};
 
 /// Whether a tile hosts a rift (R6.1).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

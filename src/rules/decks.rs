@@ -9,7 +9,7 @@ use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 use super::rng::GameRng;
-use crate::content::Stock;
+use crate::content::{ContentDb, Stock};
 
 /// A deck of card ids: draw from the end of `draw`, discards go to `discard`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,6 +74,21 @@ pub struct Research {
     pub done: Vec<String>,
     /// Labs analysing an artifact: (outpost id, building slot) → the artifact's tile (R7.3).
     pub analysing: BTreeMap<(u32, usize), Hex>,
+}
+
+impl Research {
+    /// Resources the research under way still needs on its card (R7.2).
+    pub fn missing(&self, db: &ContentDb) -> Stock {
+        let Some(id) = &self.current else {
+            return Stock::default();
+        };
+        let need = db.tech(id).map(|t| t.resources).unwrap_or_default();
+        let mut missing = Stock::default();
+        for (res, n) in need.iter() {
+            missing.add(res, n.saturating_sub(self.placed.get(res)));
+        }
+        missing
+    }
 }
 
 /// The portal (R8).

@@ -26,6 +26,7 @@ pub mod outposts;
 pub mod rng;
 pub mod setup;
 pub mod snapshot;
+pub mod state;
 pub mod units;
 pub mod upkeep;
 
@@ -82,6 +83,33 @@ pub enum RuleSet {
 /// Whether a step waits for a decision, and how it knows.
 pub type NeedsDecision = fn(&mut World) -> bool;
 
+/// How a step is played: the AI, the view, the driver, undo and the sim ask this instead of
+/// comparing step ids.
+#[derive(Debug, Clone, Copy)]
+pub enum StepKind {
+    /// Runs its schedule and moves on.
+    Automatic,
+    /// Waits for `Action::Done` from `by` while `open` says a decision is open (R5, R7, R8).
+    Decision {
+        /// The camp that decides.
+        by: Camp,
+        /// Whether a decision is open now.
+        open: NeedsDecision,
+    },
+    /// The camps alternate actions, the Eladrins first, until two passes in a row (R9).
+    Turns,
+}
+
+impl StepKind {
+    /// A decision by the Eladrins, open while `open` says so.
+    pub const fn eladrins(open: NeedsDecision) -> StepKind {
+        StepKind::Decision {
+            by: Camp::Eladrins,
+            open,
+        }
+    }
+}
+
 /// One step of the cycle.
 #[derive(Debug, Clone, Copy)]
 pub struct StepDef {
@@ -89,10 +117,8 @@ pub struct StepDef {
     pub id: &'static str,
     /// Title for the phase bar.
     pub title: &'static str,
-    /// `None`: automatic. `Some(f)`: waits for `Action::Done` while `f` says a decision is open.
-    pub decision: Option<NeedsDecision>,
-    /// The main phase (camps alternate actions; ends on two passes in a row).
-    pub main: bool,
+    /// How it is played.
+    pub kind: StepKind,
 }
 
 /// The ordered steps of a cycle.
@@ -271,6 +297,15 @@ pub trait GameWorld {
     fn army_by_id(&mut self, id: u32) -> Option<Entity>;
     /// The current step's id.
     fn step_id(&self) -> &'static str;
+    /// How the current step is played.
+    fn step_kind(&self) -> StepKind;
+    /// The current step is played in alternating turns (the main phase).
+    fn in_turns(&self) -> bool {
+        matches!(self.step_kind(), StepKind::Turns)
+    }
+    /// The camp the game waits for: whose turn it is in a step of turns, the deciding camp in
+    /// a decision, the Eladrins otherwise.
+    fn deciding(&self) -> Camp;
     /// The game's difficulty level (the rules as written when unknown).
     fn difficulty_level(&self) -> crate::content::Difficulty;
     /// Army entities matching `f`, sorted by id.
@@ -337,6 +372,22 @@ impl GameWorld for World {
         let c = self.resource::<Cycle>();
         order.0.get(c.step).map(|s| s.id).unwrap_or("?")
     }
+    fn step_kind(&self) -> StepKind {
+        let order = self.resource::<CycleOrder>();
+        let c = self.resource::<Cycle>();
+        order
+            .0
+            .get(c.step)
+            .map(|s| s.kind)
+            .unwrap_or(StepKind::Automatic)
+    }
+    fn deciding(&self) -> Camp {
+        match self.step_kind() {
+            StepKind::Turns => self.resource::<Cycle>().turn,
+            StepKind::Decision { by, .. } => by,
+            StepKind::Automatic => Camp::Eladrins,
+        }
+    }
 }
 
 /// The headless rules: resources, messages, the cycle's steps and the driver.
@@ -349,21 +400,11 @@ impl Plugin for RulesPlugin {
             .add_message::<ActionRefused>()
             .init_resource::<CycleOrder>()
             .init_resource::<Cycle>()
-            .init_resource::<Outcome>()
             .init_resource::<Chronicle>()
-            .init_resource::<Ids>()
-            .init_resource::<CycleHashes>()
-            .init_resource::<units::Census>()
-            .init_resource::<GameSetup>()
-            .init_resource::<ActionLog>()
             .init_resource::<Board>()
-            .init_resource::<Decks>()
-            .init_resource::<Research>()
-            .init_resource::<Portal>()
-            .init_resource::<Modifiers>()
             .init_resource::<StepDone>()
             .insert_resource(GameRng::seeded(0))
-            .add_plugins((upkeep::plugin, main_phase::plugin))
+            .add_plugins((state::init, upkeep::plugin, main_phase::plugin))
             .add_systems(Update, (process_requests, drive_cycle).chain());
     }
 }
@@ -419,16 +460,18 @@ pub fn advance(world: &mut World) {
             outcome::check(world);
             continue;
         }
-        if def.main {
-            let c = world.resource::<Cycle>();
-            if c.passes < 2 {
-                return;
+        match def.kind {
+            StepKind::Turns => {
+                if world.resource::<Cycle>().passes < 2 {
+                    return;
+                }
             }
-        } else if let Some(f) = def.decision
-            && f(world)
-            && !world.resource::<StepDone>().0
-        {
-            return;
+            StepKind::Decision { open, .. } => {
+                if open(world) && !world.resource::<StepDone>().0 {
+                    return;
+                }
+            }
+            StepKind::Automatic => {}
         }
         // Move on.
         world.resource_mut::<StepDone>().0 = false;

@@ -6,15 +6,14 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use hexx::Hex;
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
-use super::board::{from_offset, key};
 use super::{
-    ActionLog, Army, Board, Chronicle, Cycle, Decks, GameRng, GameSetup, Ids, Modifiers, Outcome,
-    Outpost, Portal, Research, Rift, RulesPlugin, StepDone, Tile, Unit, Works, advance,
+    Army, Board, Chronicle, Cycle, Decks, GameRng, GameSetup, Ids, Outpost, Portal, Rift,
+    RulesPlugin, StepDone, Tile, Unit, Works, advance,
 };
-use crate::content::{Content, ContentDb, Level, MapDef, Stock};
+use crate::content::{Content, ContentDb, Level, Stock};
+// The map is made by content (the level checker needs it too); re-exported for callers here.
+pub use crate::content::map::make_map;
 
 /// A headless app with the rules: `MinimalPlugins` + `StatesPlugin` + `RulesPlugin`.
 pub fn headless_app(content: Arc<ContentDb>) -> App {
@@ -34,107 +33,6 @@ pub fn new_game(
     let mut app = headless_app(content);
     start_game(app.world_mut(), level, difficulty, seed)?;
     Ok(app)
-}
-
-/// The map of a level: hex → terrain id, in stable order.
-pub fn make_map(db: &ContentDb, level: &Level) -> Vec<(Hex, String)> {
-    let mut tiles: Vec<(Hex, String)> = match &level.map {
-        MapDef::Generated { radius, seed } => generate(db, *radius, *seed),
-        MapDef::Rows { legend, rows } => {
-            let mut v = Vec::new();
-            for (row, line) in rows.iter().enumerate() {
-                for (col, c) in line.chars().enumerate() {
-                    if let Some(t) = legend.get(&c) {
-                        v.push((from_offset(col as i32, row as i32), t.clone()));
-                    }
-                }
-            }
-            v
-        }
-    };
-    for (at, t) in &level.terrain {
-        let h = Hex::new(at.0, at.1);
-        if let Some(slot) = tiles.iter_mut().find(|(x, _)| *x == h) {
-            slot.1 = t.clone();
-        }
-    }
-    tiles.sort_by_key(|(h, _)| key(*h));
-    tiles
-}
-
-/// A hexagon of `radius` split into regions around random centres (a Voronoi map), each region
-/// one terrain drawn by weight. Seeded by the level, so a level's map never changes.
-fn generate(db: &ContentDb, radius: u32, seed: u64) -> Vec<(Hex, String)> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let weighted: Vec<(&str, u32)> = db
-        .set
-        .terrains
-        .iter()
-        .filter(|t| t.weight > 0)
-        .map(|t| (t.id.as_str(), t.weight))
-        .collect();
-    let total: u32 = weighted.iter().map(|(_, w)| *w).sum();
-    let pick = |rng: &mut ChaCha8Rng| -> String {
-        if total == 0 {
-            return db
-                .set
-                .terrains
-                .first()
-                .map(|t| t.id.clone())
-                .unwrap_or_default();
-        }
-        let mut x = rng.random_range(0..total);
-        for (id, w) in &weighted {
-            if x < *w {
-                return (*id).to_string();
-            }
-            x -= w;
-        }
-        weighted[0].0.to_string()
-    };
-    let all: Vec<Hex> = Hex::ZERO.range(radius).collect();
-    let n_regions = ((radius * radius) / 3).max(4) as usize;
-    let mut centres: Vec<(Hex, String)> = Vec::with_capacity(n_regions);
-    for _ in 0..n_regions {
-        let h = all[rng.random_range(0..all.len())];
-        let t = pick(&mut rng);
-        centres.push((h, t));
-    }
-    // Bucket centres on a coarse grid so each hex only looks at nearby centres.
-    let cell = 6i32;
-    let mut grid: std::collections::HashMap<(i32, i32), Vec<usize>> = Default::default();
-    for (i, (h, _)) in centres.iter().enumerate() {
-        grid.entry((h.x.div_euclid(cell), h.y.div_euclid(cell)))
-            .or_default()
-            .push(i);
-    }
-    all.into_iter()
-        .map(|h| {
-            let (cx, cy) = (h.x.div_euclid(cell), h.y.div_euclid(cell));
-            let mut best: Option<(u32, usize)> = None;
-            for r in 1..=4 {
-                for dx in -r..=r {
-                    for dy in -r..=r {
-                        if let Some(list) = grid.get(&(cx + dx, cy + dy)) {
-                            for &i in list {
-                                let d = centres[i].0.unsigned_distance_to(h);
-                                if best.is_none_or(|b| (d, i) < b) {
-                                    best = Some((d, i));
-                                }
-                            }
-                        }
-                    }
-                }
-                if best.is_some_and(|(d, _)| d <= (r as u32 - 1) * cell as u32) {
-                    break;
-                }
-            }
-            let t = best
-                .map(|(_, i)| centres[i].1.clone())
-                .unwrap_or_else(|| centres[0].1.clone());
-            (h, t)
-        })
-        .collect()
 }
 
 fn deck_of<'a>(cards: impl Iterator<Item = (&'a str, u32)>) -> Vec<String> {
@@ -213,7 +111,17 @@ pub fn spawn_game(
         .map(|t| t.armies.clone())
         .unwrap_or_default();
 
-    // Clear any previous game.
+    clear_game(world, &level.id, &difficulty, seed);
+    spawn_map(world, &db, &level);
+    place_markers(world, &level);
+    spawn_outposts(world, &db, &level, &diff)?;
+    spawn_armies(world, &db, &level, &tweak_armies)?;
+    shuffle_decks(world, &db, &level);
+    Ok(())
+}
+
+/// Removes any game in the world and resets its state for a new one.
+fn clear_game(world: &mut World, level: &str, difficulty: &str, seed: u64) {
     let mut old: Vec<Entity> = Vec::new();
     old.extend(world.query_filtered::<Entity, With<Tile>>().iter(world));
     old.extend(world.query_filtered::<Entity, With<Army>>().iter(world));
@@ -221,26 +129,22 @@ pub fn spawn_game(
     for e in old {
         world.despawn(e);
     }
+    super::state::reset(world);
     world.insert_resource(GameRng::seeded(seed));
     world.insert_resource(Cycle::default());
-    world.insert_resource(Outcome::default());
     world.insert_resource(Chronicle::default());
-    world.insert_resource(Ids::default());
-    world.insert_resource(super::CycleHashes::default());
-    world.insert_resource(super::units::Census::default());
-    world.insert_resource(ActionLog::default());
-    world.insert_resource(Research::default());
-    world.insert_resource(Modifiers::default());
     world.insert_resource(StepDone::default());
-    world.insert_resource(super::main_phase::Summoned::default());
     world.insert_resource(GameSetup {
-        level: level.id.clone(),
-        difficulty: difficulty.clone(),
+        level: level.to_string(),
+        difficulty: difficulty.to_string(),
         seed,
         players: vec!["Eladrins".into()],
     });
+}
 
-    let map = make_map(&db, &level);
+/// The level's tiles, in board order.
+fn spawn_map(world: &mut World, db: &ContentDb, level: &Level) {
+    let map = make_map(db, level);
     let mut board = Board::default();
     for (h, terrain) in &map {
         let e = world
@@ -259,25 +163,41 @@ pub fn spawn_game(
         board.order.push(*h);
     }
     world.insert_resource(board);
-    let h = |at: (i32, i32)| Hex::new(at.0, at.1);
-    let land = |world: &World, at: (i32, i32), what: &str| -> Result<(), String> {
-        let hex = h(at);
-        let e = world
-            .resource::<super::Board>()
-            .get(hex)
-            .ok_or_else(|| format!("level `{}`: {what} at {at:?} is off the map", level.id))?;
-        let t = world
-            .get::<Tile>(e)
-            .ok_or_else(|| format!("level `{}`: no tile at {at:?}", level.id))?;
-        let terrain = db.terrain(&t.terrain);
-        if terrain.is_some_and(|t| t.water || t.impassable) {
-            return Err(format!(
-                "level `{}`: {what} at {at:?} stands on {} — it needs passable land",
-                level.id, t.terrain
-            ));
-        }
-        Ok(())
-    };
+}
+
+fn hex(at: (i32, i32)) -> Hex {
+    Hex::new(at.0, at.1)
+}
+
+/// An error unless `at` is on the map and on passable land (outposts, Eladrin armies).
+fn check_land(
+    world: &World,
+    db: &ContentDb,
+    level: &str,
+    at: (i32, i32),
+    what: &str,
+) -> Result<(), String> {
+    let e = world
+        .resource::<super::Board>()
+        .get(hex(at))
+        .ok_or_else(|| format!("level `{level}`: {what} at {at:?} is off the map"))?;
+    let t = world
+        .get::<Tile>(e)
+        .ok_or_else(|| format!("level `{level}`: no tile at {at:?}"))?;
+    let terrain = db.terrain(&t.terrain);
+    if terrain.is_some_and(|t| t.water || t.impassable) {
+        return Err(format!(
+            "level `{level}`: {what} at {at:?} stands on {} — it needs passable land",
+            t.terrain
+        ));
+    }
+    Ok(())
+}
+
+/// What lies on the level's tiles at the start: rifts (R6.1), corruption, improvements,
+/// artifact tokens, resources.
+fn place_markers(world: &mut World, level: &Level) {
+    let h = hex;
     for at in &level.rifts {
         if let Some(mut t) = world_tile(world, h(*at)) {
             t.rift = Rift::Open;
@@ -308,6 +228,16 @@ pub fn spawn_game(
             t.lying.add_all(s);
         }
     }
+}
+
+/// The outposts, their stock within storage (R3.3), and the portal at the one that holds it.
+fn spawn_outposts(
+    world: &mut World,
+    db: &ContentDb,
+    level: &Level,
+    diff: &crate::content::Difficulty,
+) -> Result<(), String> {
+    let h = hex;
     let arches = db.portal().arches.len();
     let mut portal = Portal {
         built: vec![0; arches],
@@ -317,7 +247,7 @@ pub fn spawn_game(
         ..Default::default()
     };
     for o in &level.outposts {
-        land(world, o.at, &format!("outpost {}", o.name))?;
+        check_land(world, db, &level.id, o.at, &format!("outpost {}", o.name))?;
         let id = world.resource_mut::<Ids>().fresh();
         let mut stock = o.stock;
         stock.add_all(&diff.eladrin_stock);
@@ -343,7 +273,7 @@ pub fn spawn_game(
             portal: o.portal,
         };
         // R3.3: a stock never holds more than the storage; what does not fit lies on the tile.
-        let mut room = outpost.storage(&db, 0);
+        let mut room = outpost.storage(db, 0);
         for r in crate::content::Res::ALL {
             let keep = stock.get(r).min(room);
             room -= keep;
@@ -357,9 +287,20 @@ pub fn spawn_game(
         world.spawn(outpost);
     }
     world.insert_resource(portal);
-    for a in level.armies.iter().chain(&tweak_armies) {
+    Ok(())
+}
+
+/// The level's armies and the difficulty's extra ones, their units counted in the census.
+fn spawn_armies(
+    world: &mut World,
+    db: &ContentDb,
+    level: &Level,
+    tweak_armies: &[crate::content::ArmyStart],
+) -> Result<(), String> {
+    let h = hex;
+    for a in level.armies.iter().chain(tweak_armies) {
         if a.camp == crate::content::Camp::Eladrins {
-            land(world, a.at, "an army")?;
+            check_land(world, db, &level.id, a.at, "an army")?;
         }
         let id = world.resource_mut::<Ids>().fresh();
         world.resource_mut::<super::units::Census>().created += a.units.len() as u32;
@@ -386,7 +327,12 @@ pub fn spawn_game(
             cargo: Default::default(),
         });
     }
+    Ok(())
+}
 
+/// The decks, shuffled with the game's RNG in a fixed order (events, Chaos, research less the
+/// level's exclusions, artifacts, exploration).
+fn shuffle_decks(world: &mut World, db: &ContentDb, level: &Level) {
     let s = &db.set;
     let decks = {
         let mut rng = world.resource_mut::<GameRng>();
@@ -418,7 +364,6 @@ pub fn spawn_game(
         }
     };
     world.insert_resource(decks);
-    Ok(())
 }
 
 fn world_tile(world: &mut World, h: Hex) -> Option<Mut<'_, Tile>> {

@@ -2,7 +2,6 @@
 //! file, fsync, rename), loads (untrusted: bounded and checked before anything is replaced),
 //! the state hash used by replays and tests, and replay files (level, seed, action list).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
@@ -14,69 +13,21 @@ use super::{
     Outpost, Portal, Research, StepDone, Tile,
 };
 use crate::content::{Camp, Content, MAX_MAP_RADIUS};
+use crate::ground::files::{self, write_atomic};
+use crate::ground::hash::Fnv;
 
 /// Save and replay format version. Version 1 (no header, no census) still loads; newer
 /// versions are refused with a reason.
 pub const SAVE_VERSION: u32 = 2;
 
-/// The first line of every save and replay: what it is, its format version, and the length and
-/// FNV-1a checksum of the text after the line, so a truncated or altered file is caught before
-/// it is parsed.
-const HEADER: &str = "// chaos-outpost";
-
-/// Wraps `body` in the header line.
+/// Wraps `body` in the header line of a save or replay at this game's format version.
 pub fn envelope(kind: &str, body: &str) -> String {
-    format!(
-        "{HEADER} {kind} v{SAVE_VERSION} bytes={} fnv1a={:016x}\n{body}",
-        body.len(),
-        fnv1a(body.as_bytes())
-    )
+    files::envelope(kind, SAVE_VERSION, body)
 }
 
-/// Checks and removes the header line. Text without one is a version 1 file (returned as is);
-/// a wrong kind, a newer version, a length or checksum that does not match is an error.
+/// Checks and removes the header line of a save or replay (see `ground::files::open_envelope`).
 pub fn open_envelope<'a>(kind: &str, text: &'a str) -> Result<(u32, &'a str), String> {
-    let Some(rest) = text.strip_prefix(HEADER) else {
-        return Ok((1, text));
-    };
-    let (line, body) = rest
-        .split_once('\n')
-        .ok_or("the file ends inside its header line")?;
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    let [k, v, bytes, sum] = fields[..] else {
-        return Err(format!("malformed header line `{HEADER}{line}`"));
-    };
-    if k != kind {
-        return Err(format!("this is a {k} file, not a {kind}"));
-    }
-    let version: u32 = v
-        .strip_prefix('v')
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| format!("malformed version `{v}` in the header"))?;
-    if version > SAVE_VERSION {
-        return Err(format!(
-            "made by a newer version of the game (format {version}; this one reads up to \
-             {SAVE_VERSION}): update the game to open it"
-        ));
-    }
-    let want_len: usize = bytes
-        .strip_prefix("bytes=")
-        .and_then(|n| n.parse().ok())
-        .ok_or_else(|| format!("malformed length `{bytes}` in the header"))?;
-    let want_sum = sum
-        .strip_prefix("fnv1a=")
-        .and_then(|n| u64::from_str_radix(n, 16).ok())
-        .ok_or_else(|| format!("malformed checksum `{sum}` in the header"))?;
-    if body.len() != want_len {
-        return Err(format!(
-            "truncated or altered: {} bytes after the header, {want_len} expected",
-            body.len()
-        ));
-    }
-    if fnv1a(body.as_bytes()) != want_sum {
-        return Err("altered or damaged: the checksum does not match".into());
-    }
-    Ok((version, body))
+    files::open_envelope(kind, SAVE_VERSION, text)
 }
 
 /// The whole game state.
@@ -137,38 +88,23 @@ pub fn capture(world: &mut World) -> Snapshot {
     outposts.sort_by_key(|o| o.id);
     let mut armies: Vec<Army> = world.query::<&Army>().iter(world).cloned().collect();
     armies.sort_by_key(|a| a.id);
-    Snapshot {
-        version: SAVE_VERSION,
-        setup: world.resource::<GameSetup>().clone(),
-        cycle: world.resource::<Cycle>().clone(),
-        step_id: super::GameWorld::step_id(world).to_string(),
-        step_done: world.resource::<StepDone>().0,
-        tiles,
-        outposts,
-        armies,
-        decks: world.resource::<Decks>().clone(),
-        research: world.resource::<Research>().clone(),
-        portal: world.resource::<Portal>().clone(),
-        modifiers: world.resource::<Modifiers>().clone(),
-        ids: world.resource::<Ids>().clone(),
-        outcome: world.resource::<Outcome>().clone(),
-        rng: world.resource::<GameRng>().state(),
-        actions: world.resource::<ActionLog>().clone(),
-        summoned: world.resource::<super::main_phase::Summoned>().clone(),
-        census: world.resource::<super::units::Census>().clone(),
-        cycle_hashes: world.resource::<super::CycleHashes>().clone(),
+    let step_id = super::GameWorld::step_id(world).to_string();
+    macro_rules! capture {
+        ($($f:ident: $t:ty),* $(,)?) => {
+            Snapshot {
+                version: SAVE_VERSION,
+                cycle: world.resource::<Cycle>().clone(),
+                step_id,
+                step_done: world.resource::<StepDone>().0,
+                tiles,
+                outposts,
+                armies,
+                rng: world.resource::<GameRng>().state(),
+                $($f: world.resource::<$t>().clone(),)*
+            }
+        };
     }
-}
-
-/// FNV-1a 64 over bytes: a stable hash (std's hasher is not stable across releases).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = Fnv(FNV_OFFSET);
-    // Bytes, not text: hash them one by one the same way.
-    for b in bytes {
-        h.0 ^= *b as u64;
-        h.0 = h.0.wrapping_mul(0x100000001b3);
-    }
-    h.0
+    super::state::plain_state!(capture)
 }
 
 /// The hash of the game state (everything but the action log).
@@ -177,24 +113,9 @@ pub fn state_hash(world: &mut World) -> u64 {
     s.actions = ActionLog::default();
     // Stream the RON text into the hash: the same bytes as `ron::to_string`, without building
     // a string of the whole map (megabytes on the stress level, once per cycle).
-    let mut h = Fnv(FNV_OFFSET);
+    let mut h = Fnv::default();
     let _ = ron::ser::to_writer(&mut h, &s);
     h.0
-}
-
-const FNV_OFFSET: u64 = 0xcbf29ce484222325;
-
-/// FNV-1a as a `fmt::Write` sink.
-struct Fnv(u64);
-
-impl std::fmt::Write for Fnv {
-    fn write_str(&mut self, text: &str) -> std::fmt::Result {
-        for b in text.bytes() {
-            self.0 ^= b as u64;
-            self.0 = self.0.wrapping_mul(0x100000001b3);
-        }
-        Ok(())
-    }
 }
 
 /// Checks an untrusted snapshot against the content before it replaces anything.
@@ -281,50 +202,19 @@ pub fn restore(world: &mut World, s: &Snapshot) -> Result<(), String> {
     cycle.step = step;
     world.insert_resource(cycle);
     world.insert_resource(StepDone(s.step_done));
-    world.insert_resource(s.setup.clone());
-    world.insert_resource(s.decks.clone());
-    world.insert_resource(s.research.clone());
-    world.insert_resource(s.portal.clone());
-    world.insert_resource(s.modifiers.clone());
-    world.insert_resource(s.ids.clone());
-    world.insert_resource(s.outcome.clone());
     world.insert_resource(GameRng::from_state(s.rng));
-    world.insert_resource(s.actions.clone());
-    world.insert_resource(s.summoned.clone());
-    let mut census = s.census.clone();
+    macro_rules! restore {
+        ($($f:ident: $t:ty),* $(,)?) => {
+            $(world.insert_resource(s.$f.clone());)*
+        };
+    }
+    super::state::plain_state!(restore);
     if s.version < 2 {
         // Version 1 had no census: count the living as the units created so far.
-        census.created = s.armies.iter().map(|a| a.units.len() as u32).sum();
+        world.resource_mut::<super::units::Census>().created =
+            s.armies.iter().map(|a| a.units.len() as u32).sum();
     }
-    world.insert_resource(census);
-    world.insert_resource(s.cycle_hashes.clone());
     world.insert_resource(super::Chronicle::default());
-    Ok(())
-}
-
-/// Writes `text` to `path` atomically: a temp file beside it, flushed and synced, then renamed
-/// over the target, so a crash leaves either the old file or the new one, never half of one.
-pub fn write_atomic(path: &Path, text: impl AsRef<[u8]>) -> std::io::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
-    if let Some(d) = dir {
-        std::fs::create_dir_all(d)?;
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_else(|| "save".into());
-    let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_ref())?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, path)?;
-    if let Some(d) = dir
-        && let Ok(f) = std::fs::File::open(d)
-    {
-        let _ = f.sync_all();
-    }
     Ok(())
 }
 

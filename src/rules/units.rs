@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
 
+use super::{GameEvent, GameWorld, Ids, Modifiers};
 use crate::content::Camp;
 
 /// One unit of an army.
@@ -60,4 +61,155 @@ pub struct Census {
     pub turned: u32,
     /// Settlers spent founding an outpost.
     pub settled: u32,
+}
+
+/// Hit points a unit has left: its card, plus technology (Eladrins), minus wounds, minus the
+/// army's famine tokens (R5.4).
+pub fn hp_left(world: &World, army: &Army, unit: &Unit) -> i32 {
+    let db = world.content();
+    let base = db.unit(&unit.kind).map(|t| t.hp as i32).unwrap_or(1);
+    let bonus = if army.camp == Camp::Eladrins {
+        world.resource::<Modifiers>().hp as i32
+    } else {
+        0
+    };
+    base + bonus - unit.wounds as i32 - army.famine as i32
+}
+
+/// Removes units with no hit points left (and the army when empty).
+pub fn cull(world: &mut World, army: Entity, cause: &str) {
+    let Some(a) = world.get::<Army>(army).cloned() else {
+        return;
+    };
+    let dead: Vec<u32> = a
+        .units
+        .iter()
+        .filter(|u| hp_left(world, &a, u) <= 0)
+        .map(|u| u.id)
+        .collect();
+    world.resource_mut::<Census>().died += dead.len() as u32;
+    for id in &dead {
+        world.emit(GameEvent::UnitDied {
+            army: a.id,
+            unit: *id,
+            cause: cause.to_string(),
+        });
+    }
+    if let Some(mut am) = world.get_mut::<Army>(army) {
+        am.units.retain(|u| !dead.contains(&u.id));
+        if am.units.is_empty() {
+            world.despawn(army);
+        }
+    }
+}
+
+/// Adds famine tokens to an army (R5.4) and removes the units that starve.
+pub fn add_famine(world: &mut World, army: Entity, n: u32) {
+    if n == 0 {
+        return;
+    }
+    let Some(mut a) = world.get_mut::<Army>(army) else {
+        return;
+    };
+    a.famine += n;
+    let (id, tokens) = (a.id, a.famine);
+    world.emit(GameEvent::Famine {
+        army: id,
+        change: n as i32,
+        tokens,
+    });
+    cull(world, army, "famine (R5.4)");
+}
+
+/// Wounds every unit of an army.
+pub fn wound_all(world: &mut World, army: Entity, n: u8, cause: &str) {
+    let Some(mut a) = world.get_mut::<Army>(army) else {
+        return;
+    };
+    let id = a.id;
+    let units: Vec<u32> = a.units.iter().map(|u| u.id).collect();
+    for u in a.units.iter_mut() {
+        u.wounds = u.wounds.saturating_add(n);
+    }
+    for u in units {
+        world.emit(GameEvent::UnitWounded {
+            army: id,
+            unit: u,
+            amount: n,
+        });
+    }
+    cull(world, army, cause);
+}
+
+/// Adds units to the army of `camp` on `hex`, or a new army there.
+pub fn spawn(world: &mut World, camp: Camp, hex: Hex, unit: &str, count: u32) {
+    if count == 0 || world.content().unit(unit).is_none() {
+        return;
+    }
+    let existing = world.armies().into_iter().find(|e| {
+        world
+            .get::<Army>(*e)
+            .is_some_and(|a| a.camp == camp && a.hex == hex)
+    });
+    // Fresh units come with their action points: an army that was not activated yet this turn
+    // may use them at once; one that was keeps its "activated" mark.
+    let ap = world.content().rules().action_points;
+    let mut units = Vec::new();
+    world.resource_mut::<Census>().created += count;
+    for _ in 0..count {
+        let id = world.resource_mut::<Ids>().fresh();
+        units.push(Unit {
+            id,
+            kind: unit.to_string(),
+            wounds: 0,
+            ap,
+            inactive: false,
+            embarked: false,
+        });
+    }
+    match existing {
+        Some(e) => {
+            if let Some(mut a) = world.get_mut::<Army>(e) {
+                a.units.extend(units);
+            }
+            // Joining a starving army: its famine tokens count against the newcomers too.
+            cull(world, e, "famine (R5.4)");
+        }
+        None => {
+            let id = world.resource_mut::<Ids>().fresh();
+            world.spawn(Army {
+                id,
+                camp,
+                hex,
+                famine: 0,
+                units,
+                activated: false,
+                afloat: false,
+                cargo: Default::default(),
+            });
+        }
+    }
+    if camp == Camp::Chaos {
+        world.emit(GameEvent::Spawned {
+            unit: unit.to_string(),
+            count,
+            at: hex,
+        });
+    }
+}
+
+/// The d6 result each attack die of a unit needs: its card's `hit_on`, one harder per famine
+/// token (R5.4: −1 to attack rolls), one easier per attack technology (Eladrins); 7 = no hit.
+pub fn attack_hit_on(world: &World, army: &Army, unit: &Unit) -> u8 {
+    let db = world.content();
+    let base = db
+        .unit(&unit.kind)
+        .map(|t| t.attack.hit_on as i32)
+        .unwrap_or(6);
+    let bonus = if army.camp == Camp::Eladrins {
+        world.resource::<Modifiers>().attack as i32
+    } else {
+        0
+    };
+    (base + army.famine as i32 - bonus).clamp(1, 7) as u8
 }

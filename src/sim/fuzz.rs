@@ -89,7 +89,7 @@ pub fn play_moves(
             stats.finished = 1;
             break;
         }
-        let by = if w.step_id() == "R9" {
+        let by = if w.in_turns() {
             w.resource::<Cycle>().turn
         } else {
             Camp::Eladrins

@@ -145,7 +145,7 @@ pub fn play_game_with(
         if c > max_cycles {
             break;
         }
-        if world.step_id() == "R9" && c != last_cycle {
+        if world.in_turns() && c != last_cycle {
             last_cycle = c;
             per_cycle.push(summarize(world));
             each_cycle(world)?;

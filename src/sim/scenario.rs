@@ -534,7 +534,7 @@ pub fn run(content: Arc<ContentDb>, s: &Scenario) -> Result<usize, Failure> {
                     let cycle = world.resource::<Cycle>().number;
                     if world.resource::<Outcome>().winner.is_some()
                         || cycle > *c
-                        || (cycle == *c && world.step_id() == "R9")
+                        || (cycle == *c && world.in_turns())
                     {
                         break;
                     }

@@ -7,9 +7,9 @@ use std::collections::VecDeque;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::i18n::Translations;
 use crate::rules::GameEvent;
 use crate::rules::main_phase::combat::BattleEnd;
+use crate::text::Translations;
 
 /// One battle as the window shows it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -118,7 +118,7 @@ fn draw_battle(
     mut contexts: EguiContexts,
     mut battles: ResMut<Battles>,
     time: Res<Time>,
-    settings: Res<crate::settings::Settings>,
+    settings: Res<crate::app::settings::Settings>,
     tr: Res<Translations>,
 ) -> Result {
     let Some(b) = battles.waiting.front().cloned() else {

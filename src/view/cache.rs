@@ -80,7 +80,7 @@ pub fn describe_tile(world: &mut World, h: Hex) -> Vec<String> {
         return vec![];
     };
     let tr = world
-        .get_resource::<crate::i18n::Translations>()
+        .get_resource::<crate::text::Translations>()
         .cloned()
         .unwrap_or_default();
     let words = |s: &crate::content::Stock| tr.stock(s);
@@ -244,7 +244,7 @@ fn refresh_cache(
             content: std::sync::Arc::as_ptr(&world.content()) as usize,
             chronicle: world.resource::<crate::rules::Chronicle>().0.len(),
             lang: world
-                .get_resource::<crate::i18n::Translations>()
+                .get_resource::<crate::text::Translations>()
                 .map(|t| t.lang.clone())
                 .unwrap_or_default(),
         }
@@ -277,8 +277,7 @@ fn refresh_cache(
     }
     *last = Some(key);
     let over = world.resource::<Outcome>().winner.is_some();
-    let eladrins_decide =
-        world.step_id() != "R9" || world.resource::<Cycle>().turn == Camp::Eladrins;
+    let eladrins_decide = !world.in_turns() || world.resource::<Cycle>().turn == Camp::Eladrins;
     let legal = if !over && eladrins_decide {
         legal_actions(world, Camp::Eladrins)
     } else {
@@ -369,7 +368,7 @@ fn refresh_cache(
         .unwrap_or_default();
     let log = {
         let tr = world
-            .get_resource::<crate::i18n::Translations>()
+            .get_resource::<crate::text::Translations>()
             .cloned()
             .unwrap_or_default();
         let events = &world.resource::<crate::rules::Chronicle>().0;

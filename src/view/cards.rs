@@ -18,6 +18,14 @@ pub struct CardQueue {
     shown_at: Option<f32>,
 }
 
+impl CardQueue {
+    /// Closes every card waiting, as their OK buttons do.
+    pub fn close_all(&mut self) {
+        self.waiting.clear();
+        self.shown_at = None;
+    }
+}
+
 /// One summary per cycle of the game in the window (for the result chart).
 #[derive(Resource, Default)]
 pub struct History(pub Vec<CycleSummary>);
@@ -77,7 +85,7 @@ fn draw_card(
     mut contexts: EguiContexts,
     mut queue: ResMut<CardQueue>,
     time: Res<Time>,
-    tr: Res<crate::i18n::Translations>,
+    tr: Res<crate::text::Translations>,
 ) -> Result {
     let Some((deck, name, text, camp)) = queue.waiting.front().cloned() else {
         return Ok(());
@@ -136,7 +144,7 @@ fn record_history(world: &mut World, mut last: Local<u32>) {
     if c < *last {
         world.resource_mut::<History>().0.clear();
     }
-    if c == *last || crate::rules::GameWorld::step_id(world) != "R9" {
+    if c == *last || !crate::rules::GameWorld::in_turns(world) {
         if c < *last {
             *last = c;
         }
@@ -149,7 +157,7 @@ fn record_history(world: &mut World, mut last: Local<u32>) {
 
 /// Draws the history as a small line chart: crystals of power and corruption markers (the
 /// race), Eladrin and Chaos units, corrupted tiles.
-pub fn chart(ui: &mut egui::Ui, history: &[CycleSummary], tr: &crate::i18n::Translations) {
+pub fn chart(ui: &mut egui::Ui, history: &[CycleSummary], tr: &crate::text::Translations) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(380.0, 150.0), egui::Sense::hover());
     let p = ui.painter_at(rect);
     p.rect_filled(rect, 4.0, egui::Color32::from_rgb(24, 26, 34));

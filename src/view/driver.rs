@@ -90,7 +90,7 @@ fn play_ai_turns(world: &mut World) {
         if started == Some(moves)
             && let Some((by, action)) = answer
         {
-            if by == Camp::Eladrins && world.step_id() == "R9" && action == Action::Pass {
+            if by == Camp::Eladrins && world.in_turns() && action == Action::Pass {
                 // The Eladrin AI finished the turn it was asked to play.
                 world.resource_mut::<Driver>().autoplay_eladrins = false;
             }
@@ -110,13 +110,13 @@ fn play_ai_turns(world: &mut World) {
         }
         d.since = 0.0;
     }
-    let waiting = if world.step_id() == "R9" {
+    let waiting = if world.in_turns() {
         world.resource::<Cycle>().turn
     } else {
         Camp::Eladrins
     };
     // A hot-seat seat given to the AI (`--players Ana,AI`) plays its main-phase turns itself.
-    let ai_seat = world.step_id() == "R9" && seat_is_ai(world);
+    let ai_seat = world.in_turns() && seat_is_ai(world);
     if waiting == Camp::Eladrins && !world.resource::<Driver>().autoplay_eladrins && !ai_seat {
         return;
     }
@@ -139,7 +139,7 @@ pub fn skip_chaos_turn(world: &mut World) -> usize {
     let mut n = 0;
     while n < 2_000
         && world.resource::<Outcome>().winner.is_none()
-        && world.step_id() == "R9"
+        && world.in_turns()
         && world.resource::<Cycle>().turn == Camp::Chaos
     {
         let (by, choice) = crate::ai::decide(world);

@@ -30,7 +30,7 @@ fn watch_turns(world: &mut World) {
         return;
     }
     let c = world.resource::<Cycle>().clone();
-    if world.step_id() != "R9" || c.turn != Camp::Eladrins {
+    if !world.in_turns() || c.turn != Camp::Eladrins {
         return;
     }
     let turn = (c.number, c.player);
@@ -49,7 +49,7 @@ fn draw_handoff(
     mut contexts: EguiContexts,
     mut h: ResMut<HandOff>,
     cycle: Res<Cycle>,
-    tr: Res<crate::i18n::Translations>,
+    tr: Res<crate::text::Translations>,
 ) -> Result {
     let Some(name) = h.waiting_for.clone() else {
         return Ok(());

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::settings::Settings;
+use crate::app::settings::Settings;
 
 /// The rules in English.
 pub const RULES_EN: &str = include_str!("../../assets/help/rules.en.md");
@@ -130,7 +130,7 @@ pub fn cited_rule(text: &str) -> Option<String> {
 pub fn rule_button(
     ui: &mut egui::Ui,
     text: &str,
-    tr: &crate::i18n::Translations,
+    tr: &crate::text::Translations,
 ) -> Option<String> {
     let rule = cited_rule(text)?;
     ui.small_button(format!("📖 {rule}"))
@@ -152,10 +152,10 @@ pub(super) fn plugin(app: &mut App) {
 
 fn help_key(
     keys: Res<ButtonInput<KeyCode>>,
-    map: Res<crate::keys::Keymap>,
+    map: Res<crate::app::keys::Keymap>,
     mut help: ResMut<Help>,
 ) {
-    if map.just_pressed(crate::keys::Shortcut::Help, &keys) {
+    if map.just_pressed(crate::app::keys::Shortcut::Help, &keys) {
         help.open = !help.open;
     }
 }
@@ -169,8 +169,8 @@ fn draw_help(
     mut contexts: EguiContexts,
     mut help: ResMut<Help>,
     mut settings: ResMut<Settings>,
-    keymap: Res<crate::keys::Keymap>,
-    tr: Res<crate::i18n::Translations>,
+    keymap: Res<crate::app::keys::Keymap>,
+    tr: Res<crate::text::Translations>,
 ) -> Result {
     if !help.open {
         return Ok(());
@@ -208,7 +208,7 @@ fn draw_help(
                 // The keys in force (rebindable in the settings), then the mouse.
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     egui::Grid::new("keys").striped(true).show(ui, |ui| {
-                        use crate::keys::Shortcut;
+                        use crate::app::keys::Shortcut;
                         for c in Shortcut::all() {
                             // The nine panel actions share one row.
                             let (keys, words) = match c {

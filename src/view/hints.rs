@@ -10,10 +10,10 @@ use serde::Deserialize;
 
 use super::ViewState;
 use super::cache::ViewCache;
+use crate::app::settings::Settings;
 use crate::content::{Camp, Content, SourceFile, parse_ron};
-use crate::i18n::Translations;
 use crate::rules::{ActionLog, Army, Cycle, CycleOrder, GameSetup, Outcome, Outpost};
-use crate::settings::Settings;
+use crate::text::Translations;
 
 /// The hints file, embedded.
 pub const HINTS: &str = include_str!("../../assets/help/hints.ron");
@@ -136,9 +136,14 @@ fn pick_a_hint(
         return;
     }
     let step = order.0.get(cycle.step).map(|s| s.id).unwrap_or("");
+    // The main phase is known by its kind (turns), not by its id.
+    let turns = order
+        .0
+        .get(cycle.step)
+        .is_some_and(|s| matches!(s.kind, crate::rules::StepKind::Turns));
     let sel = view.selected;
     let now = |w: &When| match w {
-        When::Step(s) => step == s && !(step == "R9" && cycle.turn == Camp::Chaos),
+        When::Step(s) => step == s && !(turns && cycle.turn == Camp::Chaos),
         When::ArmySelected => armies
             .iter()
             .any(|a| Some(a.hex) == sel && a.camp == Camp::Eladrins),
@@ -146,7 +151,7 @@ fn pick_a_hint(
         When::ActivationOpen => cycle.activation.is_some() && cycle.turn == Camp::Eladrins,
         When::Refused => view.last_refusal.is_some(),
         When::Warning => !cache.forecast.is_empty(),
-        When::ChaosTurn => step == "R9" && cycle.turn == Camp::Chaos,
+        When::ChaosTurn => turns && cycle.turn == Camp::Chaos,
         When::Battle => battles.showing(),
     };
     // A hint whose moment has passed closes, counted as read: a step's hint must not linger

@@ -1,6 +1,6 @@
 //! Mouse and keyboard on the map: hovering and selecting hexes, ordering the selected army to
 //! move (right click), panning (drag, arrows/WASD, screen edges) and zooming (wheel, +/-), with
-//! limits. The keyboard reaches all of it through the keymap (`crate::keys`): a map cursor
+//! limits. The keyboard reaches all of it through the keymap (`app::keys`): a map cursor
 //! moved hex by hex stands in for the pointer, and selecting and ordering work from it. Orders
 //! become `ActionRequest`s; the rules decide.
 
@@ -9,8 +9,8 @@ use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
 
 use super::{ViewState, layout};
+use crate::app::keys::{Keymap, Shortcut};
 use crate::content::Camp;
-use crate::keys::{Keymap, Shortcut};
 use crate::rules::{Action, ActionRequest, Army, Cycle, Outpost};
 
 pub(super) fn plugin(app: &mut App) {
@@ -172,7 +172,10 @@ fn enter_closes_the_step(
     if !map.just_pressed(Shortcut::EndStep, &keys) || egui.wants_keyboard_input() {
         return;
     }
-    let main = order.0.get(cycle.step).is_some_and(|s| s.main);
+    let main = order
+        .0
+        .get(cycle.step)
+        .is_some_and(|s| matches!(s.kind, crate::rules::StepKind::Turns));
     let action = if !main {
         Action::Done
     } else if cycle.turn != Camp::Eladrins {

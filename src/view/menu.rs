@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::content::Content;
+use crate::content::{Content, ContentDb};
 use crate::rules::{Cycle, GameSetup, Outcome, Research, snapshot};
 
 /// The menu's state and what it asked for.
@@ -50,7 +50,7 @@ enum Command {
 
 /// Where named saves go: `saves/` in the data folder.
 pub fn slots_dir() -> PathBuf {
-    crate::settings::data_dir().join("saves")
+    crate::ground::paths::data_dir().join("saves")
 }
 
 /// Autosaves kept (one per cycle).
@@ -102,7 +102,7 @@ impl Default for Menu {
 /// Where the quick save lives: the platform's data directory (`$XDG_DATA_HOME/chaos-outpost`,
 /// else `~/.local/share/chaos-outpost` on Linux).
 pub fn quicksave_path() -> PathBuf {
-    crate::settings::data_dir().join("quicksave.ron")
+    crate::ground::paths::data_dir().join("quicksave.ron")
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -116,10 +116,10 @@ pub(super) fn plugin(app: &mut App) {
 
 fn quick_keys(
     keys: Res<ButtonInput<KeyCode>>,
-    map: Res<crate::keys::Keymap>,
+    map: Res<crate::app::keys::Keymap>,
     mut menu: ResMut<Menu>,
 ) {
-    use crate::keys::Shortcut;
+    use crate::app::keys::Shortcut;
     if map.just_pressed(Shortcut::QuickSave, &keys) {
         menu.pending = Some(Command::Save);
     }
@@ -136,7 +136,7 @@ fn run_menu_commands(world: &mut World) {
         return;
     };
     let path = quicksave_path();
-    let tr = world.resource::<crate::i18n::Translations>().clone();
+    let tr = world.resource::<crate::text::Translations>().clone();
     let message = match cmd {
         Command::Start => {
             let (level, difficulty, seed) = {
@@ -145,7 +145,7 @@ fn run_menu_commands(world: &mut World) {
             };
             let players = world.resource::<GameSetup>().players.clone();
             // Content that changed in a way the last game couldn't take applies now.
-            crate::content::asset::apply_pending(world);
+            crate::app::hot_reload::apply_pending(world);
             match crate::rules::setup::start_game(world, &level, Some(&difficulty), seed) {
                 Ok(()) => {
                     crate::rules::setup::set_players(world, &players);
@@ -219,33 +219,15 @@ fn draw_menu(
     mut slots_seen: Local<Vec<snapshot::SlotInfo>>,
     (mut help, tr, keymap): (
         ResMut<super::help::Help>,
-        Res<crate::i18n::Translations>,
-        Res<crate::keys::Keymap>,
+        Res<crate::text::Translations>,
+        Res<crate::app::keys::Keymap>,
     ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(w) = outcome.winner
         && !menu.open
     {
-        egui::Window::new(tr.t("The end"))
-            .id(egui::Id::new("the_end"))
-            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
-            .collapsible(false)
-            .show(ctx, |ui| {
-                ui.heading(tr.t(match w {
-                    crate::content::Camp::Eladrins => "Victory: the way home is open",
-                    crate::content::Camp::Chaos => "Defeat: Chaos holds the portal",
-                }));
-                ui.label(&outcome.reason);
-                ui.label(tr.f(
-                    "After {} cycles, {} technologies researched.",
-                    &[&outcome.cycle, &research.done.len()],
-                ));
-                super::cards::chart(ui, &history.0, &tr);
-                if ui.button(tr.t("Main menu")).clicked() {
-                    menu.open = true;
-                }
-            });
+        the_end(ctx, &mut menu, &tr, w, &outcome, &research, &history);
     }
     if !menu.open {
         return Ok(());
@@ -257,177 +239,267 @@ fn draw_menu(
         .resizable(false)
         .min_width(460.0)
         .show(ctx, |ui| {
-            ui.heading(tr.t("New game"));
-            for (id, l) in &db.levels {
-                if ui.radio(menu.level == *id, tr.t(&l.name)).clicked() {
-                    menu.level = id.clone();
-                    menu.difficulty = l.difficulty.clone();
-                }
+            new_game(ui, &mut menu, db, &tr);
+            // Look at the disk twice a second, not every frame.
+            let now = time.elapsed_secs();
+            if saves_seen.is_none_or(|(t, ..)| now - t > 0.5) {
+                *saves_seen = Some((
+                    now,
+                    !snapshot::autosaves(&autosave_dir()).is_empty(),
+                    quicksave_path().is_file(),
+                ));
+                // Only new or changed saves are read again.
+                *slots_seen = snapshot::slots_since(&slots_dir(), &slots_seen);
             }
-            if let Some(l) = db.levels.get(&menu.level) {
-                ui.label(egui::RichText::new(tr.t(&l.description)).italics());
+            let (_, has_auto, has_save) = saves_seen.unwrap_or_default();
+            let open = buttons(ui, &mut menu, &tr, has_auto, has_save, cycle.number > 0);
+            if open.help {
+                help.open = !help.open;
             }
-            ui.horizontal(|ui| {
-                ui.label(tr.t("Difficulty:"));
-                for d in &db.set.difficulties {
-                    let on = menu.difficulty == d.id;
-                    if ui
-                        .selectable_label(on, tr.t(&d.name))
-                        .on_hover_text({
-                            // The difficulty's text, then what this level changes, each
-                            // translated on its own.
-                            let mut text = tr.t(&d.text).into_owned();
-                            if let Some(t) = db
-                                .levels
-                                .get(&menu.level)
-                                .and_then(|l| l.difficulty_tweaks.get(&d.id))
-                                .filter(|t| !t.text.is_empty())
-                            {
-                                text.push(' ');
-                                text.push_str(&tr.f("On this level: {}", &[&tr.t(&t.text)]));
-                            }
-                            text
-                        })
-                        .clicked()
-                    {
-                        menu.difficulty = d.id.clone();
-                    }
-                }
-            });
-            ui.horizontal(|ui| {
-                ui.label(tr.t("Seed:"));
-                ui.add(egui::DragValue::new(&mut menu.seed));
-            });
-            ui.horizontal(|ui| {
-                if ui.button(tr.t("Start")).clicked() {
-                    menu.pending = Some(Command::Start);
-                }
-                // Look at the disk twice a second, not every frame.
-                let now = time.elapsed_secs();
-                if saves_seen.is_none_or(|(t, ..)| now - t > 0.5) {
-                    *saves_seen = Some((
-                        now,
-                        !snapshot::autosaves(&autosave_dir()).is_empty(),
-                        quicksave_path().is_file(),
-                    ));
-                    // Only new or changed saves are read again.
-                    *slots_seen = snapshot::slots_since(&slots_dir(), &slots_seen);
-                }
-                let (_, has_auto, has_save) = saves_seen.unwrap_or_default();
-                if ui
-                    .add_enabled(
-                        has_auto,
-                        egui::Button::new(tr.t("Continue (last autosave)")),
-                    )
-                    .clicked()
-                {
-                    menu.pending = Some(Command::Continue);
-                }
-                if ui
-                    .add_enabled(has_save, egui::Button::new(tr.t("Load quick save")))
-                    .clicked()
-                {
-                    menu.pending = Some(Command::Load);
-                }
-                if cycle.number > 0 && ui.button(tr.t("Back to the game")).clicked() {
-                    menu.open = false;
-                }
-                if ui.button(tr.t("Settings")).clicked() {
-                    menu.settings_open = !menu.settings_open;
-                }
-                if ui.button(tr.t("Mods")).clicked() {
-                    menu.mods_open = !menu.mods_open;
-                }
-                if ui.button(tr.t("Help")).clicked() {
-                    help.open = !help.open;
-                }
-                if ui.button(tr.t("Credits")).clicked() {
-                    menu.credits_open = !menu.credits_open;
-                }
-                if ui.button(tr.t("Quit")).clicked() {
-                    exit.write(AppExit::Success);
-                }
-            });
-            ui.separator();
-            ui.heading(tr.t("Saves"));
-            ui.horizontal(|ui| {
-                ui.add(
-                    egui::TextEdit::singleline(&mut menu.slot_name)
-                        .hint_text(tr.t("name this game"))
-                        .char_limit(snapshot::MAX_SLOT_NAME)
-                        .desired_width(200.0),
-                );
-                let can = cycle.number > 0 && !menu.slot_name.trim().is_empty();
-                if ui
-                    .add_enabled(can, egui::Button::new(tr.t("Save")))
-                    .clicked()
-                {
-                    menu.pending = Some(Command::SaveSlot(menu.slot_name.clone()));
-                    // Show it at once, not after the next look at the disk.
-                    *saves_seen = None;
-                }
-            });
-            egui::ScrollArea::vertical()
-                .max_height(140.0)
-                .show(ui, |ui| {
-                    for slot in slots_seen.iter() {
-                        ui.horizontal(|ui| {
-                            ui.label(egui::RichText::new(&slot.name).strong());
-                            match &slot.summary {
-                                Ok(s) => {
-                                    ui.label(egui::RichText::new(s).weak());
-                                    if ui.small_button(tr.t("Load")).clicked() {
-                                        menu.pending = Some(Command::LoadSlot(slot.path.clone()));
-                                    }
-                                }
-                                Err(e) => {
-                                    ui.label(
-                                        egui::RichText::new(tr.t("damaged"))
-                                            .color(egui::Color32::LIGHT_RED),
-                                    )
-                                    .on_hover_text(e);
-                                }
-                            }
-                            if menu.confirm_delete.as_ref() == Some(&slot.path) {
-                                if ui
-                                    .small_button(
-                                        egui::RichText::new(tr.t("Really delete"))
-                                            .color(egui::Color32::LIGHT_RED),
-                                    )
-                                    .clicked()
-                                {
-                                    menu.pending = Some(Command::DeleteSlot(slot.path.clone()));
-                                    menu.confirm_delete = None;
-                                    *saves_seen = None;
-                                }
-                            } else if ui.small_button(tr.t("Delete")).clicked() {
-                                menu.confirm_delete = Some(slot.path.clone());
-                            }
-                        });
-                    }
-                    if slots_seen.is_empty() {
-                        ui.label(egui::RichText::new(tr.t("No named saves yet.")).weak());
-                    }
-                });
-            // The keys in force (they can be rebound), not the defaults.
-            use crate::keys::Shortcut as K;
-            let keys = [
-                (K::Help, tr.t("help")),
-                (K::QuickSave, tr.t("quick save")),
-                (K::QuickLoad, tr.t("quick load")),
-                (K::Undo, tr.t("undo")),
-                (K::Menu, tr.t("menu")),
-            ]
-            .iter()
-            .map(|(k, what)| format!("{} {what}", keymap.keys_in(*k, &tr)))
-            .collect::<Vec<_>>()
-            .join(" · ");
-            ui.label(egui::RichText::new(keys).weak());
+            if open.quit {
+                exit.write(AppExit::Success);
+            }
+            if saves(ui, &mut menu, &tr, &slots_seen, cycle.number > 0) {
+                // Show the change at once, not after the next look at the disk.
+                *saves_seen = None;
+            }
+            keys_footer(ui, &tr, &keymap);
             if !menu.message.is_empty() {
                 ui.label(&menu.message);
             }
         });
     Ok(())
+}
+
+/// The end-of-game window: victory or defeat, why, the game's chart, back to the menu.
+fn the_end(
+    ctx: &egui::Context,
+    menu: &mut Menu,
+    tr: &crate::text::Translations,
+    w: crate::content::Camp,
+    outcome: &Outcome,
+    research: &Research,
+    history: &super::cards::History,
+) {
+    egui::Window::new(tr.t("The end"))
+        .id(egui::Id::new("the_end"))
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .collapsible(false)
+        .show(ctx, |ui| {
+            ui.heading(tr.t(match w {
+                crate::content::Camp::Eladrins => "Victory: the way home is open",
+                crate::content::Camp::Chaos => "Defeat: Chaos holds the portal",
+            }));
+            ui.label(tr.dynamic(&outcome.reason));
+            ui.label(tr.f(
+                "After {} cycles, {} technologies researched.",
+                &[&outcome.cycle, &research.done.len()],
+            ));
+            super::cards::chart(ui, &history.0, tr);
+            if ui.button(tr.t("Main menu")).clicked() {
+                menu.open = true;
+            }
+        });
+}
+
+/// The new game's choices: level (with its description), difficulty (with what this level
+/// changes for it), seed.
+fn new_game(ui: &mut egui::Ui, menu: &mut Menu, db: &ContentDb, tr: &crate::text::Translations) {
+    ui.heading(tr.t("New game"));
+    for (id, l) in &db.levels {
+        if ui.radio(menu.level == *id, tr.t(&l.name)).clicked() {
+            menu.level = id.clone();
+            menu.difficulty = l.difficulty.clone();
+        }
+    }
+    if let Some(l) = db.levels.get(&menu.level) {
+        ui.label(egui::RichText::new(tr.t(&l.description)).italics());
+    }
+    ui.horizontal(|ui| {
+        ui.label(tr.t("Difficulty:"));
+        for d in &db.set.difficulties {
+            let on = menu.difficulty == d.id;
+            if ui
+                .selectable_label(on, tr.t(&d.name))
+                .on_hover_text({
+                    // The difficulty's text, then what this level changes, each
+                    // translated on its own.
+                    let mut text = tr.t(&d.text).into_owned();
+                    if let Some(t) = db
+                        .levels
+                        .get(&menu.level)
+                        .and_then(|l| l.difficulty_tweaks.get(&d.id))
+                        .filter(|t| !t.text.is_empty())
+                    {
+                        text.push(' ');
+                        text.push_str(&tr.f("On this level: {}", &[&tr.t(&t.text)]));
+                    }
+                    text
+                })
+                .clicked()
+            {
+                menu.difficulty = d.id.clone();
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label(tr.t("Seed:"));
+        ui.add(egui::DragValue::new(&mut menu.seed));
+    });
+}
+
+/// Buttons the menu's caller acts on.
+struct Asked {
+    help: bool,
+    quit: bool,
+}
+
+/// The row of buttons: start, continue, load, back, settings, mods, help, credits, quit.
+fn buttons(
+    ui: &mut egui::Ui,
+    menu: &mut Menu,
+    tr: &crate::text::Translations,
+    has_auto: bool,
+    has_save: bool,
+    in_game: bool,
+) -> Asked {
+    let mut asked = Asked {
+        help: false,
+        quit: false,
+    };
+    ui.horizontal(|ui| {
+        if ui.button(tr.t("Start")).clicked() {
+            menu.pending = Some(Command::Start);
+        }
+        if ui
+            .add_enabled(
+                has_auto,
+                egui::Button::new(tr.t("Continue (last autosave)")),
+            )
+            .clicked()
+        {
+            menu.pending = Some(Command::Continue);
+        }
+        if ui
+            .add_enabled(has_save, egui::Button::new(tr.t("Load quick save")))
+            .clicked()
+        {
+            menu.pending = Some(Command::Load);
+        }
+        if in_game && ui.button(tr.t("Back to the game")).clicked() {
+            menu.open = false;
+        }
+        if ui.button(tr.t("Settings")).clicked() {
+            menu.settings_open = !menu.settings_open;
+        }
+        if ui.button(tr.t("Mods")).clicked() {
+            menu.mods_open = !menu.mods_open;
+        }
+        if ui.button(tr.t("Help")).clicked() {
+            asked.help = true;
+        }
+        if ui.button(tr.t("Credits")).clicked() {
+            menu.credits_open = !menu.credits_open;
+        }
+        if ui.button(tr.t("Quit")).clicked() {
+            asked.quit = true;
+        }
+    });
+    asked
+}
+
+/// The named saves: a name and Save, then each slot with Load and Delete (asked twice). True
+/// when a save or delete was asked for.
+fn saves(
+    ui: &mut egui::Ui,
+    menu: &mut Menu,
+    tr: &crate::text::Translations,
+    slots_seen: &[snapshot::SlotInfo],
+    in_game: bool,
+) -> bool {
+    let mut changed = false;
+    ui.separator();
+    ui.heading(tr.t("Saves"));
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::TextEdit::singleline(&mut menu.slot_name)
+                .hint_text(tr.t("name this game"))
+                .char_limit(snapshot::MAX_SLOT_NAME)
+                .desired_width(200.0),
+        );
+        let can = in_game && !menu.slot_name.trim().is_empty();
+        if ui
+            .add_enabled(can, egui::Button::new(tr.t("Save")))
+            .clicked()
+        {
+            menu.pending = Some(Command::SaveSlot(menu.slot_name.clone()));
+            changed = true;
+        }
+    });
+    egui::ScrollArea::vertical()
+        .max_height(140.0)
+        .show(ui, |ui| {
+            for slot in slots_seen.iter() {
+                ui.horizontal(|ui| {
+                    ui.label(egui::RichText::new(&slot.name).strong());
+                    match &slot.summary {
+                        Ok(s) => {
+                            ui.label(egui::RichText::new(s).weak());
+                            if ui.small_button(tr.t("Load")).clicked() {
+                                menu.pending = Some(Command::LoadSlot(slot.path.clone()));
+                            }
+                        }
+                        Err(e) => {
+                            ui.label(
+                                egui::RichText::new(tr.t("damaged"))
+                                    .color(egui::Color32::LIGHT_RED),
+                            )
+                            .on_hover_text(e);
+                        }
+                    }
+                    if menu.confirm_delete.as_ref() == Some(&slot.path) {
+                        if ui
+                            .small_button(
+                                egui::RichText::new(tr.t("Really delete"))
+                                    .color(egui::Color32::LIGHT_RED),
+                            )
+                            .clicked()
+                        {
+                            menu.pending = Some(Command::DeleteSlot(slot.path.clone()));
+                            menu.confirm_delete = None;
+                            changed = true;
+                        }
+                    } else if ui.small_button(tr.t("Delete")).clicked() {
+                        menu.confirm_delete = Some(slot.path.clone());
+                    }
+                });
+            }
+            if slots_seen.is_empty() {
+                ui.label(egui::RichText::new(tr.t("No named saves yet.")).weak());
+            }
+        });
+    changed
+}
+
+/// The keys in force (they can be rebound), not the defaults.
+fn keys_footer(
+    ui: &mut egui::Ui,
+    tr: &crate::text::Translations,
+    keymap: &crate::app::keys::Keymap,
+) {
+    use crate::app::keys::Shortcut as K;
+    let keys = [
+        (K::Help, tr.t("help")),
+        (K::QuickSave, tr.t("quick save")),
+        (K::QuickLoad, tr.t("quick load")),
+        (K::Undo, tr.t("undo")),
+        (K::Menu, tr.t("menu")),
+    ]
+    .iter()
+    .map(|(k, what)| format!("{} {what}", keymap.keys_in(*k, tr)))
+    .collect::<Vec<_>>()
+    .join(" · ");
+    ui.label(egui::RichText::new(keys).weak());
 }
 
 /// The art credits (`assets/art/CREDITS.md`), embedded.
@@ -439,7 +511,7 @@ const AUDIO_CREDITS: &str = include_str!("../../assets/audio/CREDITS.md");
 fn draw_credits(
     mut contexts: EguiContexts,
     mut menu: ResMut<Menu>,
-    tr: Res<crate::i18n::Translations>,
+    tr: Res<crate::text::Translations>,
 ) -> Result {
     if !menu.credits_open {
         return Ok(());

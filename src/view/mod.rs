@@ -30,9 +30,9 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy_egui::EguiPlugin;
 use hexx::{Hex, HexLayout};
 
+use crate::app::settings::Palette;
 use crate::content::{Camp, Content, ContentDb};
 use crate::rules::{ActionRefused, Army, Outpost, Rift, RulesPlugin, Tile};
-use crate::settings::Palette;
 
 /// Pixel size of a hex (centre to corner).
 pub const HEX_SIZE: f32 = 30.0;
@@ -49,9 +49,9 @@ impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins((
             RulesPlugin,
-            crate::content::asset::plugin,
-            crate::i18n::plugin,
-            crate::keys::plugin,
+            crate::app::hot_reload::plugin,
+            crate::app::follow::language_plugin,
+            crate::app::follow::keys_plugin,
         ))
         .init_resource::<ViewState>()
         .add_plugins((
@@ -307,7 +307,7 @@ fn icon(image: Handle<Image>, size: f32, color: Color, at: Vec3) -> impl Bundle 
 
 /// A map label's font: `base` points times the interface scale, so the labels on the map
 /// follow the setting that scales the panels.
-fn label_font(base: f32, settings: &crate::settings::Settings) -> TextFont {
+fn label_font(base: f32, settings: &crate::app::settings::Settings) -> TextFont {
     TextFont::from_font_size(base * settings.ui_scale.clamp(0.75, 2.0))
 }
 
@@ -319,8 +319,8 @@ fn decorate_tiles(
     tiles: Query<Ref<Tile>>,
     mut decor: ResMut<Decor>,
     art: Res<art::Art>,
-    settings: Res<crate::settings::Settings>,
-    tr: Res<crate::i18n::Translations>,
+    settings: Res<crate::app::settings::Settings>,
+    tr: Res<crate::text::Translations>,
     mut worded: Local<Option<(String, u32)>>,
 ) {
     let l = layout();
@@ -441,8 +441,8 @@ fn place_tokens(
     mut done_once: Local<bool>,
     art: Res<art::Art>,
     content: Res<Content>,
-    settings: Res<crate::settings::Settings>,
-    tr: Res<crate::i18n::Translations>,
+    settings: Res<crate::app::settings::Settings>,
+    tr: Res<crate::text::Translations>,
 ) {
     let gone = gone_a.read().count() + gone_o.read().count() > 0;
     if *done_once
@@ -550,7 +550,7 @@ fn draw_highlights(
     mut gizmos: Gizmos,
     view: Res<ViewState>,
     cache: Res<cache::ViewCache>,
-    settings: Res<crate::settings::Settings>,
+    settings: Res<crate::app::settings::Settings>,
     mut redraw: ResMut<map_cache::MapRedraw>,
 ) {
     // The lines below follow from these alone; the map is drawn again when they change.
@@ -752,7 +752,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
     })
     .insert_resource(frames::update_mode(unpaced))
     .insert_resource(Content(content))
-    .insert_resource(crate::content::asset::CliMods(cli_mods))
+    .insert_resource(crate::app::hot_reload::CliMods(cli_mods))
     .add_plugins(GamePlugin);
     crate::rules::setup::start_game(app.world_mut(), level, None, seed)?;
     crate::rules::setup::set_players(app.world_mut(), players);

@@ -6,10 +6,10 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use crate::app::hot_reload::ModLibrary;
+use crate::app::settings::Settings;
 use crate::content::Severity;
-use crate::content::asset::ModLibrary;
 use crate::content::mods::{self, Manifest};
-use crate::settings::Settings;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, draw_mods);
@@ -59,7 +59,7 @@ fn draw_mods(
     mut menu: ResMut<super::menu::Menu>,
     mut settings: ResMut<Settings>,
     mut lib: ResMut<ModLibrary>,
-    tr: Res<crate::i18n::Translations>,
+    tr: Res<crate::text::Translations>,
 ) -> Result {
     if !menu.mods_open {
         return Ok(());

@@ -64,15 +64,18 @@ pub enum UiStep {
     /// Set the interface scale (0.75 to 2), as the settings do.
     UiScale(f32),
     /// Set the colour palette, as the settings do.
-    Palette(crate::settings::Palette),
+    Palette(crate::app::settings::Palette),
     /// Scroll the side panel to this offset (points from its top), as the wheel does.
     ScrollSide(f32),
     /// Wait for a key to bind to this shortcut, as the settings' Change button does.
-    Rebind(crate::keys::Shortcut),
+    Rebind(crate::app::keys::Shortcut),
     /// Close the level's intro, as its Begin button does (waits for it to open).
     Begin,
     /// Until this hint (an id of `assets/help/hints.ron`) is on screen.
     WaitHint(String),
+    /// Close every card waiting on screen, as their OK buttons do (a card also closes by
+    /// itself after 8 s, which a slow machine may reach between two screenshots).
+    CloseCards,
     /// Draw the map afresh around the view, changed or not (a check that the cached picture is
     /// what a fresh draw gives).
     RedrawMap,
@@ -167,7 +170,7 @@ fn run_script(world: &mut World) {
     let done = match &step {
         UiStep::Wait(n) => frames >= *n,
         UiStep::WaitStep(s) => world.step_id() == s,
-        UiStep::WaitTurn(c) => world.step_id() == "R9" && world.resource::<Cycle>().turn == *c,
+        UiStep::WaitTurn(c) => world.in_turns() && world.resource::<Cycle>().turn == *c,
         UiStep::WaitCycle(n) => world.resource::<Cycle>().number >= *n,
         UiStep::Act(a) => {
             world.write_message(ActionRequest {
@@ -183,15 +186,19 @@ fn run_script(world: &mut World) {
             true
         }
         UiStep::Language(l) => {
-            world.resource_mut::<crate::settings::Settings>().language = l.clone();
+            world
+                .resource_mut::<crate::app::settings::Settings>()
+                .language = l.clone();
             true
         }
         UiStep::UiScale(s) => {
-            world.resource_mut::<crate::settings::Settings>().ui_scale = s.clamp(0.75, 2.0);
+            world
+                .resource_mut::<crate::app::settings::Settings>()
+                .ui_scale = s.clamp(0.75, 2.0);
             true
         }
         UiStep::Rebind(s) => {
-            world.resource_mut::<crate::keys::Keymap>().capturing = Some(*s);
+            world.resource_mut::<crate::app::keys::Keymap>().capturing = Some(*s);
             true
         }
         UiStep::ScrollSide(y) => {
@@ -199,11 +206,13 @@ fn run_script(world: &mut World) {
             true
         }
         UiStep::Palette(p) => {
-            world.resource_mut::<crate::settings::Settings>().palette = *p;
+            world
+                .resource_mut::<crate::app::settings::Settings>()
+                .palette = *p;
             true
         }
         UiStep::Hints(on) => {
-            world.resource_mut::<crate::settings::Settings>().hints = *on;
+            world.resource_mut::<crate::app::settings::Settings>().hints = *on;
             true
         }
         UiStep::Begin => world.resource_mut::<super::hints::Guide>().begin(),
@@ -212,6 +221,10 @@ fn run_script(world: &mut World) {
             for mut t in q.iter_mut(world) {
                 t.translation += Vec3::new(*x, *y, 0.0);
             }
+            true
+        }
+        UiStep::CloseCards => {
+            world.resource_mut::<super::cards::CardQueue>().close_all();
             true
         }
         UiStep::RedrawMap => {
@@ -227,7 +240,7 @@ fn run_script(world: &mut World) {
             .is_some_and(|h| h.id == *id),
         UiStep::ChaosSpeed(s) => {
             world
-                .resource_mut::<crate::settings::Settings>()
+                .resource_mut::<crate::app::settings::Settings>()
                 .animation_speed = s.clamp(0.25, 4.0);
             true
         }
@@ -249,7 +262,7 @@ fn run_script(world: &mut World) {
         UiStep::AiUntilCycle(n) => {
             let c = world.resource::<Cycle>().number;
             let done = c > *n
-                || (c == *n && world.step_id() == "R9")
+                || (c == *n && world.in_turns())
                 || world.resource::<Outcome>().winner.is_some();
             world
                 .resource_mut::<super::driver::Driver>()
@@ -261,7 +274,7 @@ fn run_script(world: &mut World) {
             true
         }
         UiStep::PassMainPhase => {
-            if world.step_id() != "R9" {
+            if !world.in_turns() {
                 true
             } else {
                 let moves = world.resource::<crate::rules::ActionLog>().0.len();
@@ -332,7 +345,7 @@ fn primary_window(world: &mut World) -> Option<Entity> {
 /// One frame of a key press: the modifiers and the key down, then all up a frame later.
 fn press_key(world: &mut World, text: &str) -> bool {
     use bevy::input::keyboard::{Key, KeyboardInput};
-    let b = match crate::keys::Binding::parse(text) {
+    let b = match crate::app::keys::Binding::parse(text) {
         Ok(b) => b,
         Err(e) => {
             error!("script: key `{text}`: {e}");

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use bevy::window::{MonitorSelection, PrimaryWindow, WindowMode};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::settings::{self, Palette, Settings};
+use crate::app::settings::{self, Palette, Settings};
 
 pub(super) fn plugin(app: &mut App) {
     let path = settings::settings_path();
@@ -89,10 +89,10 @@ fn scale_ui(mut contexts: EguiContexts, s: Res<Settings>, mut styled: Local<bool
 fn key_bindings(
     ui: &mut egui::Ui,
     edit: &mut Settings,
-    keymap: &mut crate::keys::Keymap,
-    tr: &crate::i18n::Translations,
+    keymap: &mut crate::app::keys::Keymap,
+    tr: &crate::text::Translations,
 ) {
-    use crate::keys::{KeyNote, Keymap, Shortcut};
+    use crate::app::keys::{KeyNote, Keymap, Shortcut};
     match &keymap.note {
         Some(KeyNote::Bound { key, lost: Some(l) }) => {
             ui.colored_label(
@@ -165,8 +165,8 @@ fn draw_settings(
     mut contexts: EguiContexts,
     mut menu: ResMut<super::menu::Menu>,
     mut s: ResMut<Settings>,
-    tr: Res<crate::i18n::Translations>,
-    mut keymap: ResMut<crate::keys::Keymap>,
+    tr: Res<crate::text::Translations>,
+    mut keymap: ResMut<crate::app::keys::Keymap>,
 ) -> Result {
     if !menu.settings_open {
         return Ok(());
@@ -183,7 +183,7 @@ fn draw_settings(
             egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
                 ui.label(tr.t("Language"));
                 ui.horizontal(|ui| {
-                    for (code, name) in crate::i18n::LANGUAGES {
+                    for (code, name) in crate::text::LANGUAGES {
                         ui.selectable_value(&mut edit.language, code.to_string(), name);
                     }
                 });
@@ -200,7 +200,7 @@ fn draw_settings(
                 ui.label(format!(
                     "{} ({})",
                     tr.t("Mute"),
-                    keymap.keys_in(crate::keys::Shortcut::Mute, &tr)
+                    keymap.keys_in(crate::app::keys::Shortcut::Mute, &tr)
                 ));
                 ui.checkbox(&mut edit.muted, "");
                 ui.end_row();

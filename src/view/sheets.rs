@@ -13,9 +13,9 @@ use bevy_egui::{EguiContexts, EguiTextureHandle};
 use super::art::Art;
 use super::cache::{ArmySheet, OutpostSheet};
 use crate::content::{ContentDb, Res as R, Stock};
-use crate::i18n::Translations;
 use crate::rules::forecast::Warning;
 use crate::rules::{Action, Research};
+use crate::text::Translations;
 
 /// Icons registered with egui, by key (`res_food`, `unit_ranger`, `ui_heart`).
 #[derive(Resource, Default)]
@@ -371,7 +371,7 @@ pub fn armies(
             x => is_army_order(x) && active == Some(a.id),
         };
         for x in legal.iter().filter(|x| mine(x)) {
-            let mut text = super::panels::label(x, db, tr);
+            let mut text = crate::text::label(x, db, tr);
             if let Action::UseCard { unit, action } = x {
                 let card = s
                     .units
@@ -465,7 +465,7 @@ pub fn research(ui: &mut egui::Ui, cx: &Cx, r: &Research, legal: &[Action]) -> O
             Action::ChooseResearch { .. } | Action::FundResearch { .. } | Action::AssignLab { .. }
         )
     }) {
-        if ui.button(super::panels::label(a, db, tr)).clicked() {
+        if ui.button(crate::text::label(a, db, tr)).clicked() {
             clicked = Some(a.clone());
         }
     }

@@ -12,9 +12,9 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy_kira_audio::prelude::*;
 
+use crate::app::settings::Settings;
 use crate::content::Camp;
 use crate::rules::{ActionRefused, GameEvent, Portal};
-use crate::settings::Settings;
 
 /// The menu music channel.
 #[derive(Resource)]
@@ -244,11 +244,11 @@ fn play_effects(
 /// Keys (rebindable): Ctrl+M mutes, [ and ] lower and raise the master volume.
 pub fn volume_keys(
     keys: Res<ButtonInput<KeyCode>>,
-    map: Res<crate::keys::Keymap>,
+    map: Res<crate::app::keys::Keymap>,
     egui: Res<bevy_egui::input::EguiWantsInput>,
     mut volumes: ResMut<Settings>,
 ) {
-    use crate::keys::Shortcut;
+    use crate::app::keys::Shortcut;
     if egui.wants_keyboard_input() {
         return;
     }

@@ -35,12 +35,12 @@ pub(super) fn plugin(app: &mut App) {
 
 fn undo_keys(
     keys: Res<ButtonInput<KeyCode>>,
-    map: Res<crate::keys::Keymap>,
+    map: Res<crate::app::keys::Keymap>,
     egui: Res<bevy_egui::input::EguiWantsInput>,
     mut undo: ResMut<UndoStack>,
 ) {
     // Backspace in a text field (a save's name) edits the text, not the game.
-    if !egui.wants_keyboard_input() && map.just_pressed(crate::keys::Shortcut::Undo, &keys) {
+    if !egui.wants_keyboard_input() && map.just_pressed(crate::app::keys::Shortcut::Undo, &keys) {
         undo.requested = true;
     }
 }
@@ -94,9 +94,9 @@ fn track_and_undo(world: &mut World) {
     }
     world.resource_mut::<UndoStack>().requested = false;
     let waiting_for_eladrins =
-        world.step_id() != "R9" || world.resource::<Cycle>().turn == Camp::Eladrins;
+        !world.in_turns() || world.resource::<Cycle>().turn == Camp::Eladrins;
     let target = world.resource_mut::<UndoStack>().states.pop();
-    let tr = world.resource::<crate::i18n::Translations>().clone();
+    let tr = world.resource::<crate::text::Translations>().clone();
     let message = match target {
         Some(s) if waiting_for_eladrins => match restore(world, &s) {
             Ok(()) => {

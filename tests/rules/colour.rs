@@ -1,11 +1,11 @@
 //! The colour-blind-safe palette (Settings → Colours) measured with a deuteranopia simulation
-//! (`chaos_outpost::colour`): the camps' tokens, the reach highlights against the terrain they
+//! (`chaos_outpost::app::colour`): the camps' tokens, the reach highlights against the terrain they
 //! are drawn on, and the corruption hatching against clean land must stay clearly apart (CIE76
 //! ΔE ≥ 20) for a player with deuteranopia.
 
-use chaos_outpost::colour::{delta_e, delta_e_deuteranopia};
+use chaos_outpost::app::colour::{delta_e, delta_e_deuteranopia};
+use chaos_outpost::app::settings::Palette;
 use chaos_outpost::content::Camp;
-use chaos_outpost::settings::Palette;
 use chaos_outpost::view::{camp_rgb, reach_colour};
 
 /// Clearly different at a glance.

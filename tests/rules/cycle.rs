@@ -7,8 +7,8 @@ use bevy::prelude::*;
 use chaos_outpost::content::Camp;
 use chaos_outpost::rules::snapshot::state_hash;
 use chaos_outpost::rules::{
-    Action, Cycle, CycleAppExt, GameEvent, GameWorld, Placement, Refusal, StepDef, StepSchedule,
-    setup, submit,
+    Action, Cycle, CycleAppExt, GameEvent, GameWorld, Placement, Refusal, StepDef, StepKind,
+    StepSchedule, setup, submit,
 };
 use chaos_outpost::sim;
 
@@ -110,8 +110,7 @@ fn a_plugin_adds_a_step_without_editing_the_core() {
             StepDef {
                 id: "RAID",
                 title: "Raid phase",
-                decision: Some(needs_nothing),
-                main: false,
+                kind: StepKind::eladrins(needs_nothing),
             },
             Placement::After("R5"),
         )

@@ -4,10 +4,10 @@
 //! what lacks, so a translator sees exactly what to add.
 
 use chaos_outpost::content::{ContentDb, Skill};
-use chaos_outpost::i18n::{Translations, content_texts, match_template};
 use chaos_outpost::rules::Chronicle;
 use chaos_outpost::rules::event::GameEvent;
 use chaos_outpost::rules::main_phase::combat::BattleEnd;
+use chaos_outpost::text::{Translations, content_texts, match_template};
 
 /// String literals passed directly to `t(`, `f(` or `name(` (the translation calls and the
 /// panels' helper), in one source file.
@@ -66,7 +66,12 @@ fn translated_literals(src: &str) -> Vec<String> {
 fn sources() -> Vec<(String, String)> {
     let mut files = Vec::new();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut dirs = vec![root.join("src/view")];
+    // The window, the text layer and the app (key names) word everything a player reads.
+    let mut dirs = vec![
+        root.join("src/view"),
+        root.join("src/text"),
+        root.join("src/app"),
+    ];
     while let Some(d) = dirs.pop() {
         let Ok(rd) = std::fs::read_dir(&d) else {
             continue;
@@ -79,14 +84,6 @@ fn sources() -> Vec<(String, String)> {
                 files.push(p);
             }
         }
-    }
-    for f in [
-        "src/rules/action.rs",
-        "src/rules/event.rs",
-        "src/rules/forecast.rs",
-        "src/i18n.rs",
-    ] {
-        files.push(root.join(f));
     }
     files.sort();
     files
@@ -181,7 +178,7 @@ fn skills_battle_outcomes_camps_and_steps_are_translated() {
     names.extend(["Eladrins", "Chaos"]);
     // What each keyboard shortcut does (the help and the settings list them).
     names.extend(
-        chaos_outpost::keys::Shortcut::all()
+        chaos_outpost::app::keys::Shortcut::all()
             .into_iter()
             .map(|s| s.describe()),
     );
@@ -344,7 +341,7 @@ fn every_string_shown_draws_with_the_fonts_the_window_has() {
 /// tooltips), while the settings file keeps the English names it parses.
 #[test]
 fn key_names_read_in_french() {
-    use chaos_outpost::keys::{Binding, key_words};
+    use chaos_outpost::app::keys::{Binding, key_words};
     let fr = Translations::base("fr");
     let missing: Vec<&str> = key_words()
         .into_iter()

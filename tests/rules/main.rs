@@ -12,6 +12,7 @@ mod frames;
 mod fuzz;
 mod golden;
 mod i18n;
+mod layers;
 mod mods;
 mod r2_events;
 mod r3_generation;

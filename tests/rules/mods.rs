@@ -129,7 +129,7 @@ fn the_example_mod_loads_clean_and_changes_what_it_says() {
         .iter()
         .find(|f| f.path.ends_with("fr.ron"))
         .expect("i18n/fr.ron");
-    let table = chaos_outpost::i18n::parse_table(fr).expect("a table");
+    let table = chaos_outpost::text::parse_table(fr).expect("a table");
     assert_eq!(
         table.get("Highland Archer").map(String::as_str),
         Some("Archer des hautes terres")

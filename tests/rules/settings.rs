@@ -1,7 +1,7 @@
 //! Settings: saved atomically with a checksum, loaded back; a damaged or hand-broken file falls
 //! back to the defaults (or clamps) with a reason, never an error.
 
-use chaos_outpost::settings::{self, Palette, Settings};
+use chaos_outpost::app::settings::{self, Palette, Settings};
 
 fn tmp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!(
@@ -98,7 +98,7 @@ fn a_hand_edited_mod_list_is_cleaned_with_a_note() {
 
 #[test]
 fn rebound_keys_round_trip_and_a_bad_one_keeps_its_default_with_a_note() {
-    use chaos_outpost::keys::{Binding, Keymap, Shortcut};
+    use chaos_outpost::app::keys::{Binding, Keymap, Shortcut};
     // Binding End to "end the step" takes it from "skip the Chaos turn" (no key does two
     // things), and only the changes are saved.
     let mut map = Keymap::default();
@@ -145,7 +145,7 @@ fn rebound_keys_round_trip_and_a_bad_one_keeps_its_default_with_a_note() {
 
 #[test]
 fn bindings_read_and_print_the_same() {
-    use chaos_outpost::keys::Binding;
+    use chaos_outpost::app::keys::Binding;
     for text in ["Ctrl+Z", "Shift+Alt+F5", "Space", "[", "Numpad7", "7", "Q"] {
         let b = Binding::parse(text).expect(text);
         assert_eq!(b.to_string(), text);

@@ -321,7 +321,7 @@ fn the_state_hash_is_the_fnv_of_the_ron_text() {
     let text = ron::to_string(&s).expect("ron");
     assert_eq!(
         state_hash(app.world_mut()),
-        snapshot::fnv1a(text.as_bytes())
+        chaos_outpost::ground::hash::fnv1a(text.as_bytes())
     );
 }
 

@@ -84,9 +84,9 @@ fn the_main_phase_plays_from_the_keyboard_alone() {
     );
     // The rebinding reached the settings file: G does what `.` did, and only that change is
     // saved.
-    let (settings, notes) = chaos_outpost::settings::load(&out.join("settings.ron"));
+    let (settings, notes) = chaos_outpost::app::settings::load(&out.join("settings.ron"));
     assert!(notes.is_empty(), "{notes:?}");
-    let next = chaos_outpost::keys::Shortcut::NextUnit;
+    let next = chaos_outpost::app::keys::Shortcut::NextUnit;
     assert_eq!(settings.keys.get(&next), Some(&vec!["G".to_string()]));
     assert_eq!(settings.keys.len(), 1, "{:?}", settings.keys);
     // F1 opened the help on its key list: a real frame, not blank.

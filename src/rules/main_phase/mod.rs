@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::content::{At, Camp};
 use crate::rules::{
     Action, Army, Cycle, CycleAppExt, GameEvent, GameWorld, Outpost, Placement, Refusal, RuleSet,
-    StepDef, StepSchedule, outcome,
+    StepDef, StepKind, StepSchedule, outcome,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -29,8 +29,7 @@ pub(super) fn plugin(app: &mut App) {
         StepDef {
             id: "R9",
             title: "Main phase",
-            decision: None,
-            main: true,
+            kind: StepKind::Turns,
         },
         Placement::End,
     )

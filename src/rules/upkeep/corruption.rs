@@ -10,11 +10,11 @@ use hexx::Hex;
 
 use crate::content::Camp;
 use crate::rules::board::key;
-use crate::rules::effects::{hp_left, spawn};
+use crate::rules::units::{hp_left, spawn};
 use crate::rules::upkeep::portal::add_corruption;
 use crate::rules::{
     Army, Board, CycleAppExt, GameEvent, GameRng, GameWorld, Modifiers, Placement, Portal, Rift,
-    RuleSet, StepDef, StepSchedule, Tile,
+    RuleSet, StepDef, StepKind, StepSchedule, Tile,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -22,8 +22,7 @@ pub(super) fn plugin(app: &mut App) {
         StepDef {
             id: "R6",
             title: "Chaos corruption",
-            decision: None,
-            main: false,
+            kind: StepKind::Automatic,
         },
         Placement::End,
     )

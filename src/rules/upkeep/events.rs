@@ -4,8 +4,8 @@ use bevy::prelude::*;
 
 use crate::content::Camp;
 use crate::rules::{
-    CycleAppExt, Decks, GameEvent, GameRng, GameWorld, Placement, RuleSet, StepDef, StepSchedule,
-    effects,
+    CycleAppExt, Decks, GameEvent, GameRng, GameWorld, Placement, RuleSet, StepDef, StepKind,
+    StepSchedule, effects,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -13,8 +13,7 @@ pub(super) fn plugin(app: &mut App) {
         StepDef {
             id: "R2",
             title: "Events",
-            decision: None,
-            main: false,
+            kind: StepKind::Automatic,
         },
         Placement::End,
     )

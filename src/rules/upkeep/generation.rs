@@ -8,7 +8,7 @@ use crate::content::{Res, Stock};
 use crate::rules::economy::{influence_zone, store};
 use crate::rules::{
     Board, CycleAppExt, GameEvent, GameRng, GameWorld, Modifiers, Outpost, Placement, RuleSet,
-    StepDef, StepSchedule, Tile,
+    StepDef, StepKind, StepSchedule, Tile,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -16,8 +16,7 @@ pub(super) fn plugin(app: &mut App) {
         StepDef {
             id: "R3",
             title: "Resource generation",
-            decision: None,
-            main: false,
+            kind: StepKind::Automatic,
         },
         Placement::End,
     )

@@ -10,7 +10,7 @@ use crate::content::{Camp, Diet, Res};
 use crate::rules::economy::{available, outpost_purse, pay, purse_at, take_up_to};
 use crate::rules::effects::add_famine;
 use crate::rules::{
-    Army, Board, CycleAppExt, GameEvent, GameWorld, Outpost, Placement, RuleSet, StepDef,
+    Army, Board, CycleAppExt, GameEvent, GameWorld, Outpost, Placement, RuleSet, StepDef, StepKind,
     StepSchedule,
 };
 
@@ -19,8 +19,7 @@ pub(super) fn plugin(app: &mut App) {
         StepDef {
             id: "R5",
             title: "Upkeep",
-            decision: Some(famine_can_be_fed),
-            main: false,
+            kind: StepKind::eladrins(famine_can_be_fed),
         },
         Placement::End,
     )

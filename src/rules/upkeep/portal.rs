@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use crate::content::Res;
 use crate::rules::economy::{available, outpost_purse};
 use crate::rules::{
-    CycleAppExt, GameEvent, GameWorld, Modifiers, Placement, Portal, RuleSet, StepDef,
+    CycleAppExt, GameEvent, GameWorld, Modifiers, Placement, Portal, RuleSet, StepDef, StepKind,
     StepSchedule, outcome,
 };
 
@@ -18,8 +18,7 @@ pub(super) fn plugin(app: &mut App) {
         StepDef {
             id: "R8",
             title: "The portal",
-            decision: Some(portal_decision_open),
-            main: false,
+            kind: StepKind::eladrins(portal_decision_open),
         },
         Placement::End,
     )

@@ -11,16 +11,23 @@ use crate::content::{Camp, Stock};
 use crate::rules::economy::{available, outpost_purse};
 use crate::rules::{
     CycleAppExt, Decks, GameEvent, GameRng, GameWorld, Modifiers, Outpost, Placement, Research,
-    RuleSet, StepDef, StepSchedule, effects,
+    RuleSet, StepDef, StepKind, StepSchedule, effects,
 };
+// Completing a technology applies its effects, and effects add research points: both live in
+// the effect interpreter, which this step calls.
+pub use crate::rules::effects::{add_points, check_completion};
+
+/// Resources the research under way still needs on its card.
+pub fn resources_missing(world: &World) -> Stock {
+    world.resource::<Research>().missing(&world.content())
+}
 
 pub(super) fn plugin(app: &mut App) {
     app.add_cycle_step(
         StepDef {
             id: "R7",
             title: "Research and analysis",
-            decision: Some(research_decision_open),
-            main: false,
+            kind: StepKind::eladrins(research_decision_open),
         },
         Placement::End,
     )
@@ -49,68 +56,6 @@ pub fn labs(world: &mut World) -> Vec<(Entity, u32, usize)> {
         }
     }
     v
-}
-
-/// Resources the research under way still needs on its card.
-pub fn resources_missing(world: &World) -> Stock {
-    let r = world.resource::<Research>();
-    let Some(id) = &r.current else {
-        return Stock::default();
-    };
-    let need = world
-        .content()
-        .tech(id)
-        .map(|t| t.resources)
-        .unwrap_or_default();
-    let mut missing = Stock::default();
-    for (res, n) in need.iter() {
-        missing.add(res, n.saturating_sub(r.placed.get(res)));
-    }
-    missing
-}
-
-/// R7.2: completes the research under way if its points and resources are all there.
-pub fn check_completion(world: &mut World) {
-    let r = world.resource::<Research>().clone();
-    let Some(id) = r.current.clone() else { return };
-    let db = world.content();
-    let Some(tech) = db.tech(&id) else { return };
-    if r.points < tech.points || !resources_missing(world).is_empty() {
-        return;
-    }
-    let lost = r.points - tech.points;
-    {
-        let mut res = world.resource_mut::<Research>();
-        res.current = None;
-        res.points = 0;
-        res.placed = Stock::default();
-        res.done.push(id.clone());
-    }
-    world.emit(GameEvent::ResearchDone {
-        tech: id.clone(),
-        lost_points: lost,
-    });
-    effects::apply(world, &tech.effects, None);
-    if tech.returns {
-        world.resource_scope(|world, mut decks: Mut<Decks>| {
-            let mut rng = world.resource_mut::<GameRng>();
-            decks.research.put_back_and_shuffle(id, &mut rng);
-        });
-    }
-}
-
-/// Adds points to the research under way (labs, cards) and checks completion.
-pub fn add_points(world: &mut World, n: u32) {
-    if n == 0 || world.resource::<Research>().current.is_none() {
-        return;
-    }
-    let total = {
-        let mut r = world.resource_mut::<Research>();
-        r.points += n;
-        r.points
-    };
-    world.emit(GameEvent::ResearchPoints { added: n, total });
-    check_completion(world);
 }
 
 /// R7.1–R7.3.

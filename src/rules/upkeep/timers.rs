@@ -5,7 +5,8 @@ use bevy::prelude::*;
 
 use crate::content::BuildingEffect;
 use crate::rules::{
-    Board, CycleAppExt, GameEvent, GameWorld, Outpost, Placement, RuleSet, StepDef, StepSchedule,
+    Board, CycleAppExt, GameEvent, GameWorld, Outpost, Placement, RuleSet, StepDef, StepKind,
+    StepSchedule,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -13,8 +14,7 @@ pub(super) fn plugin(app: &mut App) {
         StepDef {
             id: "R4",
             title: "Time counters",
-            decision: None,
-            main: false,
+            kind: StepKind::Automatic,
         },
         Placement::End,
     )

@@ -1,0 +1,72 @@
+//! `bench`: times the AI's turns and whole games per level (medians and 95th percentiles;
+//! build with `--release` for real figures).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::{Failure, Outcome, content_with, problems_text};
+
+/// `bench`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Levels to measure.
+    #[arg(long, value_delimiter = ',', default_value = "standard,stress")]
+    levels: Vec<String>,
+    /// Games per level.
+    #[arg(long, default_value_t = 5)]
+    games: u32,
+    /// Cycles per game at most.
+    #[arg(long, default_value_t = 40)]
+    cycles: u32,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `bench`.
+pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
+    if a.games == 0 || a.games > 10_000 || a.cycles == 0 || a.cycles > 10_000 {
+        return Err(Failure::Failed(
+            "--games and --cycles must be from 1 to 10000".into(),
+        ));
+    }
+    let mut db = content_with(mods)?;
+    let mut ids = Vec::new();
+    for l in &a.levels {
+        ids.push(db.resolve_level(l).map_err(|ps| problems_text(&ps))?);
+    }
+    let db = Arc::new(db);
+    let mut reports = Vec::new();
+    for id in &ids {
+        let r = crate::sim::bench::run(db.clone(), id, a.games, a.cycles)?;
+        if !a.json {
+            writeln!(
+                out,
+                "{:<12} {} games, {} cycles: Chaos turn median {:.2} ms (p95 {:.2}), Eladrin turn median {:.2} ms (p95 {:.2}), game median {:.1} ms",
+                r.level,
+                r.games,
+                r.cycles,
+                r.chaos_turn_median_us as f64 / 1000.0,
+                r.chaos_turn_p95_us as f64 / 1000.0,
+                r.eladrin_turn_median_us as f64 / 1000.0,
+                r.eladrin_turn_p95_us as f64 / 1000.0,
+                r.game_median_us as f64 / 1000.0
+            )?;
+        }
+        reports.push(r);
+    }
+    if a.json {
+        let build = if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        };
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({ "bench": reports, "build": build })
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,185 @@
+//! `check`: validates the base content and each path given — a mod folder (loaded with the
+//! installed mods it depends on, as the game would), a RON file, a level or a content folder —
+//! and lists every problem with its file, line, column and field. Fails on any error, or on
+//! any warning with `--strict`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{Failure, Outcome};
+use crate::content::{
+    ContentDb, Problem, Severity, SourceFile, inside, mods, read_bounded, ron_files_in,
+};
+
+/// `check`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Mod folders, files or folders to check on top of the base content.
+    paths: Vec<PathBuf>,
+    /// Print one JSON document.
+    #[arg(long)]
+    json: bool,
+    /// Treat warnings as errors.
+    #[arg(long)]
+    strict: bool,
+}
+
+/// What checking found.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// What was checked, in order ("base content", "mod ID (DIR)", paths).
+    pub checked: Vec<String>,
+    /// Every problem, errors first, by file and line, each once.
+    pub problems: Vec<Problem>,
+    /// The mods loaded: id, version, folder, whether it loaded.
+    pub mods: Vec<serde_json::Value>,
+}
+
+impl Report {
+    /// Problems that are errors.
+    pub fn errors(&self) -> usize {
+        self.problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .count()
+    }
+    /// Problems that are warnings.
+    pub fn warnings(&self) -> usize {
+        self.problems.len() - self.errors()
+    }
+}
+
+/// `check`.
+pub fn run(extra_mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
+    let r = check(&a.paths, extra_mods);
+    let (errors, warnings) = (r.errors(), r.warnings());
+    if a.json {
+        let doc = serde_json::json!({
+            "checked": r.checked,
+            "errors": errors,
+            "warnings": warnings,
+            "mods": r.mods,
+            "problems": r.problems,
+        });
+        writeln!(out, "{doc}")?;
+    } else {
+        for p in &r.problems {
+            writeln!(out, "{p}")?;
+        }
+        writeln!(
+            out,
+            "checked {}: {errors} error(s), {warnings} warning(s)",
+            r.checked.join(", ")
+        )?;
+    }
+    if errors > 0 || (a.strict && warnings > 0) {
+        Err(Failure::Failed(format!(
+            "the check found {errors} error(s) and {warnings} warning(s)"
+        )))
+    } else {
+        Ok(())
+    }
+}
+
+/// Checks the base content, the mod folders among `paths` (with `extra_mods`), and each other
+/// path laid over the base content.
+pub fn check(paths: &[PathBuf], extra_mods: &[PathBuf]) -> Report {
+    let base: Vec<SourceFile> = crate::content::embedded_files();
+    let mut r = Report {
+        checked: vec!["base content".to_string()],
+        ..Report::default()
+    };
+    // The base content alone.
+    match ContentDb::from_files(base.clone()) {
+        Ok(db) => r.problems.extend(db.warnings),
+        Err(ps) => r.problems.extend(ps),
+    }
+    // Mod folders are loaded together (with the installed mods they depend on), as the game
+    // would load them.
+    let (mod_paths, paths): (Vec<PathBuf>, Vec<PathBuf>) = paths
+        .iter()
+        .cloned()
+        .partition(|p| p.join("mod.ron").is_file());
+    if !mod_paths.is_empty() || !extra_mods.is_empty() {
+        let dirs: Vec<PathBuf> = extra_mods.iter().chain(mod_paths.iter()).cloned().collect();
+        let (mut sources, unreadable) = mods::read_all(&dirs);
+        mods::add_installed_dependencies(&mut sources);
+        match mods::load(base.clone(), &sources) {
+            Ok((_, report)) => {
+                for m in unreadable.iter().chain(report.mods.iter()) {
+                    r.checked.push(format!("mod {} ({})", m.id, m.dir));
+                    r.problems.extend(m.problems.iter().cloned());
+                    r.mods.push(serde_json::json!({
+                        "id": m.id, "version": m.version, "dir": m.dir, "loaded": m.loaded,
+                    }));
+                }
+            }
+            Err(ps) => r.problems.extend(ps),
+        }
+    }
+    for path in paths {
+        r.checked.push(path.display().to_string());
+        let extra = match files_of(&path) {
+            Ok(f) => f,
+            Err(p) => {
+                r.problems.push(p);
+                continue;
+            }
+        };
+        // Overlay: a content file replaces the base file of the same name, a level is added.
+        let mut files = base.clone();
+        for f in extra {
+            let name = Path::new(&f.path)
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            let replaces = |b: &SourceFile| {
+                Path::new(&b.path)
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy() == name)
+            };
+            files.retain(|b| !replaces(b));
+            files.push(f);
+        }
+        match ContentDb::from_files(files) {
+            Ok(db) => r.problems.extend(db.warnings),
+            Err(ps) => r.problems.extend(ps),
+        }
+    }
+    r.problems
+        .sort_by(|a, b| (a.severity, &a.file, a.line).cmp(&(b.severity, &b.file, b.line)));
+    r.problems.dedup();
+    r
+}
+
+/// Files of a PATH argument: a file, or the `.ron` files of a folder (and its `levels/`, and
+/// `assets/content/`), each inside it.
+fn files_of(path: &Path) -> Result<Vec<SourceFile>, Problem> {
+    let mut paths = Vec::new();
+    if path.is_dir() {
+        for sub in [
+            path.to_path_buf(),
+            path.join("levels"),
+            path.join("assets/content"),
+            path.join("content"),
+        ] {
+            if sub.is_dir() {
+                paths.extend(ron_files_in(&sub)?);
+            }
+        }
+    } else {
+        paths.push(path.to_path_buf());
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if path.is_dir() {
+            inside(path, &p)?;
+        }
+        let text = read_bounded(&p)?;
+        out.push(SourceFile {
+            path: p.display().to_string(),
+            text,
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,178 @@
+//! `sim`: headless AI-vs-AI games with per-cycle summaries, win rates and their confidence
+//! interval; optionally the first game's replay, its event log, and autosaves as the window
+//! writes them.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::{Failure, Outcome, content_with, problems_text};
+use crate::rules::snapshot;
+use crate::sim;
+
+/// `sim`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Level id (a file name in levels/ without .ron) or a path to a level file.
+    #[arg(long, default_value = "standard")]
+    level: String,
+    /// Seed of the first game (game k uses seed + k).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop each game after this many cycles.
+    #[arg(long, default_value_t = 100)]
+    cycles: u32,
+    /// Number of games.
+    #[arg(long, default_value_t = 1)]
+    games: u32,
+    /// Difficulty id (the level's default otherwise).
+    #[arg(long)]
+    difficulty: Option<String>,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Write the first game's replay to this file.
+    #[arg(long)]
+    record: Option<PathBuf>,
+    /// Print the first game's event log (every roll, card and move) to stderr.
+    #[arg(long)]
+    log: bool,
+    /// Autosave every cycle into this folder (as the window does).
+    #[arg(long)]
+    autosave: Option<PathBuf>,
+    /// Autosaves to keep.
+    #[arg(long, default_value_t = 5)]
+    keep: usize,
+}
+
+/// `sim`.
+pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
+    if a.games == 0 || a.games > 100_000 {
+        return Err(Failure::Failed("--games must be from 1 to 100000".into()));
+    }
+    if a.cycles == 0 || a.cycles > 10_000 {
+        return Err(Failure::Failed("--cycles must be from 1 to 10000".into()));
+    }
+    let mut db = content_with(mods)?;
+    let id = db
+        .resolve_level(&a.level)
+        .map_err(|ps| problems_text(&ps))?;
+    let difficulty = a.difficulty.as_deref();
+    if let Some(d) = difficulty
+        && db.difficulty(d).is_none()
+    {
+        let known: Vec<&str> = db.set.difficulties.iter().map(|d| d.id.as_str()).collect();
+        return Err(format!("no difficulty `{d}`; known: {}", known.join(", ")).into());
+    }
+    let db = Arc::new(db);
+    let mut reports = Vec::new();
+    for k in 0..a.games {
+        let s = a.seed.wrapping_add(k as u64);
+        let (mut app, report) = match &a.autosave {
+            None => sim::play_game(db.clone(), &id, difficulty, s, a.cycles)?,
+            Some(dir) => sim::play_game_with(db.clone(), &id, difficulty, s, a.cycles, &mut |w| {
+                snapshot::autosave(w, dir, a.keep).map(|_| ())
+            })?,
+        };
+        if k == 0 && a.log {
+            for e in &app.world().resource::<crate::rules::Chronicle>().0 {
+                eprintln!("{e}");
+            }
+        }
+        if k == 0
+            && let Some(path) = &a.record
+        {
+            let r = snapshot::replay_of(app.world_mut());
+            snapshot::write_replay(&r, path)?;
+        }
+        if !a.json {
+            print_report(&report, out)?;
+        }
+        reports.push(report);
+    }
+    let stats = sim::batch_stats(&reports);
+    if a.json {
+        let mut doc = serde_json::json!({
+            "level": id,
+            "difficulty": difficulty,
+            "seed": a.seed,
+            "games": reports.len(),
+            "eladrin_win_rate": stats.eladrin_win_rate,
+            "win_rate_ci95": stats.win_rate_ci95,
+            "mean_cycles": stats.mean_cycles,
+            "outcomes": stats.outcomes,
+            "per_cycle_mean": stats.per_cycle_mean,
+            "results": reports,
+        });
+        // One game: its result at the top level too.
+        if let [r] = reports.as_slice() {
+            doc["winner"] = serde_json::json!(r.winner);
+            doc["reason"] = serde_json::json!(r.reason);
+            doc["cycles"] = serde_json::json!(r.cycles);
+        }
+        writeln!(out, "{doc}")?;
+    } else if a.games > 1 {
+        writeln!(out, "== {} games ==", reports.len())?;
+        writeln!(out, "how the games ended:")?;
+        for (why, n) in &stats.outcomes {
+            writeln!(out, "  {n:>5}  {why}")?;
+        }
+        writeln!(out, "per-cycle averages (games still running):")?;
+        writeln!(
+            out,
+            "cycle  games  stock  corrupt  famine  Eladrin  Chaos  cells  power  markers"
+        )?;
+        for row in &stats.per_cycle_mean {
+            writeln!(
+                out,
+                "{:>5}  {:>5}  {:>5.1}  {:>7.1}  {:>6.1}  {:>7.1}  {:>5.1}  {:>5.1}  {:>5.1}  {:>7.1}",
+                row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9]
+            )?;
+        }
+        writeln!(
+            out,
+            "{} games: Eladrins won {:.1} % (95 % CI {:.1}–{:.1} %), mean {:.1} cycles",
+            reports.len(),
+            stats.eladrin_win_rate * 100.0,
+            stats.win_rate_ci95.0 * 100.0,
+            stats.win_rate_ci95.1 * 100.0,
+            stats.mean_cycles
+        )?;
+    }
+    Ok(())
+}
+
+/// One game's table: a row per cycle, then the result.
+fn print_report(r: &sim::GameReport, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "== game seed {} ==", r.seed)?;
+    writeln!(
+        out,
+        "cycle | stock                                   | corrupt | famine | units E/C | portal | power/corr | tech"
+    )?;
+    for c in &r.per_cycle {
+        writeln!(
+            out,
+            "{:>5} | {:<39} | {:>7} | {:>6} | {:>4}/{:<4} | {:>2}/{:<3} | {:>4}/{:<5} | {}",
+            c.cycle,
+            c.stock.to_string(),
+            c.corrupted,
+            c.famine,
+            c.eladrin_units,
+            c.chaos_units,
+            c.portal_cells.0,
+            c.portal_cells.1,
+            c.power,
+            c.corruption,
+            c.research_done
+        )?;
+    }
+    match r.winner {
+        Some(w) => writeln!(
+            out,
+            "result: {w:?} win after {} cycles — {}",
+            r.cycles, r.reason
+        )?,
+        None => writeln!(out, "result: undecided — {}", r.reason)?,
+    }
+    writeln!(out, "actions: {}, final state hash: {}", r.actions, r.hash)
+}

@@ -1,0 +1,29 @@
+//! A mod's translation table: a RON map of English → translation, read bounded like every
+//! content file. Which table is in use, and the words it gives, belong to the text layer.
+
+use std::collections::HashMap;
+
+use super::{Problem, SourceFile, parse_ron};
+
+/// Most entries in one table.
+pub const MAX_ENTRIES: usize = 20_000;
+
+/// The language a mod's table is for: its file name (`i18n/fr.ron` → `fr`).
+pub fn language_of(file: &SourceFile) -> String {
+    std::path::Path::new(&file.path)
+        .file_stem()
+        .map(|x| x.to_string_lossy().to_string())
+        .unwrap_or_default()
+}
+
+/// Parses a table file: a RON map of English → translation, bounded.
+pub fn parse_table(file: &SourceFile) -> Result<HashMap<String, String>, Problem> {
+    let map: HashMap<String, String> = parse_ron(file)?;
+    if map.len() > MAX_ENTRIES {
+        return Err(Problem::whole_file(
+            std::path::Path::new(&file.path),
+            format!("more than {MAX_ENTRIES} entries"),
+        ));
+    }
+    Ok(map)
+}

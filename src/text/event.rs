@@ -1,0 +1,203 @@
+//! The words of a game event for the log: content ids shown as their names, free-form texts
+//! the rules wrote (a note, a die's purpose) matched against the table's templates.
+
+use std::fmt;
+
+use hexx::Hex;
+
+use super::Translations;
+use crate::content::{Camp, ContentDb, Stock};
+use crate::rules::GameEvent;
+
+impl GameEvent {
+    /// The event in words, in the language of `tr` (English with an empty table), with content
+    /// ids shown as their names when `db` knows them. Free-form texts the rules wrote (a note,
+    /// a die's purpose) go through the table's templates (`Translations::dynamic`).
+    pub fn words(&self, tr: &Translations, db: Option<&ContentDb>) -> String {
+        use GameEvent::*;
+        let t = |s: &str| tr.t(s).into_owned();
+        let d = |s: &str| tr.dynamic(s);
+        let name = |id: &str| tr.name(db, id);
+        let camp = |c: &Camp| t(&format!("{c:?}"));
+        let h = |h: &Hex| format!("({}, {})", h.x, h.y);
+        let stock = |s: &Stock| tr.stock(s);
+        match self {
+            StepStarted { cycle, step } => tr.f("Cycle {}: step {}", &[cycle, step]),
+            CardDrawn {
+                camp: c,
+                deck,
+                card,
+            } => tr.f(
+                "{} drew “{}” from the {} deck",
+                &[&camp(c), &name(card), &t(deck)],
+            ),
+            Dice {
+                what,
+                dice,
+                target,
+                success,
+                at,
+            } => {
+                let total: i32 = dice.iter().map(|d| *d as i32).sum();
+                let rolled: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
+                let mut s = tr.f(
+                    "{}: rolled {} = {} vs {}+ -> {}",
+                    &[
+                        &d(what),
+                        &rolled.join("+"),
+                        &total,
+                        target,
+                        &t(if *success { "success" } else { "failure" }),
+                    ],
+                );
+                if let Some(a) = at {
+                    s.push_str(&tr.f(" at {}", &[&h(a)]));
+                }
+                s
+            }
+            Produced { at, stock: s } => tr.f("{} produced at {}", &[&stock(s), &h(at)]),
+            Collected { outpost, stock: s } => {
+                tr.f("Outpost {} collected {}", &[outpost, &stock(s)])
+            }
+            Ready { id, at } => tr.f("{} is ready at {}", &[&name(id), &h(at)]),
+            UpkeepPaid { what, stock: s } => tr.f("{} paid upkeep: {}", &[&d(what), &stock(s)]),
+            Inactive { what } => tr.f(
+                "{} is inactive this phase (upkeep unpaid, R5.2)",
+                &[&d(what)],
+            ),
+            Famine {
+                army,
+                change,
+                tokens,
+            } => tr.f(
+                "Army {}: famine {} -> {} token(s)",
+                &[army, &format!("{change:+}"), tokens],
+            ),
+            UnitDied { army, unit, cause } => {
+                tr.f("Unit {} of army {} died ({})", &[unit, army, &d(cause)])
+            }
+            TileCorrupted { at } => tr.f("Tile {} is corrupted", &[&h(at)]),
+            TileCleansed { at } => tr.f("Tile {} is cleansed", &[&h(at)]),
+            UnitWounded { army, unit, amount } => {
+                tr.f("Unit {} of army {} loses {} HP", &[unit, army, amount])
+            }
+            UnitTurned { unit, into, at } => tr.f(
+                "Unit {} turns to Chaos as {} at {}",
+                &[unit, &name(into), &h(at)],
+            ),
+            Spawned { unit, count, at } => {
+                tr.f("{} {} emerge at {}", &[count, &name(unit), &h(at)])
+            }
+            RiftOpened { at } => tr.f("A rift opens at {}", &[&h(at)]),
+            RiftClosed { at } => tr.f("The rift at {} is sealed", &[&h(at)]),
+            StockChanged {
+                outpost,
+                gained,
+                lost,
+            } => tr.f(
+                "Outpost {}: +{} −{}",
+                &[outpost, &stock(gained), &stock(lost)],
+            ),
+            ResearchPoints { added, total } => tr.f("Research +{} -> {}", &[added, total]),
+            ResearchOffered { cards } => {
+                let names: Vec<String> = cards.iter().map(|c| name(c)).collect();
+                tr.f("Research offered: {}", &[&names.join(", ")])
+            }
+            ResearchChosen { tech } => tr.f("Research chosen: {}", &[&name(tech)]),
+            ResearchFunded { res, amount } => {
+                tr.f("{} {} placed on the research", &[amount, &t(res.name())])
+            }
+            ResearchDone { tech, lost_points } => tr.f(
+                "Research done: {} ({} point(s) over, lost)",
+                &[&name(tech), lost_points],
+            ),
+            LabAssigned {
+                outpost,
+                slot,
+                artifact,
+            } => match artifact {
+                Some(a) => tr.f(
+                    "Lab {} of outpost {} analyses the artifact at {}",
+                    &[slot, outpost, &h(a)],
+                ),
+                None => tr.f("Lab {} of outpost {} returns to research", &[slot, outpost]),
+            },
+            ArtifactFound { card, at } => tr.f("Artifact from {}: {}", &[&h(at), &name(card)]),
+            ArtifactToken { at } => tr.f("An artifact lies at {}", &[&h(at)]),
+            PortalCellBuilt { arch, cell } => {
+                tr.f("Portal arch {} cell {} built", &[&(arch + 1), &(cell + 1)])
+            }
+            PortalPowered { crystals, power } => tr.f(
+                "{} crystal(s) into the portal -> power {}",
+                &[crystals, power],
+            ),
+            PortalCorrupted { added, markers } => tr.f(
+                "Chaos corrupts the power track: +{} -> {} marker(s)",
+                &[added, markers],
+            ),
+            CorruptionPushedBack { removed, markers } => tr.f(
+                "Corruption pushed back: −{} -> {} marker(s)",
+                &[removed, markers],
+            ),
+            Passed { camp: c } => tr.f("{}: turn passed", &[&camp(c)]),
+            GameOver { winner, reason } => {
+                tr.f("Game over: {} win — {}", &[&camp(winner), &d(reason)])
+            }
+            Built { id, at, timer } => tr.f(
+                "{} started at {} ({} time marker(s))",
+                &[&name(id), &h(at), timer],
+            ),
+            Recruited { unit, at } => tr.f("{} recruited at {}", &[&name(unit), &h(at)]),
+            OutpostFounded { name: n, at } => tr.f("{} founded at {}", &[n, &h(at)]),
+            OutpostLost { name: n, at } => tr.f("{} at {} falls to Chaos", &[n, &h(at)]),
+            Activated { army } => tr.f("Army {} activated", &[army]),
+            ActivationEnded { army } => tr.f("Army {} ends its activation", &[army]),
+            Moved { army, path, cost } => tr.f(
+                "Army {} moves to {} ({} AP)",
+                &[army, &path.last().map(h).unwrap_or_default(), cost],
+            ),
+            CardAction { unit, action } => tr.f("Unit {} uses {}", &[unit, &t(action)]),
+            Explored { at, card } => tr.f("Explored {}: {}", &[&h(at), &name(card)]),
+            Merged { into, from } => tr.f("Army {} joins army {}", &[from, into]),
+            Detached { from, army } => tr.f("Army {} splits from army {}", &[army, from]),
+            BattleStarted {
+                attacker,
+                defender,
+                at,
+            } => tr.f(
+                "Army {} attacks army {} at {}",
+                &[attacker, defender, &h(at)],
+            ),
+            RoundFought { round, hits } => tr.f(
+                "Round {}: {} hit(s) dealt, {} taken",
+                &[round, &hits.0, &hits.1],
+            ),
+            Retreated { army, to } => tr.f("Army {} retreats to {}", &[army, &h(to)]),
+            BattleEnded {
+                attacker,
+                defender,
+                rounds,
+                end,
+            } => tr.f(
+                "Battle of {} against {} ends after {} round(s): {}",
+                &[attacker, defender, rounds, &t(end.words())],
+            ),
+            RitualPerformed { ritual, at } => {
+                tr.f("Ritual {} performed at {}", &[&name(ritual), &h(at)])
+            }
+            Embarked { army, at } => tr.f("Army {} embarks at {}", &[army, &h(at)]),
+            Landed { army, at } => tr.f("Army {} lands at {}", &[army, &h(at)]),
+            Loaded { army, stock: s } => tr.f("Army {} loads {}", &[army, &stock(s)]),
+            Unloaded { army, stock: s, at } => {
+                tr.f("Army {} unloads {} at {}", &[army, &stock(s), &h(at)])
+            }
+            Note(s) => d(s),
+        }
+    }
+}
+
+impl fmt::Display for GameEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.words(&Translations::default(), None))
+    }
+}

@@ -1,0 +1,66 @@
+//! The words of an upkeep forecast warning (famine, idle works, Chaos' first corruption target
+//! with its odds), each citing the rule it foresees.
+
+use super::Translations;
+use crate::content::{ContentDb, Stock};
+use crate::rules::forecast::Warning;
+
+impl Warning {
+    /// The warning in words, in the language of `tr` (English with an empty table), with
+    /// building and improvement ids shown as their names when `db` knows them.
+    pub fn words(&self, tr: &Translations, db: Option<&ContentDb>) -> String {
+        let stock = |s: &Stock| tr.stock(s);
+        let name = |id: &str| tr.name(db, id);
+        match self {
+            Warning::Famine {
+                army,
+                at,
+                needs,
+                within_reach,
+                tokens,
+            } => tr.f(
+                "Army {} at ({}, {}) eats {} at upkeep; {} within reach now: {} famine token(s) unless more arrives (R5.3–R5.4)",
+                &[army, &at.0, &at.1, &stock(needs), &stock(within_reach), tokens],
+            ),
+            Warning::BuildingInactive {
+                outpost,
+                building,
+                upkeep,
+            } => tr.f(
+                "{} in {} can't pay its upkeep ({}) now: it will stand idle (R5.2)",
+                &[&name(building), outpost, &stock(upkeep)],
+            ),
+            Warning::ImprovementInactive {
+                at,
+                improvement,
+                upkeep,
+            } => tr.f(
+                "{} at ({}, {}) can't pay its upkeep ({}) now: it will stand idle (R5.2)",
+                &[&name(improvement), &at.0, &at.1, &stock(upkeep)],
+            ),
+            Warning::Corruption {
+                at,
+                target,
+                chance,
+                attempts,
+                outpost,
+            } => {
+                let template = if *outpost {
+                    "Chaos tries ({}, {}) first, an outpost: 2d6 ≥ {}, {} % ({} attempt(s), R6.2)"
+                } else {
+                    "Chaos tries ({}, {}) first: 2d6 ≥ {}, {} % ({} attempt(s), R6.2)"
+                };
+                tr.f(
+                    template,
+                    &[&at.0, &at.1, target, &format!("{:.0}", chance * 100.0), attempts],
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.words(&Translations::default(), None))
+    }
+}

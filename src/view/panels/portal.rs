@@ -1,0 +1,60 @@
+//! The top of the side panel: the end of the game when it came (who won, after how many
+//! cycles, and why), then the portal — each arch's cells built and the next one's cost, and
+//! the power track with its crystals, corruption markers and star (R8).
+
+use bevy_egui::egui;
+
+use crate::content::ContentDb;
+use crate::rules::decks::PowerCell;
+use crate::rules::{Outcome, Portal};
+use crate::text::Translations;
+
+/// Draws the outcome (if any) and the portal.
+pub(super) fn draw(
+    ui: &mut egui::Ui,
+    tr: &Translations,
+    db: &ContentDb,
+    outcome: &Outcome,
+    portal: &Portal,
+) {
+    if let Some(w) = outcome.winner {
+        ui.heading(tr.f(
+            "{} win after {} cycles",
+            &[&tr.t(&format!("{w:?}")), &outcome.cycle],
+        ));
+        ui.label(tr.dynamic(&outcome.reason));
+        ui.separator();
+    }
+    let def = db.portal();
+    ui.heading(tr.t("The portal"));
+    for (i, a) in def.arches.iter().enumerate() {
+        let built = portal.built.get(i).copied().unwrap_or(0) as usize;
+        let next = a
+            .get(built)
+            .map(|c| tr.f(" — next cell: {}", &[&tr.stock(c)]))
+            .unwrap_or(tr.t(" — complete").into_owned());
+        ui.label(format!(
+            "{}{next}",
+            tr.f("Arch {}: {}/{} cells", &[&(i + 1), &built, &a.len()])
+        ));
+    }
+    ui.horizontal(|ui| {
+        ui.label(tr.t("Power:"));
+        for (i, c) in portal.track(def.track).iter().enumerate() {
+            let (color, text) = match c {
+                PowerCell::Crystal => (egui::Color32::from_rgb(80, 200, 255), "♦"),
+                PowerCell::Corruption => (egui::Color32::from_rgb(200, 40, 200), "✖"),
+                PowerCell::Empty => (
+                    egui::Color32::GRAY,
+                    if i + 1 == def.star as usize {
+                        "★"
+                    } else {
+                        "○"
+                    },
+                ),
+            };
+            ui.label(egui::RichText::new(text).color(color).size(18.0));
+        }
+    });
+    ui.separator();
+}
