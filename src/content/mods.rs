@@ -718,7 +718,7 @@ fn conflict_problems(
 }
 
 /// Lays a mod's content files (each must be a catalogue) and levels over `next`.
-fn apply_files(next: &mut super::merge::Build, src: &ModSource, id: &String) -> Vec<Problem> {
+fn apply_files(next: &mut super::merge::Build, src: &ModSource, id: &str) -> Vec<Problem> {
     let mut problems = Vec::new();
     for f in &src.content {
         let name = Path::new(&f.path)
@@ -740,7 +740,7 @@ fn apply_files(next: &mut super::merge::Build, src: &ModSource, id: &String) -> 
                         .unwrap_or_default(),
                     mod_catalogs().collect::<Vec<_>>().join(", ")
                 ),
-                mod_id: id.clone(),
+                mod_id: id.to_string(),
             }),
         }
     }
@@ -751,13 +751,13 @@ fn apply_files(next: &mut super::merge::Build, src: &ModSource, id: &String) -> 
 }
 
 /// A mod's translation tables: a broken one, or an entry that loses a `{}`, is a warning.
-fn translation_problems(src: &ModSource, id: &String) -> Vec<Problem> {
+fn translation_problems(src: &ModSource, id: &str) -> Vec<Problem> {
     let mut problems = Vec::new();
     // Translations: a broken table is skipped with a warning; the mod still loads.
     for f in &src.translations {
         let warn = |mut p: Problem| {
             p.severity = Severity::Warning;
-            p.mod_id = id.clone();
+            p.mod_id = id.to_string();
             p.message.push_str(" (this translation is skipped)");
             p
         };
@@ -765,7 +765,7 @@ fn translation_problems(src: &ModSource, id: &String) -> Vec<Problem> {
             Err(p) => problems.push(warn(p)),
             Ok(table) => {
                 for (k, v) in &table {
-                    if k.matches("{}").count() != v.matches("{}").count() {
+                    if !translations::placeholders_agree(k, v) {
                         let (line, col) = locate(&f.text, &[&format!("{k:?}")]);
                         problems.push(Problem {
                             severity: Severity::Warning,
@@ -776,7 +776,7 @@ fn translation_problems(src: &ModSource, id: &String) -> Vec<Problem> {
                             message: "the translation must keep every `{}` of the English \
                                       text, in the same number"
                                 .into(),
-                            mod_id: id.clone(),
+                            mod_id: id.to_string(),
                         });
                     }
                 }
@@ -793,9 +793,9 @@ impl ModStatus {
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
-        p.mod_id = id.clone();
+        p.mod_id = id.to_string();
         ModStatus {
-            id: id.clone(),
+            id: id.to_string(),
             name: id,
             version: String::new(),
             description: String::new(),

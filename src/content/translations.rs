@@ -5,6 +5,23 @@ use std::collections::HashMap;
 
 use super::{Problem, SourceFile, parse_ron};
 
+/// Whether a translation keeps the placeholders of its English text: every `|`-separated
+/// plural form of either holds as many `{}` as the English text's first form. (A count's
+/// forms are written `one|other` in English; a language gives as many forms as its plural rule
+/// has, `text::plural_index`.)
+pub fn placeholders_agree(english: &str, translation: &str) -> bool {
+    let want = english
+        .split('|')
+        .next()
+        .unwrap_or("")
+        .matches("{}")
+        .count();
+    english
+        .split('|')
+        .chain(translation.split('|'))
+        .all(|form| form.matches("{}").count() == want)
+}
+
 /// Most entries in one table.
 pub const MAX_ENTRIES: usize = 20_000;
 

@@ -180,8 +180,8 @@ pub enum Refusal {
     GameOver,
     /// Not the step for this action.
     WrongStep {
-        /// Where the action belongs.
-        needs: String,
+        /// The steps the action belongs to (any one of them).
+        needs: Vec<String>,
         /// Where the game is.
         now: String,
     },
@@ -375,7 +375,7 @@ fn require_step(world: &World, id: &str) -> Result<(), Refusal> {
         Ok(())
     } else {
         Err(Refusal::WrongStep {
-            needs: id.into(),
+            needs: vec![id.into()],
             now: now.into(),
         })
     }
@@ -391,20 +391,15 @@ fn require_eladrins(by: Camp) -> Result<(), Refusal> {
     }
 }
 
-/// The steps that take `Action::Done`, in cycle order: "R5, R7 or R8" for the core.
-fn decision_steps(world: &World) -> String {
-    let ids: Vec<&str> = world
+/// The steps that take `Action::Done`, in cycle order (R5, R7, R8 for the core).
+fn decision_steps(world: &World) -> Vec<String> {
+    world
         .resource::<CycleOrder>()
         .0
         .iter()
         .filter(|s| matches!(s.kind, StepKind::Decision { .. }))
-        .map(|s| s.id)
-        .collect();
-    match ids.split_last() {
-        None => String::new(),
-        Some((last, [])) => (*last).to_string(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-    }
+        .map(|s| s.id.to_string())
+        .collect()
 }
 
 /// Checks an action against the rules; never changes the game.

@@ -236,7 +236,7 @@ pub enum GameEvent {
         /// Winner.
         winner: Camp,
         /// How.
-        reason: String,
+        reason: super::outcome::EndReason,
     },
     /// Something was built or put under construction (R9.1, R9.2).
     Built {

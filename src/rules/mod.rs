@@ -206,8 +206,10 @@ impl Default for Cycle {
 pub struct Outcome {
     /// The winner.
     pub winner: Option<Camp>,
-    /// How, in words, citing the rule.
-    pub reason: String,
+    /// How it ended (`None` while it goes on). Saved as the sentence format 2 wrote, so saves
+    /// and state hashes stay as they were (`outcome::legacy_reason`).
+    #[serde(with = "outcome::legacy_reason")]
+    pub reason: Option<outcome::EndReason>,
     /// The cycle it ended in.
     pub cycle: u32,
 }

@@ -2,19 +2,109 @@
 //! corrupted (R8.4), every outpost lost, or the level's cycle limit reached wins for Chaos.
 
 use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::content::Camp;
 use crate::rules::{Cycle, GameEvent, GameWorld, Outcome, Outpost, Portal};
 
+/// Why a game ended: data, worded by the text layer in the player's language.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EndReason {
+    /// *Portal operational*: the portal is powered (R8.2), with the level's other conditions.
+    PortalPowered,
+    /// Chaos corrupted the last power cell and took the portal (R8.4).
+    LastCellCorrupted,
+    /// Every Eladrin outpost is lost.
+    OutpostsLost,
+    /// Chaos overran the portal's outpost (R9.5).
+    PortalOverrun {
+        /// The outpost's name.
+        outpost: String,
+    },
+    /// The level's cycle limit passed without the portal powered.
+    CycleLimit {
+        /// The last cycle allowed.
+        max: u32,
+    },
+    /// A reason a plugin gave, or one a save holds that this game doesn't know.
+    Other(String),
+}
+
+/// `Outcome::reason` in saves: the English sentence the game wrote before reasons were data
+/// (save format 2), read back into an `EndReason`, so old saves load and the state hash of
+/// every game, its replays' included, stays the same. Nothing shows this text to a player:
+/// the text layer words the reason from the value.
+pub mod legacy_reason {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::EndReason;
+
+    const POWERED: &str = "Portal operational: the portal is powered (R8.2)";
+    const LAST_CELL: &str = "Chaos corrupted the last power cell and took the portal (R8.4)";
+    const OUTPOSTS: &str = "Every outpost is lost";
+
+    /// The sentence of a reason (empty for none).
+    pub fn text(r: &Option<EndReason>) -> String {
+        match r {
+            None => String::new(),
+            Some(EndReason::PortalPowered) => POWERED.into(),
+            Some(EndReason::LastCellCorrupted) => LAST_CELL.into(),
+            Some(EndReason::OutpostsLost) => OUTPOSTS.into(),
+            Some(EndReason::PortalOverrun { outpost }) => {
+                format!("Chaos overran {outpost} and took the portal")
+            }
+            Some(EndReason::CycleLimit { max }) => {
+                format!("The Eladrins did not power the portal within {max} cycles")
+            }
+            Some(EndReason::Other(s)) => s.clone(),
+        }
+    }
+
+    /// The reason a sentence stands for.
+    pub fn parse(s: &str) -> Option<EndReason> {
+        let overrun = s
+            .strip_prefix("Chaos overran ")
+            .and_then(|r| r.strip_suffix(" and took the portal"));
+        let limit = s
+            .strip_prefix("The Eladrins did not power the portal within ")
+            .and_then(|r| r.strip_suffix(" cycles"))
+            .and_then(|n| n.parse().ok());
+        Some(match s {
+            "" => return None,
+            POWERED => EndReason::PortalPowered,
+            LAST_CELL => EndReason::LastCellCorrupted,
+            OUTPOSTS => EndReason::OutpostsLost,
+            _ if overrun.is_some() => EndReason::PortalOverrun {
+                outpost: overrun.unwrap_or_default().to_string(),
+            },
+            _ if limit.is_some() => EndReason::CycleLimit {
+                max: limit.unwrap_or_default(),
+            },
+            _ => EndReason::Other(s.to_string()),
+        })
+    }
+
+    /// Serde: writes the sentence.
+    pub fn serialize<S: Serializer>(r: &Option<EndReason>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&text(r))
+    }
+
+    /// Serde: reads the sentence back.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<EndReason>, D::Error> {
+        let s = String::deserialize(d)?;
+        Ok(parse(&s))
+    }
+}
+
 /// Ends the game.
-pub fn win(world: &mut World, winner: Camp, reason: String) {
+pub fn win(world: &mut World, winner: Camp, reason: EndReason) {
     if world.resource::<Outcome>().winner.is_some() {
         return;
     }
     let cycle = world.resource::<Cycle>().number;
     *world.resource_mut::<Outcome>() = Outcome {
         winner: Some(winner),
-        reason: reason.clone(),
+        reason: Some(reason.clone()),
         cycle,
     };
     world.emit(GameEvent::GameOver { winner, reason });
@@ -63,25 +153,17 @@ pub fn check(world: &mut World) {
             .map(|l| missing_conditions(world, &l.victory))
             .unwrap_or_default();
         if missing.is_empty() {
-            win(
-                world,
-                Camp::Eladrins,
-                "Portal operational: the portal is powered (R8.2)".into(),
-            );
+            win(world, Camp::Eladrins, EndReason::PortalPowered);
             return;
         }
     }
     if p.corruption > 0 && p.power + p.corruption >= track {
-        win(
-            world,
-            Camp::Chaos,
-            "Chaos corrupted the last power cell and took the portal (R8.4)".into(),
-        );
+        win(world, Camp::Chaos, EndReason::LastCellCorrupted);
         return;
     }
     let mut q = world.query::<&Outpost>();
     if q.iter(world).next().is_none() {
-        win(world, Camp::Chaos, "Every outpost is lost".into());
+        win(world, Camp::Chaos, EndReason::OutpostsLost);
         return;
     }
     let limit = world.resource::<crate::rules::GameSetup>().level.clone();
@@ -98,10 +180,6 @@ pub fn check(world: &mut World) {
         0
     };
     if max > 0 && world.resource::<Cycle>().number > max {
-        win(
-            world,
-            Camp::Chaos,
-            format!("The Eladrins did not power the portal within {max} cycles"),
-        );
+        win(world, Camp::Chaos, EndReason::CycleLimit { max });
     }
 }

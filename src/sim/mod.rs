@@ -164,8 +164,9 @@ pub fn play_game_with(
     let report = GameReport {
         seed,
         winner: o.winner,
-        reason: if o.winner.is_some() {
-            o.reason
+        // The report is English, for tools and people reading `sim`'s output.
+        reason: if let (Some(_), Some(r)) = (o.winner, &o.reason) {
+            r.to_string()
         } else {
             format!("stopped after {max_cycles} cycles")
         },

@@ -420,7 +420,10 @@ fn look(world: &mut World, check: &Check) -> (bool, String) {
             let o = world.resource::<Outcome>();
             let v = o.winner;
             let text = match v {
-                Some(c) => format!("{c:?} ({})", o.reason),
+                Some(c) => format!(
+                    "{c:?} ({})",
+                    o.reason.as_ref().map(|r| r.to_string()).unwrap_or_default()
+                ),
                 None => "none yet".into(),
             };
             (v == *w, text)

@@ -10,9 +10,11 @@ pub fn label(a: &Action, db: &ContentDb, tr: &Translations) -> String {
     let name = |n: &str| tr.t(n).into_owned();
     match a {
         Action::Done => name("Done with this step"),
-        Action::Feed { army, tokens } => {
-            tr.f("Feed army {}: remove {} famine token(s)", &[army, tokens])
-        }
+        Action::Feed { army, tokens } => tr.p(
+            "Feed army {}: remove {} famine token|Feed army {}: remove {} famine tokens",
+            *tokens as u64,
+            &[army, tokens],
+        ),
         Action::ChooseResearch { tech } => {
             let t = db.tech(tech);
             let n = t.map_or(tech.clone(), |t| name(&t.name));
@@ -30,7 +32,11 @@ pub fn label(a: &Action, db: &ContentDb, tr: &Translations) -> String {
             None => tr.f("Lab {}: research", &[slot]),
         },
         Action::BuildPortalCell { arch } => tr.f("Build the next cell of arch {}", &[&(arch + 1)]),
-        Action::PowerPortal { crystals } => tr.f("Put {} crystal(s) into the portal", &[crystals]),
+        Action::PowerPortal { crystals } => tr.p(
+            "Put {} crystal into the portal|Put {} crystals into the portal",
+            *crystals as u64,
+            &[crystals],
+        ),
         Action::Pass => name("End turn (pass)"),
         Action::BuildImprovement { at, improvement } => {
             let i = db.improvement(improvement);

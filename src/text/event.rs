@@ -69,8 +69,7 @@ impl GameEvent {
                 army,
                 change,
                 tokens,
-            } => tr.f(
-                "Army {}: famine {} -> {} token(s)",
+            } => tr.p("Army {}: famine {} -> {} token|Army {}: famine {} -> {} tokens", *tokens as u64,
                 &[army, &format!("{change:+}"), tokens],
             ),
             UnitDied { army, unit, cause } => {
@@ -107,8 +106,7 @@ impl GameEvent {
             ResearchFunded { res, amount } => {
                 tr.f("{} {} placed on the research", &[amount, &t(res.name())])
             }
-            ResearchDone { tech, lost_points } => tr.f(
-                "Research done: {} ({} point(s) over, lost)",
+            ResearchDone { tech, lost_points } => tr.p("Research done: {} ({} point over, lost)|Research done: {} ({} points over, lost)", *lost_points as u64,
                 &[&name(tech), lost_points],
             ),
             LabAssigned {
@@ -127,24 +125,20 @@ impl GameEvent {
             PortalCellBuilt { arch, cell } => {
                 tr.f("Portal arch {} cell {} built", &[&(arch + 1), &(cell + 1)])
             }
-            PortalPowered { crystals, power } => tr.f(
-                "{} crystal(s) into the portal -> power {}",
+            PortalPowered { crystals, power } => tr.p("{} crystal into the portal -> power {}|{} crystals into the portal -> power {}", *crystals as u64,
                 &[crystals, power],
             ),
-            PortalCorrupted { added, markers } => tr.f(
-                "Chaos corrupts the power track: +{} -> {} marker(s)",
+            PortalCorrupted { added, markers } => tr.p("Chaos corrupts the power track: +{} -> {} marker|Chaos corrupts the power track: +{} -> {} markers", *markers as u64,
                 &[added, markers],
             ),
-            CorruptionPushedBack { removed, markers } => tr.f(
-                "Corruption pushed back: −{} -> {} marker(s)",
+            CorruptionPushedBack { removed, markers } => tr.p("Corruption pushed back: −{} -> {} marker|Corruption pushed back: −{} -> {} markers", *markers as u64,
                 &[removed, markers],
             ),
             Passed { camp: c } => tr.f("{}: turn passed", &[&camp(c)]),
             GameOver { winner, reason } => {
-                tr.f("Game over: {} win — {}", &[&camp(winner), &d(reason)])
+                tr.f("Game over: {} win — {}", &[&camp(winner), &reason.words(tr)])
             }
-            Built { id, at, timer } => tr.f(
-                "{} started at {} ({} time marker(s))",
+            Built { id, at, timer } => tr.p("{} started at {} ({} time marker)|{} started at {} ({} time markers)", *timer as u64,
                 &[&name(id), &h(at), timer],
             ),
             Recruited { unit, at } => tr.f("{} recruited at {}", &[&name(unit), &h(at)]),
@@ -168,8 +162,7 @@ impl GameEvent {
                 "Army {} attacks army {} at {}",
                 &[attacker, defender, &h(at)],
             ),
-            RoundFought { round, hits } => tr.f(
-                "Round {}: {} hit(s) dealt, {} taken",
+            RoundFought { round, hits } => tr.p("Round {}: {} hit dealt, {} taken|Round {}: {} hits dealt, {} taken", hits.0 as u64,
                 &[round, &hits.0, &hits.1],
             ),
             Retreated { army, to } => tr.f("Army {} retreats to {}", &[army, &h(to)]),
@@ -178,8 +171,7 @@ impl GameEvent {
                 defender,
                 rounds,
                 end,
-            } => tr.f(
-                "Battle of {} against {} ends after {} round(s): {}",
+            } => tr.p("Battle of {} against {} ends after {} round: {}|Battle of {} against {} ends after {} rounds: {}", *rounds as u64,
                 &[attacker, defender, rounds, &t(end.words())],
             ),
             RitualPerformed { ritual, at } => {

@@ -11,6 +11,7 @@
 
 mod action;
 mod event;
+mod outcome;
 mod refusal;
 mod warning;
 
@@ -23,7 +24,7 @@ use bevy::prelude::*;
 
 use crate::content::SourceFile;
 // A table file is content (a mod ships it); its reader lives there.
-pub use crate::content::translations::{MAX_ENTRIES, language_of, parse_table};
+pub use crate::content::translations::{MAX_ENTRIES, language_of, parse_table, placeholders_agree};
 
 /// The languages the game ships: (code, name in that language).
 pub const LANGUAGES: [(&str, &str); 2] = [("en", "English"), ("fr", "Français")];
@@ -76,10 +77,8 @@ impl Translations {
     /// Adds a mod's table over this one (an entry that drops or adds a `{}` is left out: the
     /// checker reports it).
     pub fn extend(&mut self, more: HashMap<String, String>) {
-        self.map.extend(
-            more.into_iter()
-                .filter(|(k, v)| k.matches("{}").count() == v.matches("{}").count()),
-        );
+        self.map
+            .extend(more.into_iter().filter(|(k, v)| placeholders_agree(k, v)));
     }
     /// The translation of `s`, or `s`.
     pub fn t<'a>(&'a self, s: &'a str) -> Cow<'a, str> {
@@ -133,6 +132,31 @@ impl Translations {
     /// A translated template with `{}` filled in order: `f("Cycle {}", &[&n])`.
     pub fn f(&self, template: &str, args: &[&dyn std::fmt::Display]) -> String {
         fill(&self.t(template), args)
+    }
+    /// A template whose words follow a count `n`: `forms` is the English text's forms, one and
+    /// other, separated by `|` (`"{} famine token|{} famine tokens"`); a table's entry gives
+    /// the language's forms the same way, as many as its plural rule has. The form `n` takes
+    /// is filled with `args` in order.
+    pub fn p(&self, forms: &str, n: u64, args: &[&dyn std::fmt::Display]) -> String {
+        // English forms follow the English rule, a translation its language's.
+        let (text, lang) = match self.map.get(forms) {
+            Some(t) => (t.as_str(), self.lang.as_str()),
+            None => (forms, "en"),
+        };
+        let list: Vec<&str> = text.split('|').collect();
+        let i = plural_index(lang, n).min(list.len() - 1);
+        fill(list[i], args)
+    }
+}
+
+/// The plural rule of a language (CLDR cardinal rules, for whole numbers): the index of the
+/// form a count takes among a template's `|`-separated forms. English, and any language
+/// without a rule here: 1 takes the first form, every other count the second. French: 0 and 1
+/// take the first (« 0 jeton », « 1 jeton », « 2 jetons »).
+pub fn plural_index(lang: &str, n: u64) -> usize {
+    match lang {
+        "fr" => usize::from(n > 1),
+        _ => usize::from(n != 1),
     }
 }
 
@@ -243,6 +267,39 @@ mod tests {
     use super::*;
 
     #[test]
+    fn counts_take_the_plural_form_of_their_language() {
+        let forms = "{} famine token|{} famine tokens";
+        let en = Translations::base("en");
+        let words: Vec<String> = [0, 1, 2].iter().map(|n| en.p(forms, *n, &[n])).collect();
+        assert_eq!(
+            words,
+            ["0 famine tokens", "1 famine token", "2 famine tokens"]
+        );
+        let mut fr = Translations::base("fr");
+        fr.extend(HashMap::from([(
+            forms.to_string(),
+            "{} jeton de famine|{} jetons de famine".to_string(),
+        )]));
+        let words: Vec<String> = [0, 1, 2].iter().map(|n| fr.p(forms, *n, &[n])).collect();
+        assert_eq!(
+            words,
+            [
+                "0 jeton de famine",
+                "1 jeton de famine",
+                "2 jetons de famine"
+            ]
+        );
+        // Without an entry the English forms show, by the English rule.
+        assert_eq!(fr.p("{} cat|{} cats", 0, &[&0]), "0 cats");
+        // An entry that drops a placeholder in one form is left out.
+        fr.extend(HashMap::from([(
+            "{} dog|{} dogs".to_string(),
+            "un chien|{} chiens".to_string(),
+        )]));
+        assert_eq!(fr.p("{} dog|{} dogs", 1, &[&1]), "1 dog");
+    }
+
+    #[test]
     fn the_french_table_reads_and_fills_templates() {
         // Both embedded files parse (a broken one would silently show English), and no
         // string is translated in both.
@@ -268,10 +325,11 @@ mod tests {
         assert_eq!(en.f("Army {}", &[&7]), "Army 7");
         // Every template keeps its placeholders.
         for (k, v) in &fr.map {
+            assert!(placeholders_agree(k, v), "{k} → {v}");
             assert_eq!(
-                k.matches("{}").count(),
-                v.matches("{}").count(),
-                "{k} → {v}"
+                k.matches('|').count(),
+                v.matches('|').count(),
+                "French has two plural forms, as English: {k} → {v}"
             );
             assert!(!v.trim().is_empty(), "{k}");
         }

@@ -16,7 +16,7 @@ impl Refusal {
             GameOver => t("the game is over"),
             WrongStep { needs, now } => tr.f(
                 "this is done in step {}, and the game is in step {}",
-                &[needs, now],
+                &[&one_of(tr, needs), now],
             ),
             NotYourTurn { expected } => {
                 tr.f("R9: it is the {}' turn", &[&t(&format!("{expected:?}"))])
@@ -26,7 +26,7 @@ impl Refusal {
             UnknownOutpost(id) => tr.f("there is no outpost {}", &[id]),
             NothingToDo => t("the amount must be at least 1"),
             NotThatMuchFamine { tokens } => {
-                tr.f("R5.5: the army has only {} famine token(s)", &[tokens])
+                tr.p("R5.5: the army has only {} famine token|R5.5: the army has only {} famine tokens", *tokens as u64, &[tokens])
             }
             NotEnough { res, need, have } => tr.f(
                 "not enough {}: {} needed, {} within reach",
@@ -85,8 +85,7 @@ impl Refusal {
             }
             NothingCanAct(a) => tr.f("no unit of army {} can act", &[a]),
             UnknownUnit(u) => tr.f("no unit {} in the active army", &[u]),
-            NoActionPoints { unit, need, have } => tr.f(
-                "R9.4: unit {} needs {} action point(s) and has {}",
+            NoActionPoints { unit, need, have } => tr.p("R9.4: unit {} needs {} action point and has {}|R9.4: unit {} needs {} action points and has {}", *need as u64,
                 &[unit, need, have],
             ),
             Unreachable((q, r)) => tr.f(
@@ -103,14 +102,12 @@ impl Refusal {
                 "R5.4: army {} has famine tokens and can't detach units",
                 &[a],
             ),
-            RecruitWouldStarve { army, famine } => tr.f(
-                "R5.4: army {} on the outpost carries {} famine token(s); a recruit would join it and die at once. Feed it first (R5.5)",
+            RecruitWouldStarve { army, famine } => tr.p("R5.4: army {} on the outpost carries {} famine token; a recruit would join it and die at once. Feed it first (R5.5)|R5.4: army {} on the outpost carries {} famine tokens; a recruit would join it and die at once. Feed it first (R5.5)", *famine as u64,
                 &[army, famine],
             ),
             NotAnEnemy(a) => tr.f("army {} is not an enemy", &[a]),
             NoFighter(a) => tr.f("R9.5: army {} has no unit able to fight", &[a]),
-            RitualistsNeeded { need, have } => tr.f(
-                "{} ritualist(s) with action points needed, {} there",
+            RitualistsNeeded { need, have } => tr.p("{} ritualist with action points needed, {} there|{} ritualists with action points needed, {} there", *need as u64,
                 &[need, have],
             ),
             NotOnRift((q, r)) => tr.f("({}, {}) is not an open rift", &[q, r]),
@@ -127,8 +124,7 @@ impl Refusal {
             ),
             Afloat(true) => t("the army is afloat: land first"),
             Afloat(false) => t("the army is ashore: embark first"),
-            NoBoat { seats, passengers } => tr.f(
-                "R9.4: boats for {} unit(s), {} to carry",
+            NoBoat { seats, passengers } => tr.p("R9.4: boats for {} unit, {} to carry|R9.4: boats for {} units, {} to carry", *seats as u64,
                 &[seats, passengers],
             ),
             NoWater((q, r)) => tr.f("no water next to ({}, {}) to embark on", &[q, r]),
@@ -148,5 +144,14 @@ impl Refusal {
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.words(&Translations::default()))
+    }
+}
+
+/// Steps as a list a player reads: "R5", "R5 or R7", "R5, R7 or R8".
+fn one_of(tr: &Translations, ids: &[String]) -> String {
+    match ids.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => tr.f("{} or {}", &[&rest.join(", "), last]),
     }
 }

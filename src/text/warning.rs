@@ -18,8 +18,7 @@ impl Warning {
                 needs,
                 within_reach,
                 tokens,
-            } => tr.f(
-                "Army {} at ({}, {}) eats {} at upkeep; {} within reach now: {} famine token(s) unless more arrives (R5.3–R5.4)",
+            } => tr.p("Army {} at ({}, {}) eats {} at upkeep; {} within reach now: {} famine token unless more arrives (R5.3–R5.4)|Army {} at ({}, {}) eats {} at upkeep; {} within reach now: {} famine tokens unless more arrives (R5.3–R5.4)", *tokens as u64,
                 &[army, &at.0, &at.1, &stock(needs), &stock(within_reach), tokens],
             ),
             Warning::BuildingInactive {
@@ -46,12 +45,13 @@ impl Warning {
                 outpost,
             } => {
                 let template = if *outpost {
-                    "Chaos tries ({}, {}) first, an outpost: 2d6 ≥ {}, {} % ({} attempt(s), R6.2)"
+                    "Chaos tries ({}, {}) first, an outpost: 2d6 ≥ {}, {} % ({} attempt, R6.2)|Chaos tries ({}, {}) first, an outpost: 2d6 ≥ {}, {} % ({} attempts, R6.2)"
                 } else {
-                    "Chaos tries ({}, {}) first: 2d6 ≥ {}, {} % ({} attempt(s), R6.2)"
+                    "Chaos tries ({}, {}) first: 2d6 ≥ {}, {} % ({} attempt, R6.2)|Chaos tries ({}, {}) first: 2d6 ≥ {}, {} % ({} attempts, R6.2)"
                 };
-                tr.f(
+                tr.p(
                     template,
+                    *attempts as u64,
                     &[&at.0, &at.1, target, &format!("{:.0}", chance * 100.0), attempts],
                 )
             }

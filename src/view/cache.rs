@@ -115,7 +115,11 @@ pub fn describe_tile(world: &mut World, h: Hex) -> Vec<String> {
         out.push(match (w.timer, w.inactive) {
             (0, false) => tr.f("Improvement: {}", &[&name]),
             (0, true) => tr.f("Improvement: {} (inactive: upkeep unpaid)", &[&name]),
-            (n, _) => tr.f("Improvement: {} ({} time marker(s) left)", &[&name, &n]),
+            (n, _) => tr.p(
+                "Improvement: {} ({} time marker left)|Improvement: {} ({} time markers left)",
+                n as u64,
+                &[&name, &n],
+            ),
         });
     }
     if !t.lying.is_empty() {

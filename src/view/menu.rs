@@ -290,7 +290,9 @@ fn the_end(
                 crate::content::Camp::Eladrins => "Victory: the way home is open",
                 crate::content::Camp::Chaos => "Defeat: Chaos holds the portal",
             }));
-            ui.label(tr.dynamic(&outcome.reason));
+            if let Some(r) = &outcome.reason {
+                ui.label(r.words(tr));
+            }
             ui.label(tr.f(
                 "After {} cycles, {} technologies researched.",
                 &[&outcome.cycle, &research.done.len()],

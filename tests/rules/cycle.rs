@@ -136,7 +136,7 @@ fn done_is_refused_in_automatic_steps_and_the_main_phase() {
     s.refused(
         Action::Done,
         Refusal::WrongStep {
-            needs: "R5, R7 or R8".into(),
+            needs: vec!["R5".into(), "R7".into(), "R8".into()],
             now: "R3".into(),
         },
     );
@@ -144,7 +144,7 @@ fn done_is_refused_in_automatic_steps_and_the_main_phase() {
     s.refused(
         Action::Done,
         Refusal::WrongStep {
-            needs: "R5, R7 or R8".into(),
+            needs: vec!["R5".into(), "R7".into(), "R8".into()],
             now: "R9".into(),
         },
     );

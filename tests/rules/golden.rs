@@ -65,3 +65,31 @@ fn a_save_written_before_the_relayering_loads_and_plays_on_to_the_same_end() {
         w.step_id()
     );
 }
+
+/// The reason a game ended is data (`EndReason`), but saves hold it as the sentence format 2
+/// wrote, so old saves read back into the same value and every state hash stays as it was
+/// (the golden replays above end on the last power cell and on the powered portal).
+#[test]
+fn end_reasons_are_saved_as_the_sentences_format_2_wrote() {
+    use chaos_outpost::rules::outcome::{EndReason, legacy_reason};
+    let all = [
+        EndReason::PortalPowered,
+        EndReason::LastCellCorrupted,
+        EndReason::OutpostsLost,
+        EndReason::PortalOverrun {
+            outpost: "Dawnwatch".into(),
+        },
+        EndReason::CycleLimit { max: 40 },
+        EndReason::Other("a plugin's end".into()),
+    ];
+    for r in all {
+        let text = legacy_reason::text(&Some(r.clone()));
+        assert_eq!(legacy_reason::parse(&text), Some(r), "{text}");
+    }
+    assert_eq!(
+        legacy_reason::text(&Some(EndReason::CycleLimit { max: 40 })),
+        "The Eladrins did not power the portal within 40 cycles"
+    );
+    assert_eq!(legacy_reason::parse(""), None);
+    assert_eq!(legacy_reason::text(&None), "");
+}

@@ -127,8 +127,8 @@ fn code_only(text: &str) -> String {
                 }
                 j += 1;
             }
-            for k in i..j.min(b.len()) {
-                out.push(blank(b[k]));
+            for c in &b[i..j.min(b.len())] {
+                out.push(blank(*c));
             }
             i = j;
         } else if c == '"' {
@@ -466,7 +466,9 @@ fn layer_breaches(tree: &Tree) -> Vec<String> {
 /// Pairs of file modules that import each other (a folder's `mod.rs` and the files inside it
 /// excepted: the folder is one feature, its `mod.rs` its face).
 fn mutual_imports(tree: &Tree) -> Vec<String> {
-    let mut edges: BTreeMap<Vec<String>, BTreeMap<Vec<String>, (String, usize)>> = BTreeMap::new();
+    // From each module: the modules it imports, each with its first import's file and line.
+    type Edges = BTreeMap<Vec<String>, BTreeMap<Vec<String>, (String, usize)>>;
+    let mut edges: Edges = BTreeMap::new();
     for (from, im) in &tree.imports {
         if let Some(t) = target(&tree.modules, &im.path)
             && t != *from

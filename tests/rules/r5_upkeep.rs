@@ -240,7 +240,7 @@ fn r5_5_feeding_is_refused_without_enough_food_or_tokens_or_outside_r5() {
             tokens: 1,
         },
         Refusal::WrongStep {
-            needs: "R5".into(),
+            needs: vec!["R5".into()],
             now: "R7".into(),
         },
     );

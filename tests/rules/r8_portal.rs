@@ -2,6 +2,7 @@
 //! blocking and racing, victory and defeat.
 
 use chaos_outpost::content::{Camp, Res};
+use chaos_outpost::rules::outcome::EndReason;
 use chaos_outpost::rules::upkeep::portal::add_corruption;
 use chaos_outpost::rules::{Action, Outcome, Portal, Refusal};
 
@@ -154,7 +155,7 @@ fn r8_2_filling_the_star_powers_the_portal_and_the_eladrins_win() {
     }
     let o = s.w().resource::<Outcome>().clone();
     assert_eq!(o.winner, Some(Camp::Eladrins));
-    assert!(o.reason.contains("Portal operational"));
+    assert_eq!(o.reason, Some(EndReason::PortalPowered));
     assert_eq!(phases, star.div_ceil(3));
     s.refused(Action::PowerPortal { crystals: 1 }, Refusal::GameOver);
 }
@@ -176,7 +177,7 @@ fn r8_4_chaos_takes_the_portal_when_the_last_cell_is_corrupted() {
     add_corruption(s.w(), 1);
     let o = s.w().resource::<Outcome>().clone();
     assert_eq!(o.winner, Some(Camp::Chaos));
-    assert!(o.reason.contains("R8.4"));
+    assert_eq!(o.reason, Some(EndReason::LastCellCorrupted));
 }
 
 #[test]

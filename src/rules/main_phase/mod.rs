@@ -77,7 +77,7 @@ pub fn validate_turn(world: &World, by: Camp) -> Result<(), Refusal> {
     let now = world.step_id();
     if now != "R9" {
         return Err(Refusal::WrongStep {
-            needs: "R9".into(),
+            needs: vec!["R9".into()],
             now: now.into(),
         });
     }
@@ -353,7 +353,9 @@ pub fn take_outposts(world: &mut World) {
             outcome::win(
                 world,
                 Camp::Chaos,
-                format!("Chaos overran {} and took the portal", op.name),
+                outcome::EndReason::PortalOverrun {
+                    outpost: op.name.clone(),
+                },
             );
         }
     }

@@ -129,8 +129,7 @@ pub(super) fn draw(ui: &mut egui::Ui, a: &Actions, out: &mut Out) {
     // R9.1 condition that fails, in the rules' words.
     if !cache.improvements.is_empty() {
         let ok = cache.improvements.iter().filter(|(_, a)| a.is_ok()).count();
-        egui::CollapsingHeader::new(tr.f(
-            "Improvements on this tile (R9.1): {} of {} possible",
+        egui::CollapsingHeader::new(tr.p("Improvements on this tile (R9.1): {} of {} possible|Improvements on this tile (R9.1): {} of {} possible", ok as u64,
             &[&ok, &cache.improvements.len()],
         ))
         .id_salt("improvements")

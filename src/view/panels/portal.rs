@@ -22,7 +22,9 @@ pub(super) fn draw(
             "{} win after {} cycles",
             &[&tr.t(&format!("{w:?}")), &outcome.cycle],
         ));
-        ui.label(tr.dynamic(&outcome.reason));
+        if let Some(r) = &outcome.reason {
+            ui.label(r.words(tr));
+        }
         ui.separator();
     }
     let def = db.portal();

@@ -1,0 +1,35 @@
+//! The words of a game's end: why it ended (`EndReason`), citing the rule.
+
+use super::Translations;
+use crate::rules::outcome::EndReason;
+
+impl EndReason {
+    /// The reason in words, in the language of `tr`.
+    pub fn words(&self, tr: &Translations) -> String {
+        match self {
+            EndReason::PortalPowered => tr
+                .t("Portal operational: the portal is powered (R8.2)")
+                .into_owned(),
+            EndReason::LastCellCorrupted => tr
+                .t("Chaos corrupted the last power cell and took the portal (R8.4)")
+                .into_owned(),
+            EndReason::OutpostsLost => tr.t("Every outpost is lost").into_owned(),
+            EndReason::PortalOverrun { outpost } => {
+                tr.f("Chaos overran {} and took the portal", &[outpost])
+            }
+            EndReason::CycleLimit { max } => tr.p(
+                "The Eladrins did not power the portal within {} cycle|The Eladrins did not power the portal within {} cycles",
+                *max as u64,
+                &[max],
+            ),
+            // A plugin's reason: its own table entry, if it has one.
+            EndReason::Other(s) => tr.t(s).into_owned(),
+        }
+    }
+}
+
+impl std::fmt::Display for EndReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.words(&Translations::default()))
+    }
+}
