@@ -24,7 +24,7 @@ pub struct Args {
     strict: bool,
 }
 
-/// What checking found.
+/// What checking found (callable from tests: `cli::check::check(paths, mods)`).
 #[derive(Debug, Default)]
 pub struct Report {
     /// What was checked, in order ("base content", "mod ID (DIR)", paths).

@@ -4,7 +4,7 @@
 //! value, 1 for everything else), never a panic; a closed pipe (`| head`) ends quietly.
 
 mod bench;
-mod check;
+pub mod check;
 mod cvd;
 mod framebench;
 mod fuzz;

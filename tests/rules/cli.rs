@@ -127,3 +127,25 @@ fn check_refuses_a_file_that_links_outside_its_folder() {
     );
     assert!(!out.contains("secret"), "{out}");
 }
+
+/// The commands' logic is callable without the binary: `check` gives its report as data, with
+/// the problem's file, line and field.
+#[test]
+fn check_reports_as_data_when_called_in_process() {
+    let dir = std::env::temp_dir().join(format!("co-cli-inproc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let bad = dir.join("units.ron");
+    std::fs::write(&bad, "[\n  (\n    id: \"x\",\n    nmae: \"X\",\n  ),\n]\n").expect("write");
+    let clean = chaos_outpost::cli::check::check(&[], &[]);
+    assert_eq!(clean.errors(), 0, "{:?}", clean.problems);
+    assert_eq!(clean.checked, vec!["base content".to_string()]);
+    let r = chaos_outpost::cli::check::check(std::slice::from_ref(&bad), &[]);
+    assert!(r.errors() >= 1);
+    let p = r
+        .problems
+        .iter()
+        .find(|p| p.file.ends_with("units.ron"))
+        .expect("a problem in units.ron");
+    assert_eq!(p.line, 4, "{p}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
