@@ -136,7 +136,7 @@ fn apply_one(world: &mut World, effect: &Effect, at: Option<Hex>) {
                     .and_then(|h| world.tile(h))
                     .is_some_and(|t| t.is_corrupted());
                 if corrupted {
-                    wound_all(world, a, *n as u8, "a chaos card");
+                    wound_all(world, a, *n as u8, super::event::Cause::Card);
                 }
             }
         }
@@ -198,9 +198,7 @@ fn open_rift(world: &mut World) {
         .first()
         .copied()
     else {
-        world.emit(GameEvent::Note(
-            "No corrupted tile to open a rift on: the rift fails to open".into(),
-        ));
+        world.emit(GameEvent::Note(super::event::Notice::NoTileForRift));
         return;
     };
     if let Some(mut t) = world.tile_mut(h) {

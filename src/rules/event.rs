@@ -28,8 +28,8 @@ pub enum GameEvent {
     },
     /// Dice were rolled.
     Dice {
-        /// The rule and purpose, e.g. "R3.1 food spoilage".
-        what: String,
+        /// The rule it served and for whom.
+        what: Roll,
         /// The faces.
         dice: Vec<u8>,
         /// Success on total ≥ target.
@@ -62,15 +62,15 @@ pub enum GameEvent {
     },
     /// Upkeep was paid (R5).
     UpkeepPaid {
-        /// Who paid: a building, improvement or army.
-        what: String,
+        /// Who paid: a building, improvement, unit or army.
+        what: Upkeeper,
         /// What it cost.
         stock: Stock,
     },
     /// Upkeep unpaid: inactive this phase (R5.2).
     Inactive {
         /// What.
-        what: String,
+        what: Upkeeper,
     },
     /// Famine tokens placed (R5.4) or removed (R5.5; negative).
     Famine {
@@ -88,7 +88,7 @@ pub enum GameEvent {
         /// Unit id.
         unit: u32,
         /// Why.
-        cause: String,
+        cause: Cause,
     },
     /// A tile was corrupted (R6).
     TileCorrupted {
@@ -347,7 +347,7 @@ pub enum GameEvent {
         /// Rounds fought.
         rounds: u8,
         /// How.
-        end: super::main_phase::combat::BattleEnd,
+        end: BattleEnd,
     },
     /// A ritual was performed.
     RitualPerformed {
@@ -386,6 +386,114 @@ pub enum GameEvent {
         /// Where.
         at: Hex,
     },
-    /// A free-form note from a plugin.
-    Note(String),
+    /// Something worth telling that changed nothing (or a plugin's note).
+    Note(Notice),
+}
+
+/// How a battle ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BattleEnd {
+    /// The defender is destroyed.
+    AttackerWins,
+    /// The attacker is destroyed.
+    DefenderWins,
+    /// Both destroyed in the same round.
+    BothDestroyed,
+    /// The attacker stepped back.
+    Retreat,
+    /// Both still stand after the last round.
+    Undecided,
+}
+
+/// What a roll decided, and the rule it served.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Roll {
+    /// R3.1: food spoilage.
+    Spoilage,
+    /// R6.2: a corruption attempt.
+    Corruption,
+    /// R6.3: a unit's resistance to corruption.
+    Resistance {
+        /// Unit id.
+        unit: u32,
+    },
+    /// R7.3: a lab's analysis of an artifact.
+    Analysis,
+    /// R9.5: a unit's attack die in a battle round.
+    Attack {
+        /// Round (from 1).
+        round: u8,
+        /// Unit id.
+        unit: u32,
+    },
+    /// A plugin's roll: its rule number and purpose.
+    Other(String),
+}
+
+impl Roll {
+    /// The rule the roll served, as cited (`R6.2`).
+    pub fn rule(&self) -> &str {
+        match self {
+            Roll::Spoilage => "R3.1",
+            Roll::Corruption => "R6.2",
+            Roll::Resistance { .. } => "R6.3",
+            Roll::Analysis => "R7.3",
+            Roll::Attack { .. } => "R9.5",
+            Roll::Other(s) => s.split_whitespace().next().unwrap_or(""),
+        }
+    }
+}
+
+/// What pays an upkeep, or stands idle for want of it (R5.2), or eats (R5.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Upkeeper {
+    /// A building of an outpost.
+    Building {
+        /// Building id.
+        id: String,
+        /// The outpost's name.
+        outpost: String,
+    },
+    /// An improvement on a tile.
+    Improvement {
+        /// Improvement id.
+        id: String,
+        /// Where.
+        at: Hex,
+    },
+    /// A unit of an army (its upkeep other than food).
+    Unit {
+        /// Unit id.
+        unit: u32,
+        /// Unit type id.
+        kind: String,
+        /// Army id.
+        army: u32,
+    },
+    /// An army, eating (R5.3).
+    Army(u32),
+}
+
+/// Why a unit died.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Cause {
+    /// R5.4: famine tokens took its last hit point.
+    Famine,
+    /// R9.5: wounds in battle.
+    Battle,
+    /// Wounds from a card's effect.
+    Card,
+}
+
+/// Something worth telling that changed nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Notice {
+    /// R7.1: no laboratory, so no research.
+    NoLaboratory,
+    /// The research deck is exhausted.
+    ResearchDeckEmpty,
+    /// A rift was to open but no corrupted tile lies free for it.
+    NoTileForRift,
+    /// A plugin's note, in words its translation table carries.
+    Other(String),
 }

@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
 
+use super::event::Cause;
 use super::{GameEvent, GameWorld, Ids, Modifiers};
 use crate::content::Camp;
 
@@ -77,7 +78,7 @@ pub fn hp_left(world: &World, army: &Army, unit: &Unit) -> i32 {
 }
 
 /// Removes units with no hit points left (and the army when empty).
-pub fn cull(world: &mut World, army: Entity, cause: &str) {
+pub fn cull(world: &mut World, army: Entity, cause: Cause) {
     let Some(a) = world.get::<Army>(army).cloned() else {
         return;
     };
@@ -92,7 +93,7 @@ pub fn cull(world: &mut World, army: Entity, cause: &str) {
         world.emit(GameEvent::UnitDied {
             army: a.id,
             unit: *id,
-            cause: cause.to_string(),
+            cause: cause.clone(),
         });
     }
     if let Some(mut am) = world.get_mut::<Army>(army) {
@@ -118,11 +119,11 @@ pub fn add_famine(world: &mut World, army: Entity, n: u32) {
         change: n as i32,
         tokens,
     });
-    cull(world, army, "famine (R5.4)");
+    cull(world, army, Cause::Famine);
 }
 
 /// Wounds every unit of an army.
-pub fn wound_all(world: &mut World, army: Entity, n: u8, cause: &str) {
+pub fn wound_all(world: &mut World, army: Entity, n: u8, cause: Cause) {
     let Some(mut a) = world.get_mut::<Army>(army) else {
         return;
     };
@@ -173,7 +174,7 @@ pub fn spawn(world: &mut World, camp: Camp, hex: Hex, unit: &str, count: u32) {
                 a.units.extend(units);
             }
             // Joining a starving army: its famine tokens count against the newcomers too.
-            cull(world, e, "famine (R5.4)");
+            cull(world, e, Cause::Famine);
         }
         None => {
             let id = world.resource_mut::<Ids>().fresh();

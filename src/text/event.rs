@@ -8,6 +8,7 @@ use hexx::Hex;
 use super::Translations;
 use crate::content::{Camp, ContentDb, Stock};
 use crate::rules::GameEvent;
+use crate::rules::event::{BattleEnd, Cause, Notice, Roll, Upkeeper};
 
 impl GameEvent {
     /// The event in words, in the language of `tr` (English with an empty table), with content
@@ -16,7 +17,6 @@ impl GameEvent {
     pub fn words(&self, tr: &Translations, db: Option<&ContentDb>) -> String {
         use GameEvent::*;
         let t = |s: &str| tr.t(s).into_owned();
-        let d = |s: &str| tr.dynamic(s);
         let name = |id: &str| tr.name(db, id);
         let camp = |c: &Camp| t(&format!("{c:?}"));
         let h = |h: &Hex| format!("({}, {})", h.x, h.y);
@@ -43,7 +43,7 @@ impl GameEvent {
                 let mut s = tr.f(
                     "{}: rolled {} = {} vs {}+ -> {}",
                     &[
-                        &d(what),
+                        &what.words(tr),
                         &rolled.join("+"),
                         &total,
                         target,
@@ -60,10 +60,12 @@ impl GameEvent {
                 tr.f("Outpost {} collected {}", &[outpost, &stock(s)])
             }
             Ready { id, at } => tr.f("{} is ready at {}", &[&name(id), &h(at)]),
-            UpkeepPaid { what, stock: s } => tr.f("{} paid upkeep: {}", &[&d(what), &stock(s)]),
+            UpkeepPaid { what, stock: s } => {
+                tr.f("{} paid upkeep: {}", &[&what.words(tr, db), &stock(s)])
+            }
             Inactive { what } => tr.f(
                 "{} is inactive this phase (upkeep unpaid, R5.2)",
-                &[&d(what)],
+                &[&what.words(tr, db)],
             ),
             Famine {
                 army,
@@ -73,7 +75,7 @@ impl GameEvent {
                 &[army, &format!("{change:+}"), tokens],
             ),
             UnitDied { army, unit, cause } => {
-                tr.f("Unit {} of army {} died ({})", &[unit, army, &d(cause)])
+                tr.f("Unit {} of army {} died ({})", &[unit, army, &cause.words(tr)])
             }
             TileCorrupted { at } => tr.f("Tile {} is corrupted", &[&h(at)]),
             TileCleansed { at } => tr.f("Tile {} is cleansed", &[&h(at)]),
@@ -183,7 +185,7 @@ impl GameEvent {
             Unloaded { army, stock: s, at } => {
                 tr.f("Army {} unloads {} at {}", &[army, &stock(s), &h(at)])
             }
-            Note(s) => d(s),
+            Note(n) => n.words(tr),
         }
     }
 }
@@ -191,5 +193,77 @@ impl GameEvent {
 impl fmt::Display for GameEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.words(&Translations::default(), None))
+    }
+}
+
+impl Roll {
+    /// What the roll was for, citing its rule.
+    pub fn words(&self, tr: &Translations) -> String {
+        match self {
+            Roll::Spoilage => tr.t("R3.1 food spoilage").into_owned(),
+            Roll::Corruption => tr.t("R6.2 corruption").into_owned(),
+            Roll::Resistance { unit } => tr.f("R6.3 chaos resistance of unit {}", &[unit]),
+            Roll::Analysis => tr.t("R7.3 artifact analysis").into_owned(),
+            Roll::Attack { round, unit } => tr.f("R9.5 round {} attack of unit {}", &[round, unit]),
+            // A plugin's: its table's entry, or its templates.
+            Roll::Other(s) => tr.dynamic(s),
+        }
+    }
+}
+
+impl Upkeeper {
+    /// What pays or stands idle, named as the player reads it.
+    pub fn words(&self, tr: &Translations, db: Option<&ContentDb>) -> String {
+        match self {
+            Upkeeper::Building { id, outpost } => tr.f("{} ({})", &[&tr.name(db, id), outpost]),
+            Upkeeper::Improvement { id, at } => {
+                tr.f("{} at ({}, {})", &[&tr.name(db, id), &at.x, &at.y])
+            }
+            Upkeeper::Unit { unit, kind, army } => {
+                tr.f("unit {} ({}) of army {}", &[unit, &tr.name(db, kind), army])
+            }
+            Upkeeper::Army(a) => tr.f("army {}", &[a]),
+        }
+    }
+}
+
+impl Cause {
+    /// Why a unit died, citing the rule.
+    pub fn words(&self, tr: &Translations) -> String {
+        tr.t(match self {
+            Cause::Famine => "famine (R5.4)",
+            Cause::Battle => "battle (R9.5)",
+            Cause::Card => "a card",
+        })
+        .into_owned()
+    }
+}
+
+impl Notice {
+    /// The notice in words.
+    pub fn words(&self, tr: &Translations) -> String {
+        match self {
+            Notice::NoLaboratory => tr
+                .t("R7.1: no laboratory — research is skipped")
+                .into_owned(),
+            Notice::ResearchDeckEmpty => tr.t("The research deck is exhausted").into_owned(),
+            Notice::NoTileForRift => tr
+                .t("No corrupted tile to open a rift on: the rift fails to open")
+                .into_owned(),
+            Notice::Other(s) => tr.dynamic(s),
+        }
+    }
+}
+
+impl BattleEnd {
+    /// The outcome in words: the English text a translation table carries (`tr.t` it).
+    pub fn words(self) -> &'static str {
+        match self {
+            BattleEnd::AttackerWins => "The attacker wins",
+            BattleEnd::DefenderWins => "The defender wins",
+            BattleEnd::BothDestroyed => "Both armies are destroyed",
+            BattleEnd::Retreat => "The attacker steps back",
+            BattleEnd::Undecided => "Both still stand after the last round",
+        }
     }
 }

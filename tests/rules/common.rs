@@ -254,7 +254,7 @@ impl Scn {
     pub fn clear_events(&mut self) {
         self.w().resource_mut::<Chronicle>().0.clear();
     }
-    /// Dice events whose purpose starts with `what`.
+    /// Dice events that served the rule `what` (`R6.2`).
     pub fn rolls(&mut self, what: &str) -> Vec<(Vec<u8>, i32, bool)> {
         self.events()
             .into_iter()
@@ -265,7 +265,7 @@ impl Scn {
                     target,
                     success,
                     ..
-                } if w.starts_with(what) => Some((dice, target, success)),
+                } if w.rule() == what => Some((dice, target, success)),
                 _ => None,
             })
             .collect()

@@ -232,26 +232,26 @@ fn every_message_of_whole_games_reads_in_french() {
             if english == french {
                 missing.insert(english);
             }
-            // The free texts inside an event (a die's purpose, a cause, a note) must be
-            // translated too, not just the template around them.
-            let free: Vec<&String> = match e {
-                GameEvent::Dice { what, .. }
-                | GameEvent::UpkeepPaid { what, .. }
-                | GameEvent::Inactive { what } => vec![what],
-                GameEvent::UnitDied { cause, .. } => vec![cause],
-                // The end is data, worded in the text layer: its French must differ.
-                GameEvent::GameOver { reason, .. } => {
-                    if reason.words(&fr) == reason.words(&Translations::default()) {
-                        missing.insert(format!("(end) {reason:?}"));
-                    }
-                    vec![]
+            // The data inside an event (a die's purpose, who paid, a cause, a note) is worded
+            // in the text layer: each must read differently in French.
+            let default = Translations::default();
+            let inner: Vec<(String, String)> = match e {
+                GameEvent::Dice { what, .. } => vec![(what.words(&default), what.words(&fr))],
+                GameEvent::UpkeepPaid { what, .. } | GameEvent::Inactive { what } => {
+                    vec![(what.words(&default, Some(&db)), what.words(&fr, Some(&db)))]
                 }
-                GameEvent::Note(s) => vec![s],
+                GameEvent::UnitDied { cause, .. } => {
+                    vec![(cause.words(&default), cause.words(&fr))]
+                }
+                GameEvent::GameOver { reason, .. } => {
+                    vec![(reason.words(&default), reason.words(&fr))]
+                }
+                GameEvent::Note(n) => vec![(n.words(&default), n.words(&fr))],
                 _ => vec![],
             };
-            for s in free {
-                if fr.dynamic(s) == *s {
-                    missing.insert(format!("(free text) {s}"));
+            for (en, fr_words) in inner {
+                if en == fr_words {
+                    missing.insert(format!("(inside an event) {en}"));
                 }
             }
         }

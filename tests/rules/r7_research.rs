@@ -73,11 +73,10 @@ fn r7_1_without_a_laboratory_research_is_skipped() {
     s.run("R7");
     let r = s.w().resource::<Research>().clone();
     assert!(r.offer.is_empty() && r.current.is_none());
-    assert!(
-        s.events()
-            .iter()
-            .any(|e| matches!(e, GameEvent::Note(n) if n.starts_with("R7.1")))
-    );
+    assert!(s.events().iter().any(|e| matches!(
+        e,
+        GameEvent::Note(chaos_outpost::rules::event::Notice::NoLaboratory)
+    )));
 }
 
 #[test]

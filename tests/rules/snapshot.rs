@@ -354,7 +354,7 @@ fn undo_reaches_back_only_until_something_is_revealed() {
     assert!(!undoable(&s1, &s2, &since(w, c1)));
     // A die rolled in between: never, even in the same step.
     let roll = [GameEvent::Dice {
-        what: "R9.5 attack".into(),
+        what: chaos_outpost::rules::event::Roll::Attack { round: 1, unit: 1 },
         dice: vec![6],
         target: 4,
         success: true,

@@ -89,33 +89,8 @@ pub struct Battle {
     pub over: bool,
 }
 
-/// How a battle ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum BattleEnd {
-    /// The defender is destroyed.
-    AttackerWins,
-    /// The attacker is destroyed.
-    DefenderWins,
-    /// Both destroyed in the same round.
-    BothDestroyed,
-    /// The attacker stepped back.
-    Retreat,
-    /// Both still stand after the last round.
-    Undecided,
-}
-
-impl BattleEnd {
-    /// The outcome in words (English; the translation tables carry it).
-    pub fn words(self) -> &'static str {
-        match self {
-            BattleEnd::AttackerWins => "The attacker wins",
-            BattleEnd::DefenderWins => "The defender wins",
-            BattleEnd::BothDestroyed => "Both armies are destroyed",
-            BattleEnd::Retreat => "The attacker steps back",
-            BattleEnd::Undecided => "Both still stand after the last round",
-        }
-    }
-}
+// How a battle ended is an event's data; it lives with the events.
+pub use crate::rules::event::BattleEnd;
 
 /// Defence the defender enjoys: its tile's terrain, plus Defense buildings of an Eladrin outpost
 /// standing there.
@@ -311,7 +286,10 @@ fn roll_attacks(world: &mut World) {
         let mut log = |f: &Fighter, dice: Vec<u8>| {
             let ok = dice.iter().any(|x| *x >= f.hit_on);
             logs.push(GameEvent::Dice {
-                what: format!("R9.5 round {} attack of unit {}", b.round, f.id),
+                what: crate::rules::event::Roll::Attack {
+                    round: b.round,
+                    unit: f.id,
+                },
                 dice,
                 target: f.hit_on as i32,
                 success: ok,
@@ -356,7 +334,7 @@ fn deal_wounds(world: &mut World) {
                 amount: n,
             });
         }
-        cull(world, e, "battle (R9.5)");
+        cull(world, e, crate::rules::event::Cause::Battle);
     }
     world.emit(GameEvent::RoundFought {
         round: b.round,

@@ -140,7 +140,7 @@ pub fn attempt(world: &mut World) {
     let dice = world.resource_mut::<GameRng>().two_d6();
     let success = (dice[0] + dice[1]) as i32 >= target;
     world.emit(GameEvent::Dice {
-        what: "R6.2 corruption".into(),
+        what: crate::rules::event::Roll::Corruption,
         dice: dice.to_vec(),
         target,
         success,
@@ -202,7 +202,7 @@ fn roll_resistance(world: &mut World) {
             let d = world.resource_mut::<GameRng>().d6();
             let ok = d >= target;
             world.emit(GameEvent::Dice {
-                what: format!("R6.3 chaos resistance of unit {}", u.id),
+                what: crate::rules::event::Roll::Resistance { unit: u.id },
                 dice: vec![d],
                 target: target as i32,
                 success: ok,

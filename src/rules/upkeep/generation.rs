@@ -109,7 +109,7 @@ fn produce_resources(world: &mut World) {
             let ok = d >= target;
             healthy += ok as u32;
             world.emit(GameEvent::Dice {
-                what: "R3.1 food spoilage".into(),
+                what: crate::rules::event::Roll::Spoilage,
                 dice: vec![d],
                 target: target as i32,
                 success: ok,

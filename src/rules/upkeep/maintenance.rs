@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use crate::content::{Camp, Diet, Res};
 use crate::rules::economy::{available, outpost_purse, pay, purse_at, take_up_to};
 use crate::rules::effects::add_famine;
+use crate::rules::event::Upkeeper;
 use crate::rules::{
     Army, Board, CycleAppExt, GameEvent, GameWorld, Outpost, Placement, RuleSet, StepDef, StepKind,
     StepSchedule,
@@ -67,11 +68,10 @@ fn pay_building_upkeep(world: &mut World) {
             if let Some(mut op) = world.get_mut::<Outpost>(o) {
                 op.buildings[i].inactive = !paid;
             }
-            // Named as the player reads it (the log shows this text).
-            let name = db
-                .building(&b.id)
-                .map_or(b.id.as_str(), |d| d.name.as_str());
-            let what = format!("{name} ({})", op.name);
+            let what = Upkeeper::Building {
+                id: b.id.clone(),
+                outpost: op.name.clone(),
+            };
             if !cost.is_empty() {
                 world.emit(if paid {
                     GameEvent::UpkeepPaid { what, stock: cost }
@@ -99,10 +99,10 @@ fn pay_building_upkeep(world: &mut World) {
         {
             w.inactive = !paid;
         }
-        let name = db
-            .improvement(&w.id)
-            .map_or(w.id.as_str(), |d| d.name.as_str());
-        let what = format!("{name} at ({}, {})", h.x, h.y);
+        let what = Upkeeper::Improvement {
+            id: w.id.clone(),
+            at: h,
+        };
         if !cost.is_empty() {
             world.emit(if paid {
                 GameEvent::UpkeepPaid { what, stock: cost }
@@ -131,10 +131,11 @@ fn feed_armies(world: &mut World) {
             if let Some(mut am) = world.get_mut::<Army>(a) {
                 am.units[i].inactive = !paid;
             }
-            let kind = db
-                .unit(&u.kind)
-                .map_or(u.kind.as_str(), |t| t.name.as_str());
-            let what = format!("unit {} ({kind}) of army {}", u.id, army.id);
+            let what = Upkeeper::Unit {
+                unit: u.id,
+                kind: u.kind.clone(),
+                army: army.id,
+            };
             world.emit(if paid {
                 GameEvent::UpkeepPaid { what, stock: cost }
             } else {
@@ -149,7 +150,7 @@ fn feed_armies(world: &mut World) {
         eaten.add(Res::Psara, ate_psara);
         if !eaten.is_empty() {
             world.emit(GameEvent::UpkeepPaid {
-                what: format!("army {}", army.id),
+                what: Upkeeper::Army(army.id),
                 stock: eaten,
             });
         }

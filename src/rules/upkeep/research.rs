@@ -62,9 +62,7 @@ pub fn labs(world: &mut World) -> Vec<(Entity, u32, usize)> {
 fn run_labs(world: &mut World) {
     let labs = labs(world);
     if labs.is_empty() {
-        world.emit(GameEvent::Note(
-            "R7.1: no laboratory — research is skipped".into(),
-        ));
+        world.emit(GameEvent::Note(crate::rules::event::Notice::NoLaboratory));
         return;
     }
     let db = world.content();
@@ -92,7 +90,7 @@ fn run_labs(world: &mut World) {
         let dice = world.resource_mut::<GameRng>().two_d6();
         let ok = (dice[0] + dice[1]) >= target;
         world.emit(GameEvent::Dice {
-            what: "R7.3 artifact analysis".into(),
+            what: crate::rules::event::Roll::Analysis,
             dice: dice.to_vec(),
             target: target as i32,
             success: ok,
@@ -152,7 +150,9 @@ fn offer_research(world: &mut World) {
         }
     }
     if offer.is_empty() {
-        world.emit(GameEvent::Note("The research deck is exhausted".into()));
+        world.emit(GameEvent::Note(
+            crate::rules::event::Notice::ResearchDeckEmpty,
+        ));
         return;
     }
     world.resource_mut::<Research>().offer = offer.clone();
