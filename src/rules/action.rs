@@ -348,6 +348,14 @@ pub enum Refusal {
         /// Carried.
         carried: u32,
     },
+    /// The content has no outpost size to found one with.
+    NoOutpostSize,
+    /// Not an action of the main phase (R9).
+    NotAMainAction,
+    /// R9.3: the exploration deck is empty.
+    ExplorationDeckEmpty,
+    /// R9.4: a detachment takes at least one unit and leaves at least one.
+    DetachSome,
     /// A plugin's own reason.
     Other(String),
 }

@@ -110,18 +110,42 @@ pub fn win(world: &mut World, winner: Camp, reason: EndReason) {
     world.emit(GameEvent::GameOver { winner, reason });
 }
 
-/// The level's extra Eladrin victory conditions not met yet, in words.
-pub fn missing_conditions(world: &mut World, v: &crate::content::Victory) -> Vec<String> {
+/// A level's Eladrin victory condition beyond the portal (RULES.md R8 reading).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Condition {
+    /// This technology researched.
+    Research(String),
+    /// At least this many outposts held.
+    Outposts {
+        /// Needed.
+        need: u32,
+        /// Held now.
+        have: u32,
+    },
+    /// At least this many rifts closed.
+    RiftsClosed {
+        /// Needed.
+        need: u32,
+        /// Closed now.
+        have: u32,
+    },
+}
+
+/// The level's extra Eladrin victory conditions not met yet.
+pub fn missing_conditions(world: &mut World, v: &crate::content::Victory) -> Vec<Condition> {
     let mut out = Vec::new();
     let done = world.resource::<crate::rules::Research>().done.clone();
     for t in &v.research {
         if !done.contains(t) {
-            out.push(format!("research {t}"));
+            out.push(Condition::Research(t.clone()));
         }
     }
     let outposts = world.query::<&Outpost>().iter(world).count() as u32;
     if outposts < v.outposts {
-        out.push(format!("hold {} outposts ({outposts} now)", v.outposts));
+        out.push(Condition::Outposts {
+            need: v.outposts,
+            have: outposts,
+        });
     }
     let closed = world
         .query::<&crate::rules::Tile>()
@@ -129,7 +153,10 @@ pub fn missing_conditions(world: &mut World, v: &crate::content::Victory) -> Vec
         .filter(|t| t.rift == crate::rules::Rift::Closed)
         .count() as u32;
     if closed < v.rifts_closed {
-        out.push(format!("close {} rifts ({closed} now)", v.rifts_closed));
+        out.push(Condition::RiftsClosed {
+            need: v.rifts_closed,
+            have: closed,
+        });
     }
     out
 }

@@ -136,6 +136,10 @@ impl Refusal {
                 "the boats hold {} resources and carry {}",
                 &[hold, carried],
             ),
+            NoOutpostSize => t("the content has no outpost size to found an outpost with"),
+            NotAMainAction => t("R9: this is not an action of the main phase"),
+            ExplorationDeckEmpty => t("R9.3: the exploration deck is empty"),
+            DetachSome => t("R9.4: detach at least one unit and leave at least one"),
             Other(s) => t(s),
         }
     }

@@ -274,7 +274,7 @@ pub fn validate_explore(world: &mut World, by: Camp, unit: u32) -> Result<(), Re
     if world.resource::<Decks>().exploration.draw.is_empty()
         && world.resource::<Decks>().exploration.discard.is_empty()
     {
-        return Err(Refusal::Other("the exploration deck is empty".into()));
+        return Err(Refusal::ExplorationDeckEmpty);
     }
     Ok(())
 }
@@ -367,9 +367,7 @@ pub fn validate_detach(world: &mut World, by: Camp, units: &[u32]) -> Result<(),
         return Err(Refusal::Famished(a.id));
     }
     if units.is_empty() || units.len() >= a.units.len() {
-        return Err(Refusal::Other(
-            "detach at least one unit and leave at least one".into(),
-        ));
+        return Err(Refusal::DetachSome);
     }
     for id in units {
         let u = a

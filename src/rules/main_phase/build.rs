@@ -264,7 +264,7 @@ pub fn validate_found(world: &mut World, by: Camp, unit: u32) -> Result<(), Refu
     }
     let smallest = db.set.outpost_sizes.first();
     if smallest.is_none() {
-        return Err(Refusal::Other("no outpost size in the content".into()));
+        return Err(Refusal::NoOutpostSize);
     }
     Ok(())
 }

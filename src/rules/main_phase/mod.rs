@@ -246,7 +246,7 @@ pub fn validate(world: &mut World, by: Camp, a: &Action) -> Result<(), Refusal> 
         Action::Land { to } => embark::validate_land(world, by, hex_of(*to)),
         Action::Load { res, amount } => embark::validate_load(world, by, *res, *amount),
         Action::Unload { res, amount } => embark::validate_unload(world, by, *res, *amount),
-        _ => Err(Refusal::Other("not a main-phase action".into())),
+        _ => Err(Refusal::NotAMainAction),
     }
 }
 
