@@ -411,40 +411,47 @@ fn research(db: &ContentDb, r: &mut Report) {
 
 /// `exploration.ron`: ids and effects.
 fn exploration(db: &ContentDb, r: &mut Report) {
-    let s = &db.set;
-    r.ids(
-        "exploration",
-        s.exploration
-            .iter()
-            .map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])),
-    );
-    for c in &s.exploration {
-        effects(
-            db,
-            r,
-            &format!("exploration[{}]", c.id),
-            &format!("\"{}\"", c.id),
-            &c.effects,
-        );
-    }
+    named_effects(db, r, "exploration", &named_list(&db.set.exploration));
 }
 
 /// `rituals.ron`: ids and effects.
 fn rituals(db: &ContentDb, r: &mut Report) {
-    let s = &db.set;
-    r.ids(
-        "rituals",
-        s.rituals
-            .iter()
-            .map(|t| (t.id.as_str(), vec![t.name.as_str(), t.text.as_str()])),
-    );
-    for c in &s.rituals {
+    named_effects(db, r, "rituals", &named_list(&db.set.rituals));
+}
+
+/// An entry with a name, a text and effects: (id, name, text, effects).
+type Named<'a> = (&'a str, &'a str, &'a str, &'a [Effect]);
+
+/// Catalogue entries with an id, a name, a text and effects.
+trait WithEffects {
+    fn named(&self) -> Named<'_>;
+}
+
+macro_rules! with_effects {
+    ($($t:ty),*) => {
+        $(impl WithEffects for $t {
+            fn named(&self) -> Named<'_> {
+                (&self.id, &self.name, &self.text, &self.effects)
+            }
+        })*
+    };
+}
+with_effects!(Card, ExplorationCard, Ritual);
+
+fn named_list<T: WithEffects>(list: &[T]) -> Vec<Named<'_>> {
+    list.iter().map(WithEffects::named).collect()
+}
+
+/// The ids, texts and effects of a catalogue of named entries (cards, rituals).
+fn named_effects(db: &ContentDb, r: &mut Report, what: &str, list: &[Named]) {
+    r.ids(what, list.iter().map(|(id, n, t, _)| (*id, vec![*n, *t])));
+    for (id, _, _, effects_list) in list {
         effects(
             db,
             r,
-            &format!("rituals[{}]", c.id),
-            &format!("\"{}\"", c.id),
-            &c.effects,
+            &format!("{what}[{id}]"),
+            &format!("\"{id}\""),
+            effects_list,
         );
     }
 }
@@ -514,11 +521,6 @@ fn difficulties(db: &ContentDb, r: &mut Report) {
 
 /// A deck (`events.ron`, `chaos.ron`, `artifacts.ron`): ids, a size within bounds, effects.
 fn deck(db: &ContentDb, r: &mut Report, what: &str, deck: &[Card]) {
-    r.ids(
-        what,
-        deck.iter()
-            .map(|c| (c.id.as_str(), vec![c.name.as_str(), c.text.as_str()])),
-    );
     let copies: u64 = deck.iter().map(|c| c.copies as u64).sum();
     if copies == 0 {
         r.err(
@@ -534,15 +536,7 @@ fn deck(db: &ContentDb, r: &mut Report, what: &str, deck: &[Card]) {
             format!("{copies} cards: at most {MAX_DECK}"),
         );
     }
-    for c in deck {
-        effects(
-            db,
-            r,
-            &format!("{what}[{}]", c.id),
-            &format!("\"{}\"", c.id),
-            &c.effects,
-        );
-    }
+    named_effects(db, r, what, &named_list(deck));
 }
 
 fn events(db: &ContentDb, r: &mut Report) {

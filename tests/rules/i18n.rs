@@ -64,27 +64,12 @@ fn translated_literals(src: &str) -> Vec<String> {
 }
 
 fn sources() -> Vec<(String, String)> {
-    let mut files = Vec::new();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     // The window, the text layer and the app (key names) word everything a player reads.
-    let mut dirs = vec![
-        root.join("src/view"),
-        root.join("src/text"),
-        root.join("src/app"),
-    ];
-    while let Some(d) = dirs.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                files.push(p);
-            }
-        }
-    }
+    let mut files: Vec<std::path::PathBuf> = ["src/view", "src/text", "src/app"]
+        .iter()
+        .flat_map(|d| crate::common::rust_files(&root.join(d)))
+        .collect();
     files.sort();
     files
         .into_iter()
@@ -388,35 +373,25 @@ fn counts_read_as_real_plurals_in_both_languages() {
     use chaos_outpost::rules::Refusal;
     let (en, fr) = (Translations::base("en"), Translations::base("fr"));
     let famine = |tokens| Refusal::NotThatMuchFamine { tokens };
-    assert_eq!(
-        famine(1).words(&en),
-        "R5.5: the army has only 1 famine token"
-    );
-    assert_eq!(
-        famine(2).words(&en),
-        "R5.5: the army has only 2 famine tokens"
-    );
-    assert_eq!(
-        famine(1).words(&fr),
-        "R5.5 : l'armée n'a que 1 jeton de famine"
-    );
-    assert_eq!(
-        famine(2).words(&fr),
-        "R5.5 : l'armée n'a que 2 jetons de famine"
-    );
     let ap = |need| Refusal::NoActionPoints {
         unit: 4,
         need,
         have: 0,
     };
-    assert_eq!(
-        ap(0).words(&fr),
-        "R9.4 : l'unité 4 a besoin de 0 point d'action et en a 0"
-    );
-    assert_eq!(
-        ap(0).words(&en),
-        "R9.4: unit 4 needs 0 action points and has 0"
-    );
+    for (refusal, tr, words) in [
+        (famine(1), &en, "R5.5: the army has only 1 famine token"),
+        (famine(2), &en, "R5.5: the army has only 2 famine tokens"),
+        (famine(1), &fr, "R5.5 : l'armée n'a que 1 jeton de famine"),
+        (famine(2), &fr, "R5.5 : l'armée n'a que 2 jetons de famine"),
+        (ap(0), &en, "R9.4: unit 4 needs 0 action points and has 0"),
+        (
+            ap(0),
+            &fr,
+            "R9.4 : l'unité 4 a besoin de 0 point d'action et en a 0",
+        ),
+    ] {
+        assert_eq!(refusal.words(tr), words);
+    }
     // No "(s)" is left in what the rules' data is worded into.
     for (k, v) in &fr.map {
         assert!(!k.contains("(s)"), "English with (s): {k}");
