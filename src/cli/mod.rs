@@ -10,7 +10,7 @@ mod framebench;
 mod fuzz;
 mod mods;
 mod play;
-mod replay;
+pub mod replay;
 mod scenario;
 mod schema;
 mod sim;

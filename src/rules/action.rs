@@ -620,7 +620,7 @@ fn apply(world: &mut World, by: Camp, action: &Action) {
                 r.placed = Default::default();
             }
             world.emit(GameEvent::ResearchChosen { tech: tech.clone() });
-            research::check_completion(world);
+            super::effects::check_completion(world);
         }
         Action::FundResearch {
             outpost,
@@ -637,7 +637,7 @@ fn apply(world: &mut World, by: Camp, action: &Action) {
                 res: *res,
                 amount: took,
             });
-            research::check_completion(world);
+            super::effects::check_completion(world);
         }
         Action::AssignLab {
             outpost,

@@ -11,9 +11,8 @@ use bevy::prelude::*;
 use hexx::Hex;
 
 use super::board::key;
+use super::units::{add_famine, spawn, wound_all};
 use super::upkeep::{corruption, portal};
-// Army operations live with the armies; re-exported here, where the effects use them.
-pub use super::units::{add_famine, attack_hit_on, cull, hp_left, spawn, wound_all};
 use super::{
     Army, Decks, GameEvent, GameRng, GameWorld, Modifiers, Outpost, Portal, Research, Rift, Tile,
 };

@@ -4,9 +4,9 @@
 use bevy::prelude::*;
 
 use super::economy::storage_of;
-use super::effects::hp_left;
 use super::main_phase::combat::Battle;
 use super::units::Census;
+use super::units::hp_left;
 use super::{Army, Cycle, GameWorld, Outpost, Portal};
 
 /// Checks every invariant; the error names the first one broken.

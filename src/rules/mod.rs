@@ -126,6 +126,14 @@ pub struct StepDef {
 pub struct CycleOrder(pub Vec<StepDef>);
 
 impl CycleOrder {
+    /// How the step at this position is played (automatic past the end).
+    pub fn kind(&self, step: usize) -> StepKind {
+        self.0.get(step).map_or(StepKind::Automatic, |s| s.kind)
+    }
+    /// The step at this position is played in alternating turns.
+    pub fn in_turns(&self, step: usize) -> bool {
+        matches!(self.kind(step), StepKind::Turns)
+    }
     /// Position of a step.
     pub fn position(&self, id: &str) -> Option<usize> {
         self.0.iter().position(|s| s.id == id)
@@ -375,13 +383,8 @@ impl GameWorld for World {
         order.0.get(c.step).map(|s| s.id).unwrap_or("?")
     }
     fn step_kind(&self) -> StepKind {
-        let order = self.resource::<CycleOrder>();
-        let c = self.resource::<Cycle>();
-        order
-            .0
-            .get(c.step)
-            .map(|s| s.kind)
-            .unwrap_or(StepKind::Automatic)
+        self.resource::<CycleOrder>()
+            .kind(self.resource::<Cycle>().step)
     }
     fn deciding(&self) -> Camp {
         match self.step_kind() {

@@ -281,7 +281,7 @@ fn refresh_cache(
     }
     *last = Some(key);
     let over = world.resource::<Outcome>().winner.is_some();
-    let eladrins_decide = !world.in_turns() || world.resource::<Cycle>().turn == Camp::Eladrins;
+    let eladrins_decide = world.deciding() == Camp::Eladrins;
     let legal = if !over && eladrins_decide {
         legal_actions(world, Camp::Eladrins)
     } else {
@@ -339,9 +339,9 @@ fn refresh_cache(
                 .map(|u| {
                     (
                         u.clone(),
-                        crate::rules::effects::hp_left(world, &a, u),
+                        crate::rules::units::hp_left(world, &a, u),
                         db.unit(&u.kind).map(|t| t.hp).unwrap_or(1),
-                        crate::rules::effects::attack_hit_on(world, &a, u),
+                        crate::rules::units::attack_hit_on(world, &a, u),
                     )
                 })
                 .collect();

@@ -110,11 +110,7 @@ fn play_ai_turns(world: &mut World) {
         }
         d.since = 0.0;
     }
-    let waiting = if world.in_turns() {
-        world.resource::<Cycle>().turn
-    } else {
-        Camp::Eladrins
-    };
+    let waiting = world.deciding();
     // A hot-seat seat given to the AI (`--players Ana,AI`) plays its main-phase turns itself.
     let ai_seat = world.in_turns() && seat_is_ai(world);
     if waiting == Camp::Eladrins && !world.resource::<Driver>().autoplay_eladrins && !ai_seat {

@@ -137,10 +137,7 @@ fn pick_a_hint(
     }
     let step = order.0.get(cycle.step).map(|s| s.id).unwrap_or("");
     // The main phase is known by its kind (turns), not by its id.
-    let turns = order
-        .0
-        .get(cycle.step)
-        .is_some_and(|s| matches!(s.kind, crate::rules::StepKind::Turns));
+    let turns = order.in_turns(cycle.step);
     let sel = view.selected;
     let now = |w: &When| match w {
         When::Step(s) => step == s && !(turns && cycle.turn == Camp::Chaos),

@@ -172,10 +172,7 @@ fn enter_closes_the_step(
     if !map.just_pressed(Shortcut::EndStep, &keys) || egui.wants_keyboard_input() {
         return;
     }
-    let main = order
-        .0
-        .get(cycle.step)
-        .is_some_and(|s| matches!(s.kind, crate::rules::StepKind::Turns));
+    let main = order.in_turns(cycle.step);
     let action = if !main {
         Action::Done
     } else if cycle.turn != Camp::Eladrins {

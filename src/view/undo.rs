@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use crate::content::Camp;
 use crate::rules::snapshot::{Snapshot, capture, restore};
-use crate::rules::{ActionLog, Chronicle, Cycle, GameEvent, GameWorld};
+use crate::rules::{ActionLog, Chronicle, GameEvent, GameWorld};
 
 /// Most undo steps kept.
 const MAX_UNDO: usize = 30;
@@ -93,8 +93,7 @@ fn track_and_undo(world: &mut World) {
         return;
     }
     world.resource_mut::<UndoStack>().requested = false;
-    let waiting_for_eladrins =
-        !world.in_turns() || world.resource::<Cycle>().turn == Camp::Eladrins;
+    let waiting_for_eladrins = world.deciding() == Camp::Eladrins;
     let target = world.resource_mut::<UndoStack>().states.pop();
     let tr = world.resource::<crate::text::Translations>().clone();
     let message = match target {

@@ -19,15 +19,16 @@ fn golden(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Replays `name` on a fresh game and gives its final state hash, as `replay` prints it.
+/// Replays `name` on a fresh game (as `chaos-outpost replay` does) and gives its final state
+/// hash as that command prints it.
 fn replay_hash(name: &str) -> String {
     let r = snapshot::read_replay(&golden(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert!(
         !r.cycle_hashes.is_empty(),
         "{name}: no cycle hashes to check"
     );
-    let mut app = setup::headless_app(Arc::new(base()));
-    let h = snapshot::play_replay(app.world_mut(), &r).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let h = chaos_outpost::cli::replay::replay_hash(&[], &golden(name))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     format!("{h:016x}")
 }
 

@@ -2,7 +2,8 @@
 //! (psara for some), famine tokens and their effects, extra food against famine.
 
 use chaos_outpost::content::{Camp, Effect, Res};
-use chaos_outpost::rules::effects::{apply, attack_hit_on, hp_left};
+use chaos_outpost::rules::effects::apply;
+use chaos_outpost::rules::units::{attack_hit_on, hp_left};
 use chaos_outpost::rules::{Action, Refusal, Research};
 
 use crate::common::*;

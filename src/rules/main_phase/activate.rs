@@ -356,7 +356,7 @@ pub fn merge(world: &mut World, by: Camp, from: u32) {
         }));
     }
     world.emit(GameEvent::Merged { into: a.id, from });
-    effects::cull(world, e, crate::rules::event::Cause::Famine);
+    crate::rules::units::cull(world, e, crate::rules::event::Cause::Famine);
 }
 
 /// R9.4 detach: units leave the active army as a new army on the tile, 1 point each; never

@@ -7,7 +7,7 @@ use hexx::Hex;
 use super::{active_army, hex_of, spend_ap};
 use crate::content::{At, Camp, Skill, Stock};
 use crate::rules::economy::{available, outpost_purse, pay};
-use crate::rules::effects::spawn;
+use crate::rules::units::spawn;
 use crate::rules::{Army, Board, GameEvent, GameWorld, Ids, Modifiers, Outpost, Refusal, Works};
 
 /// The Eladrin outpost whose control zone holds `h` (lowest id first), if any (R9.1).

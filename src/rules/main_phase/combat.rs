@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{active_army, build::armies_on};
 use crate::content::{BuildingEffect, Camp};
-use crate::rules::effects::{attack_hit_on, cull, hp_left};
+use crate::rules::units::{attack_hit_on, cull, hp_left};
 use crate::rules::{Army, Board, GameEvent, GameRng, GameWorld, Outpost, Refusal};
 
 /// The schedule of one combat round.

@@ -8,7 +8,8 @@ use hexx::Hex;
 use super::{active_army, at_of};
 use crate::content::{Camp, Skill};
 use crate::rules::economy::{available, pay, ritual_purse};
-use crate::rules::effects::{self, close_rift_at, spawn};
+use crate::rules::effects::{self, close_rift_at};
+use crate::rules::units::spawn;
 use crate::rules::{Army, GameEvent, GameWorld, Refusal, Rift};
 
 /// Ritualists of the active army able to act, in unit order.

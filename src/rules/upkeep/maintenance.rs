@@ -8,8 +8,8 @@ use bevy::prelude::*;
 
 use crate::content::{Camp, Diet, Res};
 use crate::rules::economy::{available, outpost_purse, pay, purse_at, take_up_to};
-use crate::rules::effects::add_famine;
 use crate::rules::event::Upkeeper;
+use crate::rules::units::add_famine;
 use crate::rules::{
     Army, Board, CycleAppExt, GameEvent, GameWorld, Outpost, Placement, RuleSet, StepDef, StepKind,
     StepSchedule,

@@ -14,8 +14,8 @@ use crate::rules::{
     RuleSet, StepDef, StepKind, StepSchedule, effects,
 };
 // Completing a technology applies its effects, and effects add research points: both live in
-// the effect interpreter, which this step calls.
-pub use crate::rules::effects::{add_points, check_completion};
+// the effect interpreter (`effects::add_points`, `effects::check_completion`).
+use crate::rules::effects::add_points;
 
 /// Resources the research under way still needs on its card.
 pub fn resources_missing(world: &World) -> Stock {

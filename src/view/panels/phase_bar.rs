@@ -7,7 +7,7 @@ use bevy_egui::egui;
 use super::{Out, Shortcuts};
 use crate::app::keys::Shortcut as K;
 use crate::content::Camp;
-use crate::rules::{Action, Cycle, CycleOrder, GameSetup, Outcome, StepKind};
+use crate::rules::{Action, Cycle, CycleOrder, GameSetup, Outcome};
 use crate::text::Translations;
 use crate::view::driver::Driver;
 use crate::view::undo::UndoStack;
@@ -39,10 +39,7 @@ pub(super) fn draw(
         shortcuts,
     } = *bar;
     // The main phase is known by its kind (turns), not by its id.
-    let turns = order
-        .0
-        .get(cycle.step)
-        .is_some_and(|s| matches!(s.kind, StepKind::Turns));
+    let turns = order.in_turns(cycle.step);
     egui::Panel::top("phase").show(root, |ui| {
         ui.horizontal_wrapped(|ui| {
             ui.heading(tr.f("Cycle {}", &[&cycle.number]));
