@@ -546,15 +546,16 @@ pub fn validate(world: &mut World, by: Camp, action: &Action) -> Result<(), Refu
                 return Err(Refusal::PortalNotBuilt);
             }
             let p = world.resource::<Portal>().clone();
+            // R8.3 first: while a marker blocks the track no crystal goes in, whatever the count.
+            if p.corruption > 0 {
+                return Err(Refusal::PowerBlocked);
+            }
             let max = portal::crystals_allowed(world);
             if p.crystals_this_phase + crystals > max {
                 return Err(Refusal::CrystalLimit {
                     max,
                     used: p.crystals_this_phase,
                 });
-            }
-            if p.corruption > 0 {
-                return Err(Refusal::PowerBlocked);
             }
             let o = world
                 .outpost_by_id(p.outpost)

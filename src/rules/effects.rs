@@ -18,6 +18,20 @@ use super::{
 };
 use crate::content::{Camp, Effect, Stock, Where};
 
+/// Whether the building or improvement `id` may be built, with the one meaning every source of
+/// `Unlock` shares: it names no technology (`requires_tech`), or that technology is researched
+/// (R7.2), or an `Unlock(id)` effect opened it, whatever played the effect (a technology, an
+/// artifact, an event, an exploration card, a ritual, a mod's card).
+pub fn is_unlocked(world: &World, id: &str, requires_tech: &Option<String>) -> bool {
+    match requires_tech {
+        None => true,
+        Some(t) => {
+            world.resource::<Research>().done.contains(t)
+                || world.resource::<Modifiers>().unlocked.contains(id)
+        }
+    }
+}
+
 /// Applies effects in order. `at` is the tile the effect concerns, if any (exploration).
 pub fn apply(world: &mut World, effects: &[Effect], at: Option<Hex>) {
     for e in effects {

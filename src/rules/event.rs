@@ -34,6 +34,9 @@ pub enum GameEvent {
         dice: Vec<u8>,
         /// Success on total ≥ target.
         target: i32,
+        /// Taken off each die before it is compared (famine, R5.4).
+        #[serde(default)]
+        malus: u8,
         /// Did it succeed.
         success: bool,
         /// Where, if on the map.

@@ -1,7 +1,8 @@
 //! The upkeep forecast: what the next upkeep will do if nothing changes, from what is known now
 //! (never from dice not yet rolled): armies that will go hungry (R5.3–R5.4), buildings and
 //! improvements that can't pay their upkeep (R5.2), both played exactly on a copy of the state,
-//! and Chaos's first corruption target with its exact odds (R6.2). The panels show them as
+//! Chaos's first corruption target with its exact odds (R6.2), and a power track blocked by
+//! corruption markers (R8.3). The panels show them as
 //! warnings before they happen.
 
 use bevy::prelude::*;
@@ -60,6 +61,15 @@ pub enum Warning {
         attempts: u32,
         /// An Eladrin outpost stands there.
         outpost: bool,
+    },
+    /// R8.3: corruption markers sit on the next power cells; no crystal can go in until they are
+    /// pushed back (closing a rift, a ritual).
+    PowerBlocked {
+        /// Markers on the track.
+        markers: u32,
+        /// Free cells before the last one: how many more markers Chaos needs to take the portal
+        /// (R8.4).
+        cells_left: u32,
     },
 }
 
@@ -140,6 +150,14 @@ pub fn upkeep_forecast(world: &mut World) -> Vec<Warning> {
                 });
             }
         }
+    }
+    let p = world.resource::<super::Portal>().clone();
+    if p.corruption > 0 && !p.operational && super::upkeep::portal::is_built(world) {
+        let track = world.content().portal().track;
+        out.push(Warning::PowerBlocked {
+            markers: p.corruption,
+            cells_left: track.saturating_sub(p.power + p.corruption),
+        });
     }
     let attempts = attempts_this_step(world);
     if attempts > 0

@@ -29,6 +29,7 @@ pub mod snapshot;
 pub mod state;
 pub mod units;
 pub mod upkeep;
+pub mod version;
 
 use std::sync::Arc;
 
@@ -261,6 +262,10 @@ pub struct GameSetup {
     /// Eladrin players sharing the Eladrin turn in this order (hot-seat); one by default.
     #[serde(default)]
     pub players: Vec<String>,
+    /// The rules this game is played under (`version`): kept for its whole life, so a save or
+    /// replay made under older rules plays on as it was made.
+    #[serde(default, skip_serializing_if = "version::is_first")]
+    pub rules: version::Rules,
 }
 
 /// Every action accepted so far, in order, with who sent it (for replays).
@@ -320,6 +325,12 @@ pub trait GameWorld {
     fn difficulty_level(&self) -> crate::content::Difficulty;
     /// Army entities matching `f`, sorted by id.
     fn armies_where(&mut self, f: impl Fn(&Army) -> bool) -> Vec<Entity>;
+    /// The rules version this game is played under (`version`).
+    fn rules(&self) -> version::Rules {
+        self.game_setup().rules
+    }
+    /// The game's setup.
+    fn game_setup(&self) -> &GameSetup;
 }
 
 impl GameWorld for World {
@@ -361,6 +372,9 @@ impl GameWorld for World {
     fn army_by_id(&mut self, id: u32) -> Option<Entity> {
         let mut q = self.query::<(Entity, &Army)>();
         q.iter(self).find(|(_, a)| a.id == id).map(|(e, _)| e)
+    }
+    fn game_setup(&self) -> &GameSetup {
+        self.resource::<GameSetup>()
     }
     fn difficulty_level(&self) -> crate::content::Difficulty {
         let setup = self.resource::<GameSetup>();

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use hexx::Hex;
 
+use super::version::{self, Rules};
 use super::{
     Army, Board, Chronicle, Cycle, Decks, GameRng, GameSetup, Ids, Outpost, Portal, Rift,
     RulesPlugin, StepDone, Tile, Unit, Works, advance,
@@ -67,7 +68,20 @@ pub fn start_game(
     difficulty: Option<&str>,
     seed: u64,
 ) -> Result<(), String> {
-    spawn_game(world, level_id, difficulty, seed)?;
+    start_game_under(world, level_id, difficulty, seed, Rules::CURRENT)
+}
+
+/// `start_game` under the given rules version (a replay plays under the rules it was made
+/// with, `version`).
+pub fn start_game_under(
+    world: &mut World,
+    level_id: &str,
+    difficulty: Option<&str>,
+    seed: u64,
+    rules: Rules,
+) -> Result<(), String> {
+    version::check(rules, "game")?;
+    spawn_game_under(world, level_id, difficulty, seed, rules)?;
     advance(world);
     Ok(())
 }
@@ -79,6 +93,17 @@ pub fn spawn_game(
     level_id: &str,
     difficulty: Option<&str>,
     seed: u64,
+) -> Result<(), String> {
+    spawn_game_under(world, level_id, difficulty, seed, Rules::CURRENT)
+}
+
+/// `spawn_game` under the given rules version.
+pub fn spawn_game_under(
+    world: &mut World,
+    level_id: &str,
+    difficulty: Option<&str>,
+    seed: u64,
+    rules: Rules,
 ) -> Result<(), String> {
     let db = world.resource::<Content>().0.clone();
     let level = db
@@ -111,7 +136,7 @@ pub fn spawn_game(
         .map(|t| t.armies.clone())
         .unwrap_or_default();
 
-    clear_game(world, &level.id, &difficulty, seed);
+    clear_game(world, &level.id, &difficulty, seed, rules);
     spawn_map(world, &db, &level);
     place_markers(world, &level);
     spawn_outposts(world, &db, &level, &diff)?;
@@ -121,7 +146,7 @@ pub fn spawn_game(
 }
 
 /// Removes any game in the world and resets its state for a new one.
-fn clear_game(world: &mut World, level: &str, difficulty: &str, seed: u64) {
+fn clear_game(world: &mut World, level: &str, difficulty: &str, seed: u64, rules: Rules) {
     let mut old: Vec<Entity> = Vec::new();
     old.extend(world.query_filtered::<Entity, With<Tile>>().iter(world));
     old.extend(world.query_filtered::<Entity, With<Army>>().iter(world));
@@ -139,6 +164,7 @@ fn clear_game(world: &mut World, level: &str, difficulty: &str, seed: u64) {
         difficulty: difficulty.to_string(),
         seed,
         players: vec!["Eladrins".into()],
+        rules,
     });
 }
 

@@ -126,6 +126,7 @@ pub fn check(world: &World, s: &Snapshot) -> Result<(), String> {
             s.version
         ));
     }
+    super::version::check(s.setup.rules, "save")?;
     let db = world.resource::<Content>().0.clone();
     let max_tiles = 3 * MAX_MAP_RADIUS as usize * (MAX_MAP_RADIUS as usize + 1) + 1;
     if s.tiles.len() > max_tiles || s.tiles.is_empty() {
@@ -288,6 +289,9 @@ pub struct Replay {
     /// The state hash at the start of each cycle from the second (`CycleHashes`).
     #[serde(default)]
     pub cycle_hashes: Vec<u64>,
+    /// The rules version it was recorded under (none: version 1, before versions existed).
+    #[serde(default)]
+    pub rules: super::version::Rules,
 }
 
 /// The replay of the game in the world.
@@ -303,6 +307,7 @@ pub fn replay_of(world: &mut World) -> Replay {
         final_hash: Some(state_hash(world)),
         content_hash: Some(world.resource::<Content>().hash()),
         cycle_hashes: world.resource::<super::CycleHashes>().0.clone(),
+        rules: setup.rules,
     }
 }
 
@@ -350,8 +355,9 @@ pub fn read_replay(path: &Path) -> Result<Replay, String> {
     parse_replay(&text).map_err(|e| format!("{}:{e}", path.display()))
 }
 
-/// Plays a replay in the world; returns the final state hash. Refuses a replay recorded with
-/// other content, and stops at the first refused action or the first cycle whose hash differs
+/// Plays a replay in the world, under the rules version it was recorded with; returns the
+/// final state hash. Refuses a replay recorded with other content or under rules this build
+/// does not play (naming both versions), and stops at the first refused action or the first cycle whose hash differs
 /// from the recorded one, naming it: a replay never silently drifts.
 pub fn play_replay(world: &mut World, r: &Replay) -> Result<u64, String> {
     let here = world.resource::<Content>().hash();
@@ -363,7 +369,8 @@ pub fn play_replay(world: &mut World, r: &Replay) -> Result<u64, String> {
              it would not play the same way, so it is refused"
         ));
     }
-    super::setup::start_game(world, &r.level, Some(&r.difficulty), r.seed)?;
+    super::version::check(r.rules, "replay")?;
+    super::setup::start_game_under(world, &r.level, Some(&r.difficulty), r.seed, r.rules)?;
     if !r.players.is_empty() {
         super::setup::set_players(world, &r.players);
     }

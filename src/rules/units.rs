@@ -199,8 +199,9 @@ pub fn spawn(world: &mut World, camp: Camp, hex: Hex, unit: &str, count: u32) {
     }
 }
 
-/// The d6 result each attack die of a unit needs: its card's `hit_on`, one harder per famine
-/// token (R5.4: −1 to attack rolls), one easier per attack technology (Eladrins); 7 = no hit.
+/// The d6 result each attack die of a unit needs: its card's `hit_on`, one easier per attack
+/// technology (Eladrins); 7 = no hit. Under rules version 1 each famine token made it one
+/// harder, clamped at 7 (`attack_malus` takes famine off the roll instead).
 pub fn attack_hit_on(world: &World, army: &Army, unit: &Unit) -> u8 {
     let db = world.content();
     let base = db
@@ -212,5 +213,20 @@ pub fn attack_hit_on(world: &World, army: &Army, unit: &Unit) -> u8 {
     } else {
         0
     };
-    (base + army.famine as i32 - bonus).clamp(1, 7) as u8
+    let famine = if world.rules().famine_lowers_the_roll() {
+        0
+    } else {
+        army.famine as i32
+    };
+    (base + famine - bonus).clamp(1, 7) as u8
+}
+
+/// What each attack roll of the army's units loses (R5.4: −1 per famine token). Nothing under
+/// rules version 1, where famine raised the hit number instead.
+pub fn attack_malus(world: &World, army: &Army) -> u8 {
+    if world.rules().famine_lowers_the_roll() {
+        army.famine.min(u8::MAX as u32) as u8
+    } else {
+        0
+    }
 }

@@ -35,6 +35,7 @@ impl GameEvent {
                 what,
                 dice,
                 target,
+                malus,
                 success,
                 at,
             } => {
@@ -50,6 +51,9 @@ impl GameEvent {
                         &t(if *success { "success" } else { "failure" }),
                     ],
                 );
+                if *malus > 0 {
+                    s.push_str(&tr.f(" (famine: −{} on each die)", &[malus]));
+                }
                 if let Some(a) = at {
                     s.push_str(&tr.f(" at {}", &[&h(a)]));
                 }

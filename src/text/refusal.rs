@@ -54,7 +54,7 @@ impl Refusal {
                 &[max, used],
             ),
             PowerBlocked => {
-                t("R8.3: a corruption marker blocks the power track; push it back first")
+                t("R8.3: a corruption marker blocks the power track: close a rift or perform a ritual to push it back")
             }
             UnknownKind(k) => tr.f("no action kind `{}` is known", &[k]),
             UnknownContent(id) => tr.f("`{}` is not in the game's content", &[id]),

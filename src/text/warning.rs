@@ -1,5 +1,5 @@
 //! The words of an upkeep forecast warning (famine, idle works, Chaos' first corruption target
-//! with its odds), each citing the rule it foresees.
+//! with its odds, a blocked power track), each citing the rule it foresees.
 
 use super::Translations;
 use crate::content::{ContentDb, Stock};
@@ -55,6 +55,14 @@ impl Warning {
                     &[&at.0, &at.1, target, &format!("{:.0}", chance * 100.0), attempts],
                 )
             }
+            Warning::PowerBlocked {
+                markers,
+                cells_left,
+            } => tr.p(
+                "{} corruption marker blocks the portal's power track: no crystal goes in until a rift is closed or a ritual pushes it back (free cells before Chaos takes the portal: {}, R8.3–R8.4)|{} corruption markers block the portal's power track: no crystal goes in until rifts are closed or rituals push them back (free cells before Chaos takes the portal: {}, R8.3–R8.4)",
+                *markers as u64,
+                &[markers, cells_left],
+            ),
         }
     }
 }

@@ -64,8 +64,9 @@ pub struct OutpostSheet {
 pub struct ArmySheet {
     /// The army.
     pub army: Army,
-    /// Per unit: hit points left (famine counted), its card's hit points, the d6 it hits on.
-    pub units: Vec<(crate::rules::units::Unit, i32, u8, u8)>,
+    /// Per unit: hit points left (famine counted), its card's hit points, the d6 it hits on,
+    /// and what famine takes off each of its rolls (R5.4).
+    pub units: Vec<(crate::rules::units::Unit, i32, u8, u8, u8)>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -342,6 +343,7 @@ fn refresh_cache(
                         crate::rules::units::hp_left(world, &a, u),
                         db.unit(&u.kind).map(|t| t.hp).unwrap_or(1),
                         crate::rules::units::attack_hit_on(world, &a, u),
+                        crate::rules::units::attack_malus(world, &a),
                     )
                 })
                 .collect();

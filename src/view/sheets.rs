@@ -103,6 +103,7 @@ pub fn forecast(
                 }
                 Warning::Corruption { outpost: true, .. } => ("ui_corruption", BAD),
                 Warning::Corruption { .. } => ("ui_corruption", WARN),
+                Warning::PowerBlocked { .. } => ("ui_corruption", BAD),
             };
             icon(ui, icons, key, "ui_card", 16.0);
             let words = w.words(tr, Some(db));
@@ -329,7 +330,7 @@ pub fn armies(
         egui::Grid::new(("army", a.id))
             .striped(true)
             .show(ui, |ui| {
-                for (u, hp, max, hit_on) in &s.units {
+                for (u, hp, max, hit_on, malus) in &s.units {
                     let t = db.unit(&u.kind);
                     ui.horizontal(|ui| {
                         icon(ui, icons, &format!("unit_{}", u.kind), "ui_sword", 20.0);
@@ -348,7 +349,15 @@ pub fn armies(
                     let dice = t.map(|t| t.attack.dice).unwrap_or(0);
                     ui.horizontal(|ui| {
                         icon(ui, icons, "ui_sword", "ui_card", 14.0);
-                        ui.label(format!("{dice}×d6 ≥ {hit_on}"));
+                        if *malus > 0 {
+                            // R5.4: famine comes off the roll, so a 6 can miss.
+                            ui.label(
+                                RichText::new(format!("{dice}×d6 −{malus} ≥ {hit_on}")).color(BAD),
+                            )
+                            .on_hover_text(tr.f("Famine: −{} on each attack die (R5.4)", &[malus]));
+                        } else {
+                            ui.label(format!("{dice}×d6 ≥ {hit_on}"));
+                        }
                     });
                     ui.label(tr.f("{} AP", &[&u.ap]))
                         .on_hover_text(tr.t("Action points left this activation (R9.4)"));
@@ -390,12 +399,23 @@ pub fn armies(
             if let Action::Engage { target, .. } = x
                 && let Some((_, o)) = odds.iter().find(|(t, _)| t == target)
             {
-                text = format!(
-                    "{text} — win {:.0} %, lose {:.0} %, undecided {:.0} % (R9.5)",
-                    o.attacker_wins * 100.0,
-                    (o.defender_wins + o.both_destroyed) * 100.0,
-                    o.undecided * 100.0
+                let pc = |p: f64| format!("{:.0}", p * 100.0);
+                text = tr.f(
+                    "{} — win {} %, lose {} %, undecided {} % (R9.5)",
+                    &[
+                        &text,
+                        &pc(o.attacker_wins),
+                        &pc(o.defender_wins + o.both_destroyed),
+                        &pc(o.undecided),
+                    ],
                 );
+                // R5.4: famine comes off the rolls, on either side; the odds above count it.
+                if o.famine.0 > 0 {
+                    text.push_str(&tr.f(" — your famine: −{} on each die", &[&o.famine.0]));
+                }
+                if o.famine.1 > 0 {
+                    text.push_str(&tr.f(" — their famine: −{} on each die", &[&o.famine.1]));
+                }
             }
             if ui.button(text).clicked() {
                 clicked = Some(x.clone());

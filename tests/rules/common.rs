@@ -8,6 +8,7 @@ use std::sync::Arc;
 use bevy::prelude::{App, World};
 use chaos_outpost::content::*;
 use chaos_outpost::rules::snapshot::state_hash;
+use chaos_outpost::rules::version::Rules;
 use chaos_outpost::rules::{
     Action, Army, Chronicle, Cycle, CycleOrder, GameEvent, GameRng, GameWorld, Outpost, Refusal,
     StepSchedule, Tile, setup, submit,
@@ -36,6 +37,7 @@ pub struct Builder {
     pub db: ContentDb,
     pub level: Level,
     seed: u64,
+    rules: Rules,
 }
 
 impl Builder {
@@ -68,7 +70,13 @@ impl Builder {
                 difficulty_tweaks: Default::default(),
             },
             seed: 7,
+            rules: Rules::CURRENT,
         }
+    }
+    /// Plays under an older rules version (`rules::version`), as an old save or replay does.
+    pub fn rules(mut self, version: u32) -> Self {
+        self.rules = Rules(version);
+        self
     }
     pub fn seed(mut self, s: u64) -> Self {
         self.seed = s;
@@ -145,7 +153,9 @@ impl Builder {
         // Content tweaks change the catalogs: rebuild the id indexes.
         db.reindex();
         let mut app = setup::headless_app(Arc::new(db));
-        if let Err(e) = setup::spawn_game(app.world_mut(), "test", None, self.seed) {
+        if let Err(e) =
+            setup::spawn_game_under(app.world_mut(), "test", None, self.seed, self.rules)
+        {
             panic!("scenario must spawn: {e}");
         }
         Scn { app }

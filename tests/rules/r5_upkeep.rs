@@ -3,7 +3,8 @@
 
 use chaos_outpost::content::{Camp, Effect, Res};
 use chaos_outpost::rules::effects::apply;
-use chaos_outpost::rules::units::{attack_hit_on, hp_left};
+use chaos_outpost::rules::main_phase::combat::{fighters, hit_distribution};
+use chaos_outpost::rules::units::{attack_hit_on, attack_malus, hp_left};
 use chaos_outpost::rules::{Action, Refusal, Research};
 
 use crate::common::*;
@@ -103,7 +104,7 @@ fn r5_4_each_missing_food_point_is_a_famine_token() {
 }
 
 #[test]
-fn r5_4_famine_costs_a_hit_point_and_an_attack_pip_per_token() {
+fn r5_4_famine_costs_a_hit_point_and_one_off_each_attack_roll_per_token() {
     let mut s = Builder::new(4)
         .army(Camp::Eladrins, (0, 0), &["warden"])
         .build();
@@ -112,15 +113,63 @@ fn r5_4_famine_costs_a_hit_point_and_an_attack_pip_per_token() {
         hp_left(s.w(), &a, &a.units[0]),
         attack_hit_on(s.w(), &a, &a.units[0]),
     );
+    assert_eq!(attack_malus(s.w(), &a), 0);
     s.run("R5");
     let a = s.armies()[0].clone();
     assert_eq!(a.famine, 1);
     assert_eq!(hp_left(s.w(), &a, &a.units[0]), hp0 - 1);
-    assert_eq!(
-        attack_hit_on(s.w(), &a, &a.units[0]),
-        hit0 + 1,
-        "−1 to attack rolls"
-    );
+    // "−1 to its attack rolls": the roll loses 1, the number it must reach stays.
+    assert_eq!(attack_hit_on(s.w(), &a, &a.units[0]), hit0);
+    assert_eq!(attack_malus(s.w(), &a), 1, "−1 to attack rolls");
+}
+
+#[test]
+fn r5_4_a_famished_unit_that_hits_on_6_misses_even_on_a_6() {
+    // No "a 6 always hits" in the text: a 6 with −1 is a 5. Settlers, builders, healers and
+    // boats hit on 6.
+    let mut s = Builder::new(4)
+        .army(Camp::Eladrins, (0, 0), &["settler"])
+        .build();
+    let a = s.armies()[0].clone();
+    s.army_mut(a.id, |x| x.famine = 1);
+    let a = s.armies()[0].clone();
+    let f = fighters(s.w(), &a, 0)[0];
+    assert_eq!((f.hit_on, f.malus), (6, 1));
+    assert!(!f.hits(6), "6 − 1 = 5 < 6");
+    assert_eq!(f.chance(), 0.0);
+    assert_eq!(hit_distribution(&[f]), vec![1.0, 0.0]);
+}
+
+#[test]
+fn r5_4_every_famine_token_counts_past_the_sixth_face() {
+    // A warden hits on 4: 1 token needs a 5, 2 a 6, 3 never hit. Under the old clamp, 3 tokens
+    // still hit on a 6.
+    let mut s = Builder::new(4)
+        .army(Camp::Eladrins, (0, 0), &["warden"])
+        .build();
+    let id = s.armies()[0].id;
+    let mut chances = Vec::new();
+    for tokens in 0..4 {
+        s.army_mut(id, |x| x.famine = tokens);
+        let a = s.armies()[0].clone();
+        chances.push((fighters(s.w(), &a, 0)[0].chance() * 6.0).round() as u32);
+    }
+    assert_eq!(chances, vec![3, 2, 1, 0], "faces that hit, out of 6");
+}
+
+#[test]
+fn r5_4_under_rules_version_1_famine_raised_a_clamped_hit_number() {
+    // Replays and saves made before the fix play on as recorded (rules::version).
+    let mut s = Builder::new(4)
+        .rules(1)
+        .army(Camp::Eladrins, (0, 0), &["settler"])
+        .build();
+    let id = s.armies()[0].id;
+    s.army_mut(id, |x| x.famine = 2);
+    let a = s.armies()[0].clone();
+    let f = fighters(s.w(), &a, 0)[0];
+    assert_eq!((f.hit_on, f.malus), (6, 0));
+    assert!(f.hits(6));
 }
 
 #[test]

@@ -273,3 +273,165 @@ fn r7_3_a_lab_can_only_analyse_an_artifact_in_its_zone() {
         Refusal::NotALab,
     );
 }
+
+// One meaning for "unlocked" (R7.2, R9.1, R9.2): `Unlock(id)` opens the building or improvement
+// `id`, whatever plays the effect. The Orchard needs Grafting (`requires_tech`); every source below
+// opens it without Grafting being researched.
+
+/// Whether the Orchard may be built on (1, 0), in Home's zone, at the main phase: the refusal.
+fn orchard_at_main_phase(s: &mut Scn) -> Result<(), Refusal> {
+    s.run("R9");
+    chaos_outpost::rules::action::validate(
+        s.w(),
+        chaos_outpost::content::Camp::Eladrins,
+        &Action::BuildImprovement {
+            at: (1, 0),
+            improvement: "orchard".into(),
+        },
+    )
+}
+
+fn orchard_home() -> Builder {
+    Builder::new(5).outpost(
+        "Home",
+        (0, 0),
+        "citadel",
+        st(&[(Res::Food, 10), (Res::Wood, 10), (Res::Crystal, 2)]),
+        &["laboratory"],
+    )
+}
+
+fn unlock_orchard() -> Vec<Effect> {
+    vec![Effect::Unlock("orchard".into())]
+}
+
+#[test]
+fn r7_2_the_orchard_is_locked_until_something_unlocks_it() {
+    let mut s = orchard_home().build();
+    assert_eq!(
+        orchard_at_main_phase(&mut s),
+        Err(Refusal::Locked("Grafting".into()))
+    );
+    // Researching the technology it names opens it (R7.2).
+    s.w()
+        .resource_mut::<Research>()
+        .done
+        .push("grafting".into());
+    assert_eq!(orchard_at_main_phase(&mut s), Ok(()));
+}
+
+#[test]
+fn r7_2_unlock_from_an_event_card_opens_the_improvement() {
+    let mut s = orchard_home()
+        .with(|c| {
+            c.events = vec![Card {
+                id: "seedlings".into(),
+                name: "Seedlings".into(),
+                text: String::new(),
+                copies: 1,
+                effects: unlock_orchard(),
+            }];
+        })
+        .build();
+    s.run("R2");
+    assert_eq!(orchard_at_main_phase(&mut s), Ok(()), "R2 event");
+    assert!(
+        !s.w()
+            .resource::<Research>()
+            .done
+            .contains(&"grafting".to_string()),
+        "without the research"
+    );
+}
+
+#[test]
+fn r7_3_unlock_from_an_artifact_card_opens_the_improvement() {
+    let mut s = orchard_home()
+        .artifact((1, 1))
+        .with(|c| {
+            c.artifacts = vec![Card {
+                id: "graft_knife".into(),
+                name: "Graft Knife".into(),
+                text: String::new(),
+                copies: 1,
+                effects: unlock_orchard(),
+            }];
+        })
+        .build();
+    s.at("R7");
+    let home = s.outpost("Home").id;
+    s.submit(Action::AssignLab {
+        outpost: home,
+        slot: 0,
+        artifact: Some((1, 1)),
+    })
+    .expect("assign");
+    s.dice(&[3, 4]);
+    s.run("R7");
+    assert!(!s.tile((1, 1)).artifact, "the analysis succeeded");
+    assert_eq!(orchard_at_main_phase(&mut s), Ok(()), "R7.3 artifact");
+}
+
+#[test]
+fn r9_3_unlock_from_an_exploration_card_opens_the_improvement() {
+    let mut s = orchard_home()
+        .army(chaos_outpost::content::Camp::Eladrins, (2, 0), &["ranger"])
+        .with(|c| {
+            c.exploration.truncate(1);
+            c.exploration[0].copies = 1;
+            c.exploration[0].effects = unlock_orchard();
+        })
+        .build();
+    s.run("R9");
+    let army = s.army_id((2, 0), chaos_outpost::content::Camp::Eladrins);
+    let ranger = s
+        .armies()
+        .iter()
+        .find(|a| a.id == army)
+        .expect("army")
+        .units[0]
+        .id;
+    s.submit(Action::Activate { army }).expect("activate");
+    s.submit(Action::Explore { unit: ranger }).expect("explore");
+    assert_eq!(orchard_at_main_phase(&mut s), Ok(()), "R9.3 exploration");
+}
+
+#[test]
+fn r9_4_unlock_from_a_unit_card_action_opens_the_improvement() {
+    let mut s = orchard_home()
+        .army(chaos_outpost::content::Camp::Eladrins, (2, 0), &["warden"])
+        .with(|c| {
+            let warden = c
+                .units
+                .iter_mut()
+                .find(|u| u.id == "warden")
+                .expect("warden");
+            warden.actions.push(chaos_outpost::content::CardAction {
+                id: "graft".into(),
+                name: "Graft".into(),
+                text: String::new(),
+                ap: 1,
+                hourglass: false,
+                cost: Default::default(),
+                effects: unlock_orchard(),
+            });
+        })
+        .build();
+    s.run("R9");
+    let army = s.army_id((2, 0), chaos_outpost::content::Camp::Eladrins);
+    let warden = s
+        .armies()
+        .iter()
+        .find(|a| a.id == army)
+        .expect("army")
+        .units[0]
+        .id;
+    s.submit(Action::Activate { army }).expect("activate");
+    s.submit(Action::UseCard {
+        unit: warden,
+        action: "graft".into(),
+    })
+    .expect("card action");
+    assert!(s.w().resource::<Modifiers>().unlocked.contains("orchard"));
+    assert_eq!(orchard_at_main_phase(&mut s), Ok(()), "R9.4 card action");
+}

@@ -4,7 +4,7 @@
 use chaos_outpost::content::{Camp, Res};
 use chaos_outpost::rules::outcome::EndReason;
 use chaos_outpost::rules::upkeep::portal::add_corruption;
-use chaos_outpost::rules::{Action, Outcome, Portal, Refusal};
+use chaos_outpost::rules::{Action, GameWorld, Outcome, Portal, Refusal};
 
 use crate::common::*;
 
@@ -189,4 +189,89 @@ fn r8_power_track_reads_crystals_then_markers() {
         ..Default::default()
     };
     assert_eq!(p.track(5), vec![Crystal, Crystal, Corruption, Empty, Empty]);
+}
+
+/// The portal built and one crystal in, then a marker on the next cell, the cycle at R8.
+fn blocked(rules: u32) -> Scn {
+    let mut s = rich().rules(rules).build();
+    s.at("R8");
+    build_all(&mut s);
+    s.submit(Action::PowerPortal { crystals: 1 })
+        .expect("power");
+    add_corruption(s.w(), 1);
+    // A new phase at R8: its allowance is fresh, crystals are at hand.
+    s.run("R8");
+    s
+}
+
+#[test]
+fn r8_3_the_portal_step_waits_so_a_blocked_try_gets_the_rules_reason() {
+    let mut s = blocked(2);
+    chaos_outpost::rules::advance(s.w());
+    assert_eq!(
+        s.w().step_id(),
+        "R8",
+        "the step waits for the Eladrins, who see why no power goes in"
+    );
+    // `refused` checks the typed reason and that the state is unchanged.
+    s.refused(Action::PowerPortal { crystals: 1 }, Refusal::PowerBlocked);
+    s.refused(Action::PowerPortal { crystals: 3 }, Refusal::PowerBlocked);
+    let legal = chaos_outpost::rules::legal::legal_actions(s.w(), Camp::Eladrins);
+    assert!(
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::PowerPortal { .. })),
+        "no power is offered"
+    );
+    assert!(legal.contains(&Action::Done));
+    s.submit(Action::Done).expect("done");
+    assert_ne!(s.w().step_id(), "R8");
+}
+
+#[test]
+fn r8_3_the_forecast_says_the_marker_blocks_power_and_what_pushes_it_back() {
+    use chaos_outpost::rules::forecast::{Warning, upkeep_forecast};
+    let mut s = blocked(2);
+    let track = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .portal()
+        .track;
+    let w = upkeep_forecast(s.w());
+    let block = w
+        .iter()
+        .find(|w| matches!(w, Warning::PowerBlocked { .. }))
+        .expect("a blocked-power warning");
+    assert_eq!(
+        block,
+        &Warning::PowerBlocked {
+            markers: 1,
+            cells_left: track - 2,
+        }
+    );
+    let words = block.to_string();
+    assert!(
+        words.contains("R8.3") && words.contains("rift") && words.contains("ritual"),
+        "{words}"
+    );
+    // Pushed back: the warning goes, and power goes in again.
+    chaos_outpost::rules::effects::apply(
+        s.w(),
+        &[chaos_outpost::content::Effect::PushBackCorruption(1)],
+        None,
+    );
+    assert!(
+        !upkeep_forecast(s.w())
+            .iter()
+            .any(|w| matches!(w, Warning::PowerBlocked { .. }))
+    );
+    s.submit(Action::PowerPortal { crystals: 1 })
+        .expect("unblocked");
+}
+
+#[test]
+fn r8_3_under_rules_version_1_the_blocked_step_closed_by_itself() {
+    let mut s = blocked(1);
+    chaos_outpost::rules::advance(s.w());
+    assert_ne!(s.w().step_id(), "R8");
 }

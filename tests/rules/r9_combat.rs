@@ -86,18 +86,21 @@ fn r9_5_hits_wound_the_weakest_unit_first() {
             hp: 3,
             dice: 1,
             hit_on: 4,
+            malus: 0,
         },
         Fighter {
             id: 2,
             hp: 1,
             dice: 1,
             hit_on: 4,
+            malus: 0,
         },
         Fighter {
             id: 3,
             hp: 2,
             dice: 1,
             hit_on: 4,
+            malus: 0,
         },
     ];
     let w = assign_hits(&mut side, 3);
@@ -115,14 +118,16 @@ fn r9_5_famine_makes_attacks_harder_and_defence_helps_the_defender() {
             .army(Camp::Chaos, (1, 0), &["husk"]),
     );
     let e = s.army_at((1, 0), Camp::Eladrins).expect("army");
-    let base = fighters(s.w(), &e, 0)[0].hit_on;
+    let base = fighters(s.w(), &e, 0)[0];
     s.army_mut(e.id, |a| a.famine = 1);
     let e = s.army_at((1, 0), Camp::Eladrins).expect("army");
+    let starved = fighters(s.w(), &e, 0)[0];
     assert_eq!(
-        fighters(s.w(), &e, 0)[0].hit_on,
-        base + 1,
+        (starved.hit_on, starved.malus),
+        (base.hit_on, 1),
         "R5.4: −1 to attack rolls"
     );
+    assert!(starved.chance() < base.chance());
     let defense = chaos_outpost::rules::main_phase::combat::defense_of(s.w(), &e);
     let hills = s
         .w()
@@ -247,6 +252,7 @@ fn r9_5_exact_round_odds() {
         hp: 1,
         dice: 1,
         hit_on: 4,
+        malus: 0,
     }];
     assert_eq!(hit_distribution(&one), vec![0.5, 0.5]);
     let two = [Fighter {
@@ -254,6 +260,7 @@ fn r9_5_exact_round_odds() {
         hp: 1,
         dice: 2,
         hit_on: 5,
+        malus: 0,
     }];
     let d = hit_distribution(&two);
     let p = 2.0 / 6.0;

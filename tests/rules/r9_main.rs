@@ -4,7 +4,11 @@
 use chaos_outpost::content::{Camp, Res};
 use chaos_outpost::rules::main_phase::activate::{path_to, reachable};
 use chaos_outpost::rules::outcome::EndReason;
-use chaos_outpost::rules::{Action, Cycle, GameEvent, Outcome, Portal, Refusal, Research, Rift};
+use chaos_outpost::rules::{
+    Action, Army, Cycle, GameEvent, Outcome, Portal, Refusal, Research, Rift,
+};
+
+use chaos_outpost::rules::units::hp_left;
 
 use crate::common::*;
 
@@ -459,24 +463,156 @@ fn r9_4_hourglass_ends_activation_of_the_unit() {
     );
 }
 
+/// Two armies on (1, 0): `first` (activated, the receiver) and `second` (joining).
+fn merged(s: &mut Scn) -> Army {
+    let armies = s.armies();
+    let (a, b) = (armies[0].id, armies[1].id);
+    s.submit(Action::Activate { army: a }).expect("activate");
+    s.submit(Action::Merge { from: b }).expect("merge");
+    let armies = s.armies();
+    assert_eq!(armies.len(), 1, "one army left");
+    armies[0].clone()
+}
+
 #[test]
-fn r9_4_merging_costs_the_receiving_army_a_point() {
+fn r9_4_a_unit_joining_another_unit_costs_both_a_point() {
+    // "A unit joining another unit costs 1 point to both."
+    let mut s = main_phase(
+        Builder::new(4)
+            .army(Camp::Eladrins, (1, 0), &["warden"])
+            .army(Camp::Eladrins, (1, 0), &["ranger"]),
+    );
+    let m = merged(&mut s);
+    let ap: Vec<u8> = m.units.iter().map(|u| u.ap).collect();
+    assert_eq!(ap, vec![1, 1], "receiver and joiner each pay 1 of their 2");
+    // The joiner's point is its own: it can act with it in this activation.
+    let ranger = m.units[1].id;
+    s.submit(Action::Explore { unit: ranger })
+        .expect("the joiner still has a point");
+}
+
+#[test]
+fn r9_4_an_army_merging_costs_the_receiving_army_a_point() {
+    // "Merging two armies (or a unit joining an army) costs 1 point to the army that receives."
+    // Reading (docs/rules.md): the joining units pay nothing and keep the points they have.
+    let mut s = main_phase(
+        Builder::new(4)
+            .army(Camp::Eladrins, (1, 0), &["warden"])
+            .army(Camp::Eladrins, (1, 0), &["ranger", "ranger"]),
+    );
+    let m = merged(&mut s);
+    let ap: Vec<u8> = m.units.iter().map(|u| u.ap).collect();
+    assert_eq!(ap, vec![1, 2, 2]);
+    // A unit joining an army: the same.
+    let mut s = main_phase(
+        Builder::new(4)
+            .army(Camp::Eladrins, (1, 0), &["warden", "warden"])
+            .army(Camp::Eladrins, (1, 0), &["ranger"]),
+    );
+    let m = merged(&mut s);
+    let ap: Vec<u8> = m.units.iter().map(|u| u.ap).collect();
+    assert_eq!(ap, vec![1, 1, 2]);
+}
+
+#[test]
+fn r9_4_joiners_bring_only_the_points_they_have_left() {
+    // A joiner that already spent its activation has no points left to bring (unused points are
+    // lost, R9.4), and an inactive unit (unpaid upkeep, R5.2) does nothing this phase anywhere.
+    let mut s = main_phase(
+        Builder::new(4)
+            .army(Camp::Eladrins, (1, 0), &["warden"])
+            .army(Camp::Eladrins, (1, 0), &["ranger"])
+            .army(Camp::Eladrins, (1, 0), &["warden"]),
+    );
+    let armies = s.armies();
+    let (a, b, c) = (armies[0].id, armies[1].id, armies[2].id);
+    s.army_mut(c, |x| x.units[0].inactive = true);
+    // b moves off and back: its activation is spent.
+    s.submit(Action::Activate { army: b }).expect("activate b");
+    s.submit(Action::Move { to: (2, 0) }).expect("move");
+    s.submit(Action::Move { to: (1, 0) }).expect("move back");
+    s.submit_as(Camp::Chaos, Action::Pass)
+        .expect("chaos passes");
+    s.submit(Action::Activate { army: a }).expect("activate a");
+    s.submit(Action::Merge { from: b }).expect("merge b");
+    let ap: Vec<u8> = s.armies()[0].units.iter().map(|u| u.ap).collect();
+    assert_eq!(
+        ap,
+        vec![1, 0],
+        "b's ranger had no point left to pay or keep"
+    );
+    s.submit(Action::Merge { from: c }).expect("merge c");
+    let m = s.armies().into_iter().find(|x| x.id == a).expect("a");
+    assert_eq!(m.units.len(), 3);
+    assert_eq!(m.units[2].ap, 0, "an inactive joiner brings no point");
+}
+
+#[test]
+fn r9_4_under_rules_version_1_a_joiner_kept_no_point() {
+    // Replays and saves made before the fix play on as recorded (rules::version).
+    let mut s = main_phase(
+        Builder::new(4)
+            .rules(1)
+            .army(Camp::Eladrins, (1, 0), &["warden"])
+            .army(Camp::Eladrins, (1, 0), &["ranger"]),
+    );
+    let m = merged(&mut s);
+    let ap: Vec<u8> = m.units.iter().map(|u| u.ap).collect();
+    assert_eq!(ap, vec![1, 0]);
+}
+
+#[test]
+fn r5_4_newcomers_suffer_the_receiving_armys_famine() {
+    // "An army with a famine token ... can take new ones, which suffer its famine."
+    let mut s = main_phase(
+        Builder::new(4)
+            .army(Camp::Eladrins, (1, 0), &["warden"])
+            .army(Camp::Eladrins, (1, 0), &["ranger"]),
+    );
+    let armies = s.armies();
+    s.army_mut(armies[0].id, |x| x.famine = 1);
+    let ranger_hp = {
+        let b = s.armies()[1].clone();
+        hp_left(s.w(), &b, &b.units[0])
+    };
+    let m = merged(&mut s);
+    assert_eq!(m.famine, 1);
+    assert_eq!(
+        hp_left(s.w(), &m, &m.units[1]),
+        ranger_hp - 1,
+        "the newcomer loses a hit point to the army's token"
+    );
+}
+
+#[test]
+fn r5_4_a_famished_army_joining_brings_its_famine_with_it() {
+    // The text is silent on this direction. Reading (docs/rules.md): the larger count stays, so
+    // a merge never feeds anyone (only food removes tokens, R5.5) and the receiver's units
+    // suffer the joiners' famine.
     let mut s = main_phase(
         Builder::new(4)
             .army(Camp::Eladrins, (1, 0), &["warden"])
             .army(Camp::Eladrins, (1, 0), &["ranger", "ranger"]),
     );
     let armies = s.armies();
-    let (a, b) = (armies[0].id, armies[1].id);
-    s.army_mut(b, |x| x.famine = 1);
-    s.submit(Action::Activate { army: a }).expect("activate");
-    s.submit(Action::Merge { from: b }).expect("merge");
+    s.army_mut(armies[1].id, |x| x.famine = 2);
+    let warden_hp = {
+        let a = s.armies()[0].clone();
+        hp_left(s.w(), &a, &a.units[0])
+    };
+    let m = merged(&mut s);
+    assert_eq!(m.famine, 2, "the tokens are not shed by merging");
+    assert_eq!(hp_left(s.w(), &m, &m.units[0]), warden_hp - 2);
+    // Both famished: the larger count, not the sum.
+    let mut s = main_phase(
+        Builder::new(4)
+            .army(Camp::Eladrins, (1, 0), &["warden"])
+            .army(Camp::Eladrins, (1, 0), &["ranger"]),
+    );
     let armies = s.armies();
-    assert_eq!(armies.len(), 1);
-    let m = &armies[0];
-    assert_eq!(m.units.len(), 3);
-    assert_eq!(m.units[0].ap, 1, "the receiving army paid 1");
-    assert_eq!(m.famine, 1, "newcomers share the army's famine (R5.4)");
+    s.army_mut(armies[0].id, |x| x.famine = 1);
+    s.army_mut(armies[1].id, |x| x.famine = 2);
+    assert_eq!(merged(&mut s).famine, 2);
 }
 
 #[test]

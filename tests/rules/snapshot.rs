@@ -357,6 +357,7 @@ fn undo_reaches_back_only_until_something_is_revealed() {
         what: chaos_outpost::rules::event::Roll::Attack { round: 1, unit: 1 },
         dice: vec![6],
         target: 4,
+        malus: 0,
         success: true,
         at: None,
     }];

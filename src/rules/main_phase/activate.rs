@@ -309,8 +309,11 @@ pub fn explore(world: &mut World, by: Camp, unit: u32) {
     world.resource_mut::<Decks>().exploration.discard.push(card);
 }
 
-/// R9.4 merge: the active army takes in another friendly army on its tile; each of its own units
-/// able to act pays 1 point (the receiving army pays). Famine: the larger count stays (R5.4).
+/// R9.4 merge: the active army takes in another friendly army on its tile. "A unit joining
+/// another unit costs 1 point to both": when both are single units, the joiner keeps its points
+/// less one. "Merging two armies (or a unit joining an army) costs 1 point to the army that
+/// receives": each of the receiver's units able to act pays 1, and the joiners keep the points
+/// they have (docs/rules.md, the reading). Famine: the larger count stays (R5.4).
 pub fn validate_merge(world: &mut World, by: Camp, from: u32) -> Result<(), Refusal> {
     let (_, a) = active_army(world, by)?;
     let fe = world.army_by_id(from).ok_or(Refusal::UnknownArmy(from))?;
@@ -342,6 +345,8 @@ pub fn merge(world: &mut World, by: Camp, from: u32) {
     let Some(f) = world.get::<Army>(fe).cloned() else {
         return;
     };
+    let rules = world.rules();
+    let unit_joins_unit = a.units.len() == 1 && f.units.len() == 1;
     world.despawn(fe);
     if let Some(mut am) = world.get_mut::<Army>(e) {
         for u in am.units.iter_mut() {
@@ -349,9 +354,18 @@ pub fn merge(world: &mut World, by: Camp, from: u32) {
         }
         am.famine = am.famine.max(f.famine);
         am.cargo.add_all(&f.cargo);
-        // The newcomers were not activated with this army: they bring no action points.
         am.units.extend(f.units.into_iter().map(|mut u| {
-            u.ap = 0;
+            u.ap = if !rules.joiner_keeps_points() {
+                // Rules version 1: the newcomers brought no points.
+                0
+            } else if u.inactive {
+                // Unpaid upkeep (R5.2): it does nothing this phase, in any army.
+                0
+            } else if unit_joins_unit {
+                u.ap.saturating_sub(1)
+            } else {
+                u.ap
+            };
             u
         }));
     }

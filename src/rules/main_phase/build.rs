@@ -8,7 +8,7 @@ use super::{active_army, hex_of, spend_ap};
 use crate::content::{At, Camp, Skill, Stock};
 use crate::rules::economy::{available, outpost_purse, pay};
 use crate::rules::units::spawn;
-use crate::rules::{Army, Board, GameEvent, GameWorld, Ids, Modifiers, Outpost, Refusal, Works};
+use crate::rules::{Army, Board, GameEvent, GameWorld, Ids, Outpost, Refusal, Works, effects};
 
 /// The Eladrin outpost whose control zone holds `h` (lowest id first), if any (R9.1).
 pub fn controlling_outpost(world: &mut World, h: Hex) -> Option<Entity> {
@@ -46,17 +46,11 @@ fn improvement_purse(world: &mut World, h: Hex) -> Vec<crate::rules::economy::So
     v
 }
 
-fn unlocked(world: &World, requires: &Option<String>) -> Result<(), Refusal> {
+/// `Locked` unless the building or improvement `id` is open (`effects::is_unlocked`), named as
+/// the research sheet names its technology.
+fn unlocked(world: &World, id: &str, requires: &Option<String>) -> Result<(), Refusal> {
     match requires {
-        Some(t)
-            if !world.resource::<crate::rules::Research>().done.contains(t)
-                && !world
-                    .resource::<Modifiers>()
-                    .unlocked
-                    .iter()
-                    .any(|u| u == t) =>
-        {
-            // Named as the research sheet names it.
+        Some(t) if !effects::is_unlocked(world, id, requires) => {
             let db = world.content();
             Err(Refusal::Locked(
                 db.tech(t).map_or(t.clone(), |x| x.name.clone()),
@@ -94,7 +88,7 @@ pub fn validate_improvement(world: &mut World, at: At, id: &str) -> Result<(), R
     {
         return Err(wrong_terrain());
     }
-    unlocked(world, &imp.requires_tech)?;
+    unlocked(world, &imp.id, &imp.requires_tech)?;
     if !armies_on(world, h, Camp::Chaos).is_empty() {
         return Err(Refusal::EnemyThere(at));
     }
@@ -150,7 +144,7 @@ pub fn validate_building(world: &mut World, outpost: u32, id: &str) -> Result<()
     if op.buildings.len() as u32 >= slots {
         return Err(Refusal::NoSlot { slots });
     }
-    unlocked(world, &b.requires_tech)?;
+    unlocked(world, &b.id, &b.requires_tech)?;
     crate::rules::economy::can_pay(&b.cost, &available(world, &outpost_purse(world, o)))
 }
 

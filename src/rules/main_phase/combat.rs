@@ -2,9 +2,10 @@
 //! at most 5 rounds, each run as its own schedule (`CombatRound`: roll → wounds → end check).
 //!
 //! The procedure (docs/rules.md, R9.5): every unit of both sides rolls its attack dice at once;
-//! a die hits on the unit's `hit_on` or more (+1 per famine token of its army, R5.4; −1 per
-//! attack technology for the Eladrins; +the defender's terrain and outpost defence against the
-//! defender), never easier than 2+ nor harder than 6+. Each side's hits then wound the other
+//! a die hits on the unit's `hit_on` or more (−1 per attack technology for the Eladrins; +the
+//! defender's terrain and outpost defence against the defender), never easier than 2+ nor harder
+//! than 6+; then each famine token of its army takes 1 off the roll (R5.4), so a famished unit
+//! that hits on 6 misses. Each side's hits then wound the other
 //! side's units one at a time, always the unit with the fewest hit points left (then the
 //! lowest id). A unit at 0 HP dies. The battle ends early when a side is destroyed, or when the
 //! attacker is down to fewer units than the `retreat_below` it chose and can step back to a
@@ -23,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{active_army, build::armies_on};
 use crate::content::{BuildingEffect, Camp};
-use crate::rules::units::{attack_hit_on, cull, hp_left};
+use crate::rules::units::{attack_hit_on, attack_malus, cull, hp_left};
 use crate::rules::{Army, Board, GameEvent, GameRng, GameWorld, Outpost, Refusal};
 
 /// The schedule of one combat round.
@@ -58,7 +59,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// A unit as the combat sees it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Fighter {
     /// Unit id.
     pub id: u32,
@@ -66,8 +67,22 @@ pub struct Fighter {
     pub hp: i32,
     /// Dice per round.
     pub dice: u8,
-    /// Each die hits on this or more.
+    /// Each die hits on this or more, after the malus.
     pub hit_on: u8,
+    /// Taken off each die before it is compared: the army's famine tokens (R5.4).
+    pub malus: u8,
+}
+
+impl Fighter {
+    /// Whether one die's face hits.
+    pub fn hits(&self, face: u8) -> bool {
+        face.saturating_sub(self.malus) >= self.hit_on
+    }
+
+    /// The chance that one die hits.
+    pub fn chance(&self) -> f64 {
+        (1..=6u8).filter(|d| self.hits(*d)).count() as f64 / 6.0
+    }
 }
 
 /// The battle under way.
@@ -135,6 +150,7 @@ pub fn fighters(world: &World, army: &Army, against: i32) -> Vec<Fighter> {
             hp: hp_left(world, army, u),
             dice: db.unit(&u.kind).map(|t| t.attack.dice).unwrap_or(0),
             hit_on: (attack_hit_on(world, army, u) as i32 + against).clamp(2, 6) as u8,
+            malus: attack_malus(world, army),
         })
         .collect()
 }
@@ -148,7 +164,7 @@ pub fn roll_side(
     let mut hits = 0;
     for f in side.iter().filter(|f| f.hp > 0) {
         let dice: Vec<u8> = (0..f.dice).map(|_| d6()).collect();
-        hits += dice.iter().filter(|d| **d >= f.hit_on).count() as u32;
+        hits += dice.iter().filter(|d| f.hits(**d)).count() as u32;
         log(f, dice);
     }
     hits
@@ -284,7 +300,7 @@ fn roll_attacks(world: &mut World) {
     world.resource_scope(|_, mut rng: Mut<GameRng>| {
         let mut d6 = || rng.d6();
         let mut log = |f: &Fighter, dice: Vec<u8>| {
-            let ok = dice.iter().any(|x| *x >= f.hit_on);
+            let ok = dice.iter().any(|x| f.hits(*x));
             logs.push(GameEvent::Dice {
                 what: crate::rules::event::Roll::Attack {
                     round: b.round,
@@ -292,6 +308,7 @@ fn roll_attacks(world: &mut World) {
                 },
                 dice,
                 target: f.hit_on as i32,
+                malus: f.malus,
                 success: ok,
                 at: Some(b.at),
             });
@@ -412,13 +429,15 @@ pub struct BattleOdds {
     pub both_destroyed: f64,
     /// Simulated battles.
     pub samples: u32,
+    /// What famine takes off each attack die of (attacker, defender) (R5.4).
+    pub famine: (u8, u8),
 }
 
 /// Exact distribution of a side's hits in one round (a convolution of its dice).
 pub fn hit_distribution(side: &[Fighter]) -> Vec<f64> {
     let mut dist = vec![1.0];
     for f in side.iter().filter(|f| f.hp > 0) {
-        let p = (7 - f.hit_on as i32).clamp(0, 6) as f64 / 6.0;
+        let p = f.chance();
         for _ in 0..f.dice {
             let mut next = vec![0.0; dist.len() + 1];
             for (k, q) in dist.iter().enumerate() {
@@ -479,5 +498,6 @@ pub fn battle_odds(
         undecided: un as f64 / n,
         both_destroyed: both as f64 / n,
         samples,
+        famine: (attack_malus(world, attacker), attack_malus(world, defender)),
     }
 }

@@ -143,6 +143,7 @@ pub fn attempt(world: &mut World) {
         what: crate::rules::event::Roll::Corruption,
         dice: dice.to_vec(),
         target,
+        malus: 0,
         success,
         at: Some(h),
     });
@@ -205,6 +206,7 @@ fn roll_resistance(world: &mut World) {
                 what: crate::rules::event::Roll::Resistance { unit: u.id },
                 dice: vec![d],
                 target: target as i32,
+                malus: 0,
                 success: ok,
                 at: Some(army.hex),
             });

@@ -112,6 +112,7 @@ fn produce_resources(world: &mut World) {
                 what: crate::rules::event::Roll::Spoilage,
                 dice: vec![d],
                 target: target as i32,
+                malus: 0,
                 success: ok,
                 at: Some(h),
             });

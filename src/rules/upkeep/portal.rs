@@ -102,7 +102,10 @@ pub fn push_back(world: &mut World, n: u32) {
     world.emit(GameEvent::CorruptionPushedBack { removed, markers });
 }
 
-/// R8 waits while a cell could be built or crystals could go in.
+/// R8 waits while a cell could be built or crystals could go in. R8.3: a corruption marker
+/// on the next power cell blocks power, yet the step still waits when crystals could otherwise
+/// go in, so the player sees the block and a try is refused with the rule's reason
+/// (`PowerBlocked`) rather than finding the step gone (rules version 2; version 1 closed it).
 fn portal_decision_open(world: &mut World) -> bool {
     let def = world.content();
     let Some(o) = world.outpost_by_id(world.resource::<Portal>().outpost) else {
@@ -114,7 +117,7 @@ fn portal_decision_open(world: &mut World) -> bool {
         return (0..def.portal().arches.len())
             .any(|i| next_cell(world, i).is_ok_and(|cost| have.covers(&cost)));
     }
-    p.corruption == 0
+    (p.corruption == 0 || world.rules().blocked_portal_waits())
         && !p.operational
         && p.crystals_this_phase < crystals_allowed(world)
         && have.get(Res::Crystal) > 0

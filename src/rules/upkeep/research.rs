@@ -93,6 +93,7 @@ fn run_labs(world: &mut World) {
             what: crate::rules::event::Roll::Analysis,
             dice: dice.to_vec(),
             target: target as i32,
+            malus: 0,
             success: ok,
             at: Some(h),
         });
