@@ -19,6 +19,7 @@ pub const OLDEST_RULES: u32 = 1;
 
 /// A rules version, with one question per change since version 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct Rules(pub u32);
 
 impl Rules {

@@ -1,5 +1,5 @@
-//! Files recorded before the code was re-layered (issue 15, main at 015372d), kept so that no
-//! refactoring can change how a game plays: two AI-vs-AI replays (standard seed 5, a Chaos win
+//! Files recorded before the code was re-layered (issue 15, main at 015372d), under rules
+//! version 1 (they name no version), kept so that no refactoring can change how a game plays: two AI-vs-AI replays (standard seed 5, a Chaos win
 //! at cycle 17 by the last power cell; First Light seed 3, an Eladrin win at cycle 7) and an
 //! autosave of the standard game at cycle 9. Recorded with `chaos-outpost sim --record` and
 //! `--autosave`; the hashes below are what `chaos-outpost replay` printed for them then.
@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use chaos_outpost::rules::snapshot;
+use chaos_outpost::rules::version::{OLDEST_RULES, RULES_VERSION, Rules};
 use chaos_outpost::rules::{GameWorld, Outcome, setup, submit};
 use chaos_outpost::sim;
 
@@ -93,4 +94,84 @@ fn end_reasons_are_saved_as_the_sentences_format_2_wrote() {
     );
     assert_eq!(legacy_reason::parse(""), None);
     assert_eq!(legacy_reason::text(&None), "");
+}
+
+/// Recorded under rules version 2 (issue 16: R9.4 joiners keep their points, R5.4 famine on the
+/// roll, R8.3 the blocked portal step waits) with `chaos-outpost sim --record`; the hash is what
+/// `chaos-outpost replay` printed then. Standard seed 5 now ends in an Eladrin win at cycle 13.
+#[test]
+fn a_replay_recorded_under_rules_2_replays_to_its_hash() {
+    let r = snapshot::read_replay(&golden("standard_seed5.rules2.replay.ron")).expect("reads");
+    assert_eq!(r.rules, Rules(2));
+    assert_eq!(
+        replay_hash("standard_seed5.rules2.replay.ron"),
+        "609be24603b441cd"
+    );
+}
+
+#[test]
+fn a_replay_keeps_the_rules_it_was_recorded_under() {
+    // The files above from before rules versions name none: they are version 1, and replay
+    // under version 1 (the first test). Told they were version 2, the same actions drift or
+    // are refused, with the cycle named: which rules a replay plays under matters.
+    let mut r = snapshot::read_replay(&golden("standard_seed5.replay.ron")).expect("reads");
+    assert_eq!(r.rules, Rules(1), "no field: version 1");
+    r.rules = Rules(2);
+    let mut app = setup::headless_app(Arc::new(base()));
+    let e = snapshot::play_replay(app.world_mut(), &r).expect_err("other rules, other game");
+    assert!(e.contains("drifted") || e.contains("refused"), "{e}");
+    // A new game records the version it is played under, and a replay says it back.
+    let mut app = setup::new_game(Arc::new(base()), "first_light", None, 3).expect("game");
+    let w = app.world_mut();
+    assert_eq!(w.rules(), Rules::CURRENT);
+    let text = {
+        let r = snapshot::replay_of(w);
+        ron::ser::to_string(&r).expect("ron")
+    };
+    assert!(
+        text.contains(&format!("rules:{RULES_VERSION}")),
+        "{text:.300}"
+    );
+}
+
+#[test]
+fn a_replay_or_save_from_newer_rules_is_refused_naming_both_versions() {
+    let newer = RULES_VERSION + 1;
+    let text = std::fs::read_to_string(golden("standard_seed5.rules2.replay.ron")).expect("file");
+    let mut r = snapshot::parse_replay(&text).expect("parses");
+    r.rules = Rules(newer);
+    let mut app = setup::headless_app(Arc::new(base()));
+    let before = snapshot::state_hash(app.world_mut());
+    let e = snapshot::play_replay(app.world_mut(), &r).expect_err("refused");
+    assert!(
+        e.contains(&format!("rules version {newer}"))
+            && e.contains(&format!("{OLDEST_RULES} to {RULES_VERSION}")),
+        "{e}"
+    );
+    assert_eq!(
+        snapshot::state_hash(app.world_mut()),
+        before,
+        "nothing started"
+    );
+    // A save: refused before anything is replaced.
+    let mut app = setup::new_game(Arc::new(base()), "first_light", None, 3).expect("game");
+    let w = app.world_mut();
+    let mut s = snapshot::capture(w);
+    let before = snapshot::state_hash(w);
+    s.setup.rules = Rules(newer);
+    let e = snapshot::restore(w, &s).expect_err("refused");
+    assert!(e.contains(&format!("rules version {newer}")), "{e}");
+    assert_eq!(snapshot::state_hash(w), before);
+}
+
+#[test]
+fn a_save_under_rules_1_plays_on_under_rules_1() {
+    let mut app = setup::headless_app(Arc::new(base()));
+    let w = app.world_mut();
+    snapshot::load(w, &golden("standard_seed5_c0009.save.ron")).expect("the old save loads");
+    assert_eq!(w.rules(), Rules(1));
+    // Saved again, it still says nothing of rules: the same bytes hash as before versions.
+    let s = snapshot::capture(w);
+    let text = ron::ser::to_string(&s).expect("ron");
+    assert!(!text.contains("rules:"), "version 1 is written as no field");
 }
