@@ -23,7 +23,7 @@ const SOURCES: [Source; 4] = [
     Source {
         path: "src/sim/scenario.rs",
         text: include_str!("../sim/scenario.rs"),
-        only: &["Scenario", "Step", "Check", "Cmp", "BuildingState"],
+        only: &["Scenario", "Step", "Check", "Cmp", "BuildingState", "Cell"],
     },
     Source {
         path: "src/rules/action.rs",

@@ -18,6 +18,7 @@
 //! ```
 
 use std::fmt;
+use std::path::{Component, Path};
 use std::sync::Arc;
 
 use bevy::prelude::*;
@@ -75,6 +76,21 @@ pub enum BuildingState {
     UnderConstruction,
     /// Built.
     Ready,
+}
+
+/// What a power-track cell holds (R8.2–R8.3: crystals fill from the left, markers after them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Cell {
+    /// Nothing yet.
+    Empty,
+    /// A crystal.
+    Crystal,
+    /// A corruption marker.
+    Marker,
+}
+
+fn eladrins() -> Camp {
+    Camp::Eladrins
 }
 
 /// Something that must be true of the game state.
@@ -137,7 +153,9 @@ pub enum Check {
         /// Expected count.
         is: Cmp,
     },
-    /// Hit points left of the first unit of a type on a tile.
+    /// Hit points left of the first unit of a type on a tile, as the combat counts them: its
+    /// card's, plus the technology bonus (Eladrins), less its wounds and its army's famine tokens
+    /// (R5.4).
     UnitHp {
         /// Tile.
         at: At,
@@ -146,11 +164,44 @@ pub enum Check {
         /// Expected hit points left.
         is: Cmp,
     },
-    /// Famine tokens on the armies of a camp on a tile (R5.4).
+    /// Action points left of the first unit of a type on a tile (R9.4).
+    ActionPoints {
+        /// Tile.
+        at: At,
+        /// Unit type id.
+        unit: String,
+        /// Expected points.
+        is: Cmp,
+    },
+    /// Famine tokens on a tile (R5.4): on the armies of `camp` (the Eladrins unless named)
+    /// added up, or on one army when `army` names its id.
     Famine {
         /// Tile.
         at: At,
+        /// Whose armies.
+        #[serde(default = "eladrins")]
+        camp: Camp,
+        /// One army only.
+        #[serde(default)]
+        army: Option<u32>,
         /// Expected tokens.
+        is: Cmp,
+    },
+    /// Time markers on a tile, as the board shows them: the countdown of its improvement and of
+    /// the buildings of an outpost there (R4), and one on each of them and each unit there left
+    /// inactive by unpaid upkeep (R5.2).
+    TimeMarkers {
+        /// Tile.
+        at: At,
+        /// Expected markers.
+        is: Cmp,
+    },
+    /// Things on a tile left inactive by unpaid upkeep this phase (R5.2): its improvement, the
+    /// buildings of an outpost there, its units.
+    Inactive {
+        /// Tile.
+        at: At,
+        /// Expected count.
         is: Cmp,
     },
     /// Portal cells built, both arches together (R8.1).
@@ -159,8 +210,17 @@ pub enum Check {
     PortalPower(Cmp),
     /// Corruption markers on the power track (R8.3).
     PortalCorruption(Cmp),
+    /// What a cell of the power track holds, counted from 1 on the left (R8.2–R8.3).
+    PowerCell {
+        /// 1-based cell.
+        cell: u32,
+        /// Expected content.
+        is: Cell,
+    },
     /// A technology researched (R7).
     Researched(String),
+    /// A technology not researched (R7).
+    NotResearched(String),
     /// The cycle number.
     Cycle(Cmp),
     /// The step the game waits in (`R9` is the main phase).
@@ -203,7 +263,8 @@ pub enum Step {
 pub struct Scenario {
     /// What it shows.
     pub name: String,
-    /// Level id.
+    /// Level id, or a level file (`….ron`) relative to this scenario's folder: a tiny map made
+    /// for the test.
     pub level: String,
     /// Difficulty id (the level's own when absent).
     #[serde(default)]
@@ -291,6 +352,44 @@ fn ids_table(world: &mut World) -> String {
 }
 
 /// The actual value a check looks at, and whether it holds.
+/// The first unit of type `kind` on a tile (armies by id), with its army.
+fn unit_at(world: &mut World, at: At, kind: &str) -> Option<(Army, crate::rules::Unit)> {
+    let mut armies: Vec<Army> = world
+        .query::<&Army>()
+        .iter(world)
+        .filter(|a| a.hex == hex(at))
+        .cloned()
+        .collect();
+    armies.sort_by_key(|a| a.id);
+    armies.into_iter().find_map(|a| {
+        let u = a.units.iter().find(|u| u.kind == kind)?.clone();
+        Some((a, u))
+    })
+}
+
+/// Time markers on a tile: (countdowns, R4; inactive marks, R5.2).
+fn markers_at(world: &mut World, at: At) -> (u32, u32) {
+    let mut works: Vec<crate::rules::Works> = Vec::new();
+    if let Some(w) = world.tile(hex(at)).and_then(|t| t.improvement.clone()) {
+        works.push(w);
+    }
+    for o in world.query::<&Outpost>().iter(world) {
+        if o.hex == hex(at) {
+            works.extend(o.buildings.iter().cloned());
+        }
+    }
+    let units = world
+        .query::<&Army>()
+        .iter(world)
+        .filter(|a| a.hex == hex(at))
+        .flat_map(|a| a.units.iter())
+        .filter(|u| u.inactive)
+        .count() as u32;
+    let timers = works.iter().map(|w| u32::from(w.timer)).sum();
+    let idle = works.iter().filter(|w| w.inactive).count() as u32 + units;
+    (timers, idle)
+}
+
 fn look(world: &mut World, check: &Check) -> (bool, String) {
     let outpost = |world: &mut World, name: &str| {
         world
@@ -362,35 +461,44 @@ fn look(world: &mut World, check: &Check) -> (bool, String) {
                 .sum();
             (is.holds(v), v.to_string())
         }
-        Check::UnitHp { at, unit, is } => {
-            let db = world.content();
-            let mut armies: Vec<Army> = world
+        Check::UnitHp { at, unit, is } => match unit_at(world, *at, unit) {
+            Some((a, u)) => {
+                let v = crate::rules::units::hp_left(world, &a, &u).max(0) as u32;
+                (is.holds(v), v.to_string())
+            }
+            None => missing(format!("a `{unit}` at {at:?}")),
+        },
+        Check::ActionPoints { at, unit, is } => match unit_at(world, *at, unit) {
+            Some((_, u)) => (is.holds(u32::from(u.ap)), u.ap.to_string()),
+            None => missing(format!("a `{unit}` at {at:?}")),
+        },
+        Check::Famine { at, camp, army, is } => {
+            let armies: Vec<Army> = world
                 .query::<&Army>()
                 .iter(world)
-                .filter(|a| a.hex == hex(*at))
+                .filter(|a| a.hex == hex(*at) && a.camp == *camp)
+                .filter(|a| army.is_none_or(|id| a.id == id))
                 .cloned()
                 .collect();
-            armies.sort_by_key(|a| a.id);
-            let u = armies
-                .iter()
-                .flat_map(|a| a.units.iter())
-                .find(|u| u.kind == *unit);
-            match (u, db.unit(unit)) {
-                (Some(u), Some(t)) => {
-                    let v = u32::from(t.hp.saturating_sub(u.wounds));
+            match army {
+                Some(id) if armies.is_empty() => missing(format!("{camp:?} army {id} at {at:?}")),
+                _ => {
+                    let v: u32 = armies.iter().map(|a| a.famine).sum();
                     (is.holds(v), v.to_string())
                 }
-                _ => missing(format!("a `{unit}` at {at:?}")),
             }
         }
-        Check::Famine { at, is } => {
-            let v: u32 = world
-                .query::<&Army>()
-                .iter(world)
-                .filter(|a| a.hex == hex(*at))
-                .map(|a| a.famine)
-                .sum();
-            (is.holds(v), v.to_string())
+        Check::TimeMarkers { at, is } => {
+            let (timers, idle) = markers_at(world, *at);
+            let v = timers + idle;
+            (
+                is.holds(v),
+                format!("{v} ({timers} counting down, {idle} inactive)"),
+            )
+        }
+        Check::Inactive { at, is } => {
+            let (_, idle) = markers_at(world, *at);
+            (is.holds(idle), idle.to_string())
         }
         Check::PortalCells(is) => {
             let v: u32 = world.resource::<Portal>().built.iter().sum();
@@ -407,6 +515,22 @@ fn look(world: &mut World, check: &Check) -> (bool, String) {
         Check::Researched(t) => {
             let done = &world.resource::<Research>().done;
             (done.contains(t), format!("researched: {done:?}"))
+        }
+        Check::NotResearched(t) => {
+            let done = &world.resource::<Research>().done;
+            (!done.contains(t), format!("researched: {done:?}"))
+        }
+        Check::PowerCell { cell, is } => {
+            let p = world.resource::<Portal>();
+            let v = match cell.checked_sub(1) {
+                Some(i) if i < p.power => Cell::Crystal,
+                Some(i) if i < p.power + p.corruption => Cell::Marker,
+                _ => Cell::Empty,
+            };
+            (
+                v == *is,
+                format!("{v:?} ({} crystals, {} markers)", p.power, p.corruption),
+            )
         }
         Check::Cycle(is) => {
             let v = world.resource::<Cycle>().number;
@@ -576,7 +700,25 @@ fn expectation(c: &Check) -> String {
         } => format!("{building} in {outpost}: {state:?}"),
         Check::Units { camp, at, is } => format!("{camp:?} units on {at:?}: {is}"),
         Check::UnitHp { at, unit, is } => format!("hit points of the {unit} on {at:?}: {is}"),
-        Check::Famine { at, is } => format!("famine tokens on {at:?}: {is}"),
+        Check::ActionPoints { at, unit, is } => {
+            format!("action points of the {unit} on {at:?}: {is}")
+        }
+        Check::Famine {
+            at,
+            camp,
+            army: None,
+            is,
+        } => format!("famine tokens of the {camp:?} on {at:?}: {is}"),
+        Check::Famine {
+            at,
+            army: Some(id),
+            is,
+            ..
+        } => format!("famine tokens of army {id} on {at:?}: {is}"),
+        Check::TimeMarkers { at, is } => format!("time markers on {at:?}: {is}"),
+        Check::Inactive { at, is } => format!("inactive things on {at:?}: {is}"),
+        Check::PowerCell { cell, is } => format!("power cell {cell}: {is:?}"),
+        Check::NotResearched(t) => format!("`{t}` not researched"),
         Check::PortalCells(is) => format!("portal cells built: {is}"),
         Check::PortalPower(is) => format!("crystals on the power track: {is}"),
         Check::PortalCorruption(is) => format!("corruption markers on the power track: {is}"),
@@ -598,7 +740,8 @@ pub struct FileResult {
     pub result: Result<usize, String>,
 }
 
-/// Parses and runs each file.
+/// Parses and runs each file. A scenario whose `level` ends in `.ron` brings its own level
+/// file, read relative to the scenario's folder (`own_level`).
 pub fn run_files(content: Arc<ContentDb>, files: &[SourceFile]) -> Vec<FileResult> {
     files
         .iter()
@@ -611,8 +754,59 @@ pub fn run_files(content: Arc<ContentDb>, files: &[SourceFile]) -> Vec<FileResul
             Ok(s) => FileResult {
                 path: f.path.clone(),
                 name: s.name.clone(),
-                result: run(content.clone(), &s).map_err(|e| e.to_string()),
+                result: own_level(&content, Path::new(&f.path), &s)
+                    .and_then(|(db, s)| run(db, &s).map_err(|e| e.to_string())),
             },
         })
         .collect()
+}
+
+/// The content and scenario to run: as they are when `level` is an id; when it is a path
+/// (`levels/tiny.ron`), that level file is read from the scenario's own folder, checked like
+/// any level (errors name its file, line and column) and added to a copy of the content. The
+/// path must stay inside the folder: relative, no `..`, no link out.
+pub fn own_level(
+    content: &Arc<ContentDb>,
+    scenario_file: &Path,
+    s: &Scenario,
+) -> Result<(Arc<ContentDb>, Scenario), String> {
+    if !s.level.ends_with(".ron") {
+        return Ok((content.clone(), s.clone()));
+    }
+    let rel = Path::new(&s.level);
+    if !rel
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return Err(format!(
+            "level `{}`: a scenario's level file is named relative to the scenario's folder, \
+             without `..`",
+            s.level
+        ));
+    }
+    let dir = match scenario_file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let path = dir.join(rel);
+    let inside = match (path.canonicalize(), dir.canonicalize()) {
+        (Ok(p), Ok(d)) => p.starts_with(d),
+        _ => return Err(format!("{}: no such level file", path.display())),
+    };
+    if !inside {
+        return Err(format!(
+            "{}: the level file leads outside the scenario's folder",
+            path.display()
+        ));
+    }
+    let mut db = (**content).clone();
+    let id = db.add_level_file(&path).map_err(|ps| {
+        ps.iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join("\n    ")
+    })?;
+    let mut s = s.clone();
+    s.level = id;
+    Ok((Arc::new(db), s))
 }

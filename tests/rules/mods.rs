@@ -372,3 +372,48 @@ fn write(dir: &Path, rel: &str, text: &str) {
     }
     std::fs::write(p, text).expect("write");
 }
+
+#[test]
+fn a_scenario_brings_its_own_level_file_but_only_from_inside_its_folder() {
+    let dir = root().join("tests/scenarios");
+    let file = |level: &str| SourceFile {
+        path: dir.join("probe.ron").display().to_string(),
+        text: format!(r#"(name: "probe", level: "{level}", seed: 8, steps: [Expect(Step("R9"))])"#),
+    };
+    let run = |level: &str| {
+        scenario::run_files(Arc::new(common_base()), &[file(level)])
+            .remove(0)
+            .result
+    };
+    assert_eq!(
+        run("levels/proving_ground.ron"),
+        Ok(1),
+        "a level file next to it"
+    );
+    for (bad, why) in [
+        ("../scenarios/levels/proving_ground.ron", "without `..`"),
+        ("/etc/passwd.ron", "without `..`"),
+        ("levels/missing.ron", "no such level file"),
+    ] {
+        let e = run(bad).expect_err(bad);
+        assert!(e.contains(why), "{bad}: {e}");
+    }
+    // A broken level file is named with its line and field, like any level.
+    let tmp = std::env::temp_dir().join(format!("chaos-scenario-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("dir");
+    std::fs::write(
+        tmp.join("bad.ron"),
+        "(\n    id: \"bad\",\n    nme: \"x\",\n)",
+    )
+    .expect("w");
+    let f = SourceFile {
+        path: tmp.join("probe.ron").display().to_string(),
+        text: r#"(name: "p", level: "bad.ron", steps: [])"#.into(),
+    };
+    let e = scenario::run_files(Arc::new(common_base()), &[f])
+        .remove(0)
+        .result
+        .expect_err("broken level");
+    assert!(e.contains("bad.ron:3"), "{e}");
+    let _ = std::fs::remove_dir_all(&tmp);
+}
