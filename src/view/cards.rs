@@ -1,5 +1,5 @@
 //! Cards that pop up when drawn (events, Chaos cards, artifacts, exploration), one at a time,
-//! until dismissed or for eight seconds; and the game's history, a summary per cycle, for the
+//! until dismissed or for eight seconds, none once the game is over; and the game's history, a summary per cycle, for the
 //! result screen's chart.
 
 use std::collections::VecDeque;
@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::content::{Camp, Content};
-use crate::rules::{Cycle, GameEvent};
+use crate::rules::{Cycle, GameEvent, Outcome};
 use crate::sim::CycleSummary;
 
 /// Cards waiting to be shown: (deck, name, text, who drew it).
@@ -23,6 +23,15 @@ impl CardQueue {
     pub fn close_all(&mut self) {
         self.waiting.clear();
         self.shown_at = None;
+    }
+
+    /// The card to show now, if any. Once the game is over the end window comes first: every
+    /// card still waiting is closed.
+    fn to_show(&mut self, game_over: bool) -> Option<(String, String, String, Camp)> {
+        if game_over {
+            self.close_all();
+        }
+        self.waiting.front().cloned()
     }
 }
 
@@ -86,8 +95,9 @@ fn draw_card(
     mut queue: ResMut<CardQueue>,
     time: Res<Time>,
     tr: Res<crate::text::Translations>,
+    outcome: Res<Outcome>,
 ) -> Result {
-    let Some((deck, name, text, camp)) = queue.waiting.front().cloned() else {
+    let Some((deck, name, text, camp)) = queue.to_show(outcome.winner.is_some()) else {
         return Ok(());
     };
     let now = time.elapsed_secs();
@@ -221,9 +231,38 @@ pub fn chart(ui: &mut egui::Ui, history: &[CycleSummary], tr: &crate::text::Tran
             );
         }
         ui.label(
-            egui::RichText::new(tr.f("(cycles 1–{}, top = {})", &[&history.len(), &max]))
-                .weak()
-                .small(),
+            // The history starts where this window's game started (a loaded save: its cycle).
+            egui::RichText::new(tr.f(
+                "(cycles {}–{}, top = {})",
+                &[
+                    &history.first().map_or(1, |s| s.cycle),
+                    &history.last().map_or(1, |s| s.cycle),
+                    &max,
+                ],
+            ))
+            .weak()
+            .small(),
         );
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cards_waiting_close_once_the_game_is_over() {
+        let mut q = CardQueue::default();
+        for name in ["Desert Wind", "Calm Day"] {
+            q.waiting
+                .push_back(("events".into(), name.into(), String::new(), Camp::Eladrins));
+        }
+        assert_eq!(
+            q.to_show(false).map(|c| c.1),
+            Some("Desert Wind".to_string())
+        );
+        assert_eq!(q.waiting.len(), 2, "showing one closes nothing");
+        assert_eq!(q.to_show(true), None);
+        assert!(q.waiting.is_empty());
+    }
 }

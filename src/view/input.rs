@@ -160,16 +160,21 @@ fn order_move(
 }
 
 /// Enter does what the phase bar's main button does: close the upkeep step, end the army's
-/// activation, or end the turn.
+/// activation, or end the turn; nothing once the game is over.
 fn enter_closes_the_step(
     keys: Res<ButtonInput<KeyCode>>,
     map: Res<Keymap>,
     egui: Res<EguiWantsInput>,
     cycle: Res<Cycle>,
     order: Res<crate::rules::CycleOrder>,
+    outcome: Res<crate::rules::Outcome>,
     mut send: MessageWriter<ActionRequest>,
 ) {
-    if !map.just_pressed(Shortcut::EndStep, &keys) || egui.wants_keyboard_input() {
+    // Once the game is over there is no step to close (the bar offers none either).
+    if !map.just_pressed(Shortcut::EndStep, &keys)
+        || egui.wants_keyboard_input()
+        || outcome.winner.is_some()
+    {
         return;
     }
     let main = order.in_turns(cycle.step);

@@ -281,10 +281,15 @@ fn the_end(
     research: &Research,
     history: &super::cards::History,
 ) {
+    // In front of everything, but it can be folded or dragged aside to look at the map.
+    let map_centre = ctx.content_rect().center() - egui::vec2(200.0, 0.0);
     egui::Window::new(tr.t("The end"))
         .id(egui::Id::new("the_end"))
-        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
-        .collapsible(false)
+        .order(egui::Order::Foreground)
+        .default_pos(map_centre)
+        .pivot(egui::Align2::CENTER_CENTER)
+        .collapsible(true)
+        .resizable(false)
         .show(ctx, |ui| {
             ui.heading(tr.t(match w {
                 crate::content::Camp::Eladrins => "Victory: the way home is open",

@@ -1,6 +1,6 @@
 //! The phase bar along the top: the cycle and its steps (the current one lit), whose decision
 //! it is, and the buttons that close a step, end an activation or a turn, skip the Chaos turn,
-//! hand the turn to the AI, or undo.
+//! hand the turn to the AI, or undo. Once the game is over it only says who won.
 
 use bevy_egui::egui;
 
@@ -20,6 +20,45 @@ pub(super) struct PhaseBar<'a> {
     pub setup: &'a GameSetup,
     pub tr: &'a Translations,
     pub shortcuts: &'a Shortcuts<'a>,
+}
+
+/// A button the bar offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Offer {
+    /// Skip to the end of the Chaos turn.
+    SkipChaos,
+    /// End the open activation.
+    EndActivation,
+    /// End the Eladrin turn (pass).
+    Pass,
+    /// Close a step's decision.
+    Done,
+    /// Let the AI play the Eladrins' turn.
+    AiTurn,
+    /// Undo.
+    Undo,
+}
+
+/// What the bar offers now: nothing once the game is over (nobody decides anything).
+pub(super) fn offers(cycle: &Cycle, order: &CycleOrder, outcome: &Outcome) -> Vec<Offer> {
+    if outcome.winner.is_some() {
+        return vec![];
+    }
+    let mut v = Vec::new();
+    if order.in_turns(cycle.step) {
+        if cycle.turn == Camp::Chaos {
+            v.push(Offer::SkipChaos);
+        }
+        if cycle.activation.is_some() {
+            v.push(Offer::EndActivation);
+        } else if cycle.turn == Camp::Eladrins {
+            v.push(Offer::Pass);
+        }
+    } else {
+        v.push(Offer::Done);
+    }
+    v.extend([Offer::AiTurn, Offer::Undo]);
+    v
 }
 
 /// Draws the bar; its buttons change the driver and the undo stack or send actions.
@@ -57,6 +96,21 @@ pub(super) fn draw(
             }
         });
         ui.horizontal(|ui| {
+            // Once the game is over nobody decides anything: say who won, offer nothing.
+            if let Some(w) = outcome.winner {
+                let who = tr.t(match w {
+                    Camp::Eladrins => "Eladrins",
+                    Camp::Chaos => "Chaos",
+                });
+                ui.label(
+                    egui::RichText::new(tr.f(
+                        "Game over — {} won after {} cycles",
+                        &[&who, &outcome.cycle],
+                    ))
+                    .strong(),
+                );
+                return;
+            }
             let whose = if turns && cycle.turn == Camp::Chaos {
                 tr.t("Chaos is playing…").into_owned()
             } else {
@@ -69,9 +123,10 @@ pub(super) fn draw(
             };
             ui.label(egui::RichText::new(whose).strong());
             let keys_of = |s| shortcuts.map.keys_in(s, tr);
-            if turns
-                && cycle.turn == Camp::Chaos
-                && outcome.winner.is_none()
+            let offer = offers(cycle, order, outcome);
+            let has = |o| offer.contains(&o);
+            let end_key = tr.f("Key: {}", &[&keys_of(K::EndStep)]);
+            if has(Offer::SkipChaos)
                 && ui
                     .button(tr.t("Skip to the end of the Chaos turn"))
                     .on_hover_text(tr.f("Key: {}", &[&keys_of(K::SkipChaos)]))
@@ -79,36 +134,35 @@ pub(super) fn draw(
             {
                 driver.skip_chaos = true;
             }
-            if turns {
-                let end_key = tr.f("Key: {}", &[&keys_of(K::EndStep)]);
-                if cycle.activation.is_some() {
-                    if ui.button(tr.t("End activation")).on_hover_text(&end_key).clicked() {
-                        out.actions.push(Action::EndActivation);
-                    }
-                } else if cycle.turn == Camp::Eladrins
-                    && ui.button(tr.t("End turn (pass)")).on_hover_text(&end_key).clicked()
-                {
-                    out.actions.push(Action::Pass);
-                }
-            } else if ui
-                .button(tr.t("Done with this step"))
-                .on_hover_text(tr.f("Key: {}", &[&keys_of(K::EndStep)]))
-                .clicked()
+            if has(Offer::EndActivation)
+                && ui.button(tr.t("End activation")).on_hover_text(&end_key).clicked()
+            {
+                out.actions.push(Action::EndActivation);
+            }
+            if has(Offer::Pass)
+                && ui.button(tr.t("End turn (pass)")).on_hover_text(&end_key).clicked()
+            {
+                out.actions.push(Action::Pass);
+            }
+            if has(Offer::Done)
+                && ui.button(tr.t("Done with this step")).on_hover_text(&end_key).clicked()
             {
                 out.actions.push(Action::Done);
             }
-            if ui
-                .button(tr.t("Let the AI play this turn"))
-                .on_hover_text(tr.f("Key: {}", &[&keys_of(K::AiTurn)]))
-                .clicked()
+            if has(Offer::AiTurn)
+                && ui
+                    .button(tr.t("Let the AI play this turn"))
+                    .on_hover_text(tr.f("Key: {}", &[&keys_of(K::AiTurn)]))
+                    .clicked()
             {
                 driver.autoplay_eladrins = true;
             }
             let n = undo.states.len();
-            if ui
-                .add_enabled(n > 0, egui::Button::new(tr.f("Undo ({})", &[&n])))
-                .on_hover_text(tr.f("{}: back to before your last action, as long as no die was rolled, no card drawn and Chaos didn't move", &[&keys_of(K::Undo)]))
-                .clicked()
+            if has(Offer::Undo)
+                && ui
+                    .add_enabled(n > 0, egui::Button::new(tr.f("Undo ({})", &[&n])))
+                    .on_hover_text(tr.f("{}: back to before your last action, as long as no die was rolled, no card drawn and Chaos didn't move", &[&keys_of(K::Undo)]))
+                    .clicked()
             {
                 undo.requested = true;
             }
@@ -117,4 +171,46 @@ pub(super) fn draw(
             }
         });
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{StepDef, StepKind};
+
+    fn order() -> CycleOrder {
+        CycleOrder(vec![
+            StepDef {
+                id: "R8",
+                title: "The portal",
+                kind: StepKind::eladrins(|_| true),
+            },
+            StepDef {
+                id: "R9",
+                title: "Main phase",
+                kind: StepKind::Turns,
+            },
+        ])
+    }
+
+    #[test]
+    fn the_bar_offers_decisions_while_the_game_goes_on_and_none_once_it_is_over() {
+        let order = order();
+        let mut outcome = Outcome::default();
+        let mut cycle = Cycle::default();
+        assert_eq!(
+            offers(&cycle, &order, &outcome),
+            vec![Offer::Done, Offer::AiTurn, Offer::Undo]
+        );
+        cycle.step = 1;
+        cycle.turn = Camp::Eladrins;
+        assert_eq!(
+            offers(&cycle, &order, &outcome),
+            vec![Offer::Pass, Offer::AiTurn, Offer::Undo]
+        );
+        outcome.winner = Some(Camp::Chaos);
+        assert_eq!(offers(&cycle, &order, &outcome), vec![]);
+        cycle.step = 0;
+        assert_eq!(offers(&cycle, &order, &outcome), vec![], "no Done either");
+    }
 }
