@@ -1,6 +1,7 @@
 //! `replay`: plays a replay file on a fresh game and prints the final state's hash. The
 //! replay's content hash and its chain of per-cycle state hashes are checked on the way: other
-//! content, a refused action or a drifting cycle is an error that names it.
+//! content, other rules (`rules::version`), a refused action or a drifting cycle is an error
+//! that names it; the replay plays under the rules version it was recorded with.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -31,5 +32,5 @@ pub fn replay_hash(mods: &[PathBuf], file: &std::path::Path) -> Result<u64, Stri
         return Err(format!("{}: unknown level `{}`", file.display(), r.level));
     }
     let mut app = crate::rules::setup::headless_app(db);
-    snapshot::play_replay(app.world_mut(), &r)
+    snapshot::play_replay(app.world_mut(), &r).map_err(|e| format!("{}: {e}", file.display()))
 }

@@ -164,6 +164,7 @@ fn run_menu_commands(world: &mut World) {
                 Ok(()) => {
                     world.resource_mut::<Menu>().open = false;
                     let mut m = tr.f("Continued from {}", &[&p.display()]);
+                    m.push_str(&older_rules(world, &tr));
                     for e in skipped {
                         m.push_str(&tr.f(" (skipped a damaged autosave: {})", &[&e]));
                     }
@@ -184,7 +185,7 @@ fn run_menu_commands(world: &mut World) {
         Command::LoadSlot(p) => match snapshot::load(world, &p) {
             Ok(()) => {
                 world.resource_mut::<Menu>().open = false;
-                tr.f("Loaded {}", &[&p.display()])
+                tr.f("Loaded {}", &[&p.display()]) + &older_rules(world, &tr)
             }
             Err(e) => tr.f("Nothing loaded: {}", &[&e]),
         },
@@ -195,7 +196,7 @@ fn run_menu_commands(world: &mut World) {
         Command::Load => match snapshot::load(world, &path) {
             Ok(()) => {
                 world.resource_mut::<Menu>().open = false;
-                tr.f("Loaded {}", &[&path.display()])
+                tr.f("Loaded {}", &[&path.display()]) + &older_rules(world, &tr)
             }
             Err(e) => tr.f("Nothing loaded: {}", &[&e]),
         },
@@ -552,4 +553,18 @@ fn draw_credits(
         menu.credits_open = false;
     }
     Ok(())
+}
+
+/// A word after loading a game begun under older rules: it plays on under them
+/// (`rules::version`), so the player knows why a fix does not show in it.
+fn older_rules(world: &World, tr: &crate::text::Translations) -> String {
+    use crate::rules::GameWorld;
+    let r = world.rules();
+    if r == crate::rules::version::Rules::CURRENT {
+        return String::new();
+    }
+    tr.f(
+        " (begun under rules version {}: it plays on under those rules, as it was recorded)",
+        &[&r.0],
+    )
 }
