@@ -301,6 +301,21 @@ fn orchard_home() -> Builder {
     )
 }
 
+/// Opens the main phase and activates the Eladrin army on `at`; its first unit's id.
+fn activate_at_main_phase(s: &mut Scn, at: (i32, i32)) -> u32 {
+    s.run("R9");
+    let army = s.army_id(at, chaos_outpost::content::Camp::Eladrins);
+    let unit = s
+        .armies()
+        .iter()
+        .find(|a| a.id == army)
+        .expect("army")
+        .units[0]
+        .id;
+    s.submit(Action::Activate { army }).expect("activate");
+    unit
+}
+
 fn unlock_orchard() -> Vec<Effect> {
     vec![Effect::Unlock("orchard".into())]
 }
@@ -382,16 +397,7 @@ fn r9_3_unlock_from_an_exploration_card_opens_the_improvement() {
             c.exploration[0].effects = unlock_orchard();
         })
         .build();
-    s.run("R9");
-    let army = s.army_id((2, 0), chaos_outpost::content::Camp::Eladrins);
-    let ranger = s
-        .armies()
-        .iter()
-        .find(|a| a.id == army)
-        .expect("army")
-        .units[0]
-        .id;
-    s.submit(Action::Activate { army }).expect("activate");
+    let ranger = activate_at_main_phase(&mut s, (2, 0));
     s.submit(Action::Explore { unit: ranger }).expect("explore");
     assert_eq!(orchard_at_main_phase(&mut s), Ok(()), "R9.3 exploration");
 }
@@ -417,16 +423,7 @@ fn r9_4_unlock_from_a_unit_card_action_opens_the_improvement() {
             });
         })
         .build();
-    s.run("R9");
-    let army = s.army_id((2, 0), chaos_outpost::content::Camp::Eladrins);
-    let warden = s
-        .armies()
-        .iter()
-        .find(|a| a.id == army)
-        .expect("army")
-        .units[0]
-        .id;
-    s.submit(Action::Activate { army }).expect("activate");
+    let warden = activate_at_main_phase(&mut s, (2, 0));
     s.submit(Action::UseCard {
         unit: warden,
         action: "graft".into(),

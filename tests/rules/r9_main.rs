@@ -463,7 +463,16 @@ fn r9_4_hourglass_ends_activation_of_the_unit() {
     );
 }
 
-/// Two armies on (1, 0): `first` (activated, the receiver) and `second` (joining).
+/// The main phase with two Eladrin armies on (1, 0): the receiver, then the joiner.
+fn two_armies(receiver: &[&str], joiner: &[&str]) -> Scn {
+    main_phase(Builder::new(4).army(Camp::Eladrins, (1, 0), receiver).army(
+        Camp::Eladrins,
+        (1, 0),
+        joiner,
+    ))
+}
+
+/// The first army (activated, the receiver) takes in the second; the army left.
 fn merged(s: &mut Scn) -> Army {
     let armies = s.armies();
     let (a, b) = (armies[0].id, armies[1].id);
@@ -477,11 +486,7 @@ fn merged(s: &mut Scn) -> Army {
 #[test]
 fn r9_4_a_unit_joining_another_unit_costs_both_a_point() {
     // "A unit joining another unit costs 1 point to both."
-    let mut s = main_phase(
-        Builder::new(4)
-            .army(Camp::Eladrins, (1, 0), &["warden"])
-            .army(Camp::Eladrins, (1, 0), &["ranger"]),
-    );
+    let mut s = two_armies(&["warden"], &["ranger"]);
     let m = merged(&mut s);
     let ap: Vec<u8> = m.units.iter().map(|u| u.ap).collect();
     assert_eq!(ap, vec![1, 1], "receiver and joiner each pay 1 of their 2");
@@ -495,20 +500,12 @@ fn r9_4_a_unit_joining_another_unit_costs_both_a_point() {
 fn r9_4_an_army_merging_costs_the_receiving_army_a_point() {
     // "Merging two armies (or a unit joining an army) costs 1 point to the army that receives."
     // Reading (docs/rules.md): the joining units pay nothing and keep the points they have.
-    let mut s = main_phase(
-        Builder::new(4)
-            .army(Camp::Eladrins, (1, 0), &["warden"])
-            .army(Camp::Eladrins, (1, 0), &["ranger", "ranger"]),
-    );
+    let mut s = two_armies(&["warden"], &["ranger", "ranger"]);
     let m = merged(&mut s);
     let ap: Vec<u8> = m.units.iter().map(|u| u.ap).collect();
     assert_eq!(ap, vec![1, 2, 2]);
     // A unit joining an army: the same.
-    let mut s = main_phase(
-        Builder::new(4)
-            .army(Camp::Eladrins, (1, 0), &["warden", "warden"])
-            .army(Camp::Eladrins, (1, 0), &["ranger"]),
-    );
+    let mut s = two_armies(&["warden", "warden"], &["ranger"]);
     let m = merged(&mut s);
     let ap: Vec<u8> = m.units.iter().map(|u| u.ap).collect();
     assert_eq!(ap, vec![1, 1, 2]);
@@ -564,11 +561,7 @@ fn r9_4_under_rules_version_1_a_joiner_kept_no_point() {
 #[test]
 fn r5_4_newcomers_suffer_the_receiving_armys_famine() {
     // "An army with a famine token ... can take new ones, which suffer its famine."
-    let mut s = main_phase(
-        Builder::new(4)
-            .army(Camp::Eladrins, (1, 0), &["warden"])
-            .army(Camp::Eladrins, (1, 0), &["ranger"]),
-    );
+    let mut s = two_armies(&["warden"], &["ranger"]);
     let armies = s.armies();
     s.army_mut(armies[0].id, |x| x.famine = 1);
     let ranger_hp = {
@@ -589,11 +582,7 @@ fn r5_4_a_famished_army_joining_brings_its_famine_with_it() {
     // The text is silent on this direction. Reading (docs/rules.md): the larger count stays, so
     // a merge never feeds anyone (only food removes tokens, R5.5) and the receiver's units
     // suffer the joiners' famine.
-    let mut s = main_phase(
-        Builder::new(4)
-            .army(Camp::Eladrins, (1, 0), &["warden"])
-            .army(Camp::Eladrins, (1, 0), &["ranger", "ranger"]),
-    );
+    let mut s = two_armies(&["warden"], &["ranger", "ranger"]);
     let armies = s.armies();
     s.army_mut(armies[1].id, |x| x.famine = 2);
     let warden_hp = {
@@ -604,11 +593,7 @@ fn r5_4_a_famished_army_joining_brings_its_famine_with_it() {
     assert_eq!(m.famine, 2, "the tokens are not shed by merging");
     assert_eq!(hp_left(s.w(), &m, &m.units[0]), warden_hp - 2);
     // Both famished: the larger count, not the sum.
-    let mut s = main_phase(
-        Builder::new(4)
-            .army(Camp::Eladrins, (1, 0), &["warden"])
-            .army(Camp::Eladrins, (1, 0), &["ranger"]),
-    );
+    let mut s = two_armies(&["warden"], &["ranger"]);
     let armies = s.armies();
     s.army_mut(armies[0].id, |x| x.famine = 1);
     s.army_mut(armies[1].id, |x| x.famine = 2);
