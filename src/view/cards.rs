@@ -27,7 +27,7 @@ impl CardQueue {
 
     /// The card to show now, if any. Once the game is over the end window comes first: every
     /// card still waiting is closed.
-    fn to_show(&mut self, game_over: bool) -> Option<(String, String, String, Camp)> {
+    fn next_to_show(&mut self, game_over: bool) -> Option<(String, String, String, Camp)> {
         if game_over {
             self.close_all();
         }
@@ -97,7 +97,7 @@ fn draw_card(
     tr: Res<crate::text::Translations>,
     outcome: Res<Outcome>,
 ) -> Result {
-    let Some((deck, name, text, camp)) = queue.to_show(outcome.winner.is_some()) else {
+    let Some((deck, name, text, camp)) = queue.next_to_show(outcome.winner.is_some()) else {
         return Ok(());
     };
     let now = time.elapsed_secs();
@@ -258,11 +258,11 @@ mod tests {
                 .push_back(("events".into(), name.into(), String::new(), Camp::Eladrins));
         }
         assert_eq!(
-            q.to_show(false).map(|c| c.1),
+            q.next_to_show(false).map(|c| c.1),
             Some("Desert Wind".to_string())
         );
         assert_eq!(q.waiting.len(), 2, "showing one closes nothing");
-        assert_eq!(q.to_show(true), None);
+        assert_eq!(q.next_to_show(true), None);
         assert!(q.waiting.is_empty());
     }
 }
