@@ -326,11 +326,7 @@ pub trait GameWorld {
     /// Army entities matching `f`, sorted by id.
     fn armies_where(&mut self, f: impl Fn(&Army) -> bool) -> Vec<Entity>;
     /// The rules version this game is played under (`version`).
-    fn rules(&self) -> version::Rules {
-        self.game_setup().rules
-    }
-    /// The game's setup.
-    fn game_setup(&self) -> &GameSetup;
+    fn rules(&self) -> version::Rules;
 }
 
 impl GameWorld for World {
@@ -373,8 +369,8 @@ impl GameWorld for World {
         let mut q = self.query::<(Entity, &Army)>();
         q.iter(self).find(|(_, a)| a.id == id).map(|(e, _)| e)
     }
-    fn game_setup(&self) -> &GameSetup {
-        self.resource::<GameSetup>()
+    fn rules(&self) -> version::Rules {
+        self.resource::<GameSetup>().rules
     }
     fn difficulty_level(&self) -> crate::content::Difficulty {
         let setup = self.resource::<GameSetup>();

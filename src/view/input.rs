@@ -170,22 +170,16 @@ fn enter_closes_the_step(
     outcome: Res<crate::rules::Outcome>,
     mut send: MessageWriter<ActionRequest>,
 ) {
-    // Once the game is over there is no step to close (the bar offers none either).
-    if !map.just_pressed(Shortcut::EndStep, &keys)
-        || egui.wants_keyboard_input()
-        || outcome.winner.is_some()
-    {
+    if !map.just_pressed(Shortcut::EndStep, &keys) || egui.wants_keyboard_input() {
         return;
     }
-    let main = order.in_turns(cycle.step);
-    let action = if !main {
-        Action::Done
-    } else if cycle.turn != Camp::Eladrins {
-        return;
-    } else if cycle.activation.is_some() {
-        Action::EndActivation
-    } else {
-        Action::Pass
+    // The bar's main button, from the bar's own list: nothing once the game is over.
+    use super::panels::phase_bar::{Offer, offers};
+    let action = match offers(&cycle, &order, &outcome).first() {
+        Some(Offer::Done) => Action::Done,
+        Some(Offer::EndActivation) => Action::EndActivation,
+        Some(Offer::Pass) => Action::Pass,
+        _ => return,
     };
     send.write(ActionRequest {
         by: Camp::Eladrins,

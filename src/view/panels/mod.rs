@@ -7,7 +7,7 @@
 mod actions;
 mod hover;
 mod log;
-mod phase_bar;
+pub(crate) mod phase_bar;
 mod portal;
 
 use super::ViewState;

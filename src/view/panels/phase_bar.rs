@@ -24,7 +24,7 @@ pub(super) struct PhaseBar<'a> {
 
 /// A button the bar offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Offer {
+pub(crate) enum Offer {
     /// Skip to the end of the Chaos turn.
     SkipChaos,
     /// End the open activation.
@@ -40,7 +40,7 @@ pub(super) enum Offer {
 }
 
 /// What the bar offers now: nothing once the game is over (nobody decides anything).
-pub(super) fn offers(cycle: &Cycle, order: &CycleOrder, outcome: &Outcome) -> Vec<Offer> {
+pub(crate) fn offers(cycle: &Cycle, order: &CycleOrder, outcome: &Outcome) -> Vec<Offer> {
     if outcome.winner.is_some() {
         return vec![];
     }
