@@ -25,6 +25,12 @@ pub fn choose(world: &mut World, legal: &[Action]) -> Choice {
             let cas: [Candidate; 4] = [build_improvement, build_lab, recruit, activate];
             best(world, legal, &cas, Action::Pass)
         }
+        // A chapter's rounds: its own scorers play them (`ai::ChapterScorers`).
+        StepKind::Round { .. } => Choice {
+            score: 0,
+            action: Action::Pass,
+            why: "pass",
+        },
         StepKind::Automatic => Choice {
             score: 0,
             action: Action::Done,

@@ -14,7 +14,8 @@ use hexx::Hex;
 
 use crate::content::Camp;
 use crate::rules::legal::legal_actions;
-use crate::rules::{Action, Army, Cycle, GameWorld, Outpost};
+use crate::rules::chapter::{InPlay, Viewer};
+use crate::rules::{Action, Army, Cycle, GameWorld, Outpost, StepKind};
 
 /// A scored candidate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,15 +49,97 @@ pub fn best(world: &mut World, legal: &[Action], cas: &[Candidate], fallback: Ac
     })
 }
 
-/// Who decides now, and what: the camp whose decision the game waits for, and its AI's choice.
+/// Who decides now, and what: the camp whose decision the game waits for, and its AI's choice
+/// (the core's candidates, then the scorers of the chapters in play, which win only with a
+/// higher score).
 pub fn decide(world: &mut World) -> (Camp, Choice) {
     let by = world.deciding();
-    let legal = legal_actions(world, by);
-    let choice = match by {
-        Camp::Chaos => chaos::choose(world, &legal),
-        Camp::Eladrins => eladrin::choose(world, &legal),
+    if world.resource::<InPlay>().0.is_empty() {
+        return decide_as(world, by);
+    }
+    // A chapter may hide things from a camp or seat: the AI thinks on what it may know.
+    let viewer = match by {
+        Camp::Chaos => Viewer::Chaos,
+        Camp::Eladrins => Viewer::Seat(crate::rules::chapter::current_seat(world)),
     };
-    (by, choice)
+    crate::rules::chapter::as_seen_by(world, viewer, |world| decide_as(world, by))
+}
+
+fn decide_as(world: &mut World, by: Camp) -> (Camp, Choice) {
+    let legal = legal_actions(world, by);
+    let fallback = |action: Action| Choice {
+        score: 0,
+        action,
+        why: "nothing better",
+    };
+    let core = match (by, world.step_kind()) {
+        (_, StepKind::Round { .. }) => fallback(Action::Pass),
+        (Camp::Chaos, StepKind::Decision { .. }) => fallback(Action::Done),
+        (Camp::Chaos, _) => chaos::choose(world, &legal),
+        (Camp::Eladrins, _) => eladrin::choose(world, &legal),
+    };
+    (by, with_chapters(world, by, &legal, core))
+}
+
+/// A chapter's candidate for a camp: registered by the chapter's plugin with
+/// `ScorerAppExt::add_chapter_scorer`, its weights in `ai.ron: chapters` (`weight`).
+#[derive(Resource, Default, Clone)]
+pub struct ChapterScorers(pub Vec<(&'static str, Camp, Candidate)>);
+
+/// Registering a chapter's scorers from its plugin.
+pub trait ScorerAppExt {
+    /// Adds a candidate for `camp`, asked while `chapter` is in play.
+    fn add_chapter_scorer(&mut self, chapter: &'static str, camp: Camp, ca: Candidate)
+    -> &mut Self;
+}
+
+impl ScorerAppExt for App {
+    fn add_chapter_scorer(
+        &mut self,
+        chapter: &'static str,
+        camp: Camp,
+        ca: Candidate,
+    ) -> &mut Self {
+        self.world_mut()
+            .get_resource_or_insert_with(ChapterScorers::default)
+            .0
+            .push((chapter, camp, ca));
+        self
+    }
+}
+
+/// A chapter's weight `name` from `ai.ron` (`chapters: {"trial": {"play": 40}}`), 0 if unset.
+pub fn weight(world: &World, chapter: &str, name: &str) -> i64 {
+    world
+        .content()
+        .set
+        .ai
+        .chapters
+        .get(chapter)
+        .and_then(|m| m.get(name))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// The chapters' scorers for `by` against the core's choice: the higher score plays.
+fn with_chapters(world: &mut World, by: Camp, legal: &[Action], core: Choice) -> Choice {
+    let Some(scorers) = world.get_resource::<ChapterScorers>().cloned() else {
+        return core;
+    };
+    let in_play = world.resource::<InPlay>().clone();
+    let mut top = core;
+    for (chapter, camp, ca) in scorers.0 {
+        if camp != by || !in_play.has(chapter) {
+            continue;
+        }
+        if let Some(c) = ca(world, legal)
+            && legal.contains(&c.action)
+            && c.score > top.score
+        {
+            top = c;
+        }
+    }
+    top
 }
 
 /// The hexes of Eladrin outposts, by id.

@@ -849,6 +849,9 @@ pub struct AiWeights {
     pub chaos: ChaosWeights,
     /// The Eladrins.
     pub eladrin: EladrinWeights,
+    /// The chapters' scorers' weights: chapter id → weight name → weight.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub chapters: BTreeMap<String, BTreeMap<String, i64>>,
 }
 
 /// All the base content (and a mod's, later) in one place.
@@ -927,6 +930,9 @@ pub struct OutpostStart {
     /// The portal stands here.
     #[serde(default)]
     pub portal: bool,
+    /// The Eladrin seat it belongs to (only that seat builds and recruits there); none: shared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
 }
 
 /// An army placed by a level.
@@ -939,6 +945,9 @@ pub struct ArmyStart {
     pub at: At,
     /// Unit type ids.
     pub units: Vec<String>,
+    /// The Eladrin seat it belongs to (only that seat commands it); none: shared by all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
 }
 
 /// What wins a level.
@@ -953,6 +962,9 @@ pub struct Victory {
     pub outposts: u32,
     /// Rifts the Eladrins must also have closed to win.
     pub rifts_closed: u32,
+    /// The powered portal does not win this level: only its chapters' conditions do.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub without_portal: bool,
 }
 
 /// A scenario (`levels/*.ron`).
@@ -1008,6 +1020,64 @@ pub struct Level {
     /// This level's adjustments to difficulties, by difficulty id.
     #[serde(default)]
     pub difficulty_tweaks: BTreeMap<String, DifficultyTweak>,
+    /// The chapters this level plays (their plugins must be in the game): their steps may be
+    /// listed in `steps`, their state is saved, their victory conditions are checked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chapters: Vec<String>,
+    /// The steps of a cycle, in order (core ids `R2`…`R9` and the chapters' own); none: the
+    /// core's cycle, R2 to R9. A step may be given to another camp or seat (`by`, `among`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Vec<StepPlay>>,
+    /// Each chapter's own level fields, by chapter id, read by that chapter (`rules::chapter`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ext: BTreeMap<String, ron::Value>,
+}
+
+/// Who decides a step, or takes a turn in one: a camp, or one Eladrin seat (a hot-seat player,
+/// from 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Who {
+    /// The Eladrins: whichever seat has the Eladrin turn.
+    Eladrins,
+    /// Chaos.
+    Chaos,
+    /// This Eladrin seat.
+    Seat(u8),
+}
+
+impl Who {
+    /// The camp this is.
+    pub fn camp(self) -> Camp {
+        match self {
+            Who::Chaos => Camp::Chaos,
+            Who::Eladrins | Who::Seat(_) => Camp::Eladrins,
+        }
+    }
+}
+
+/// Who takes turns in a step of rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Among {
+    /// The Eladrins, then Chaos.
+    Camps,
+    /// Each Eladrin seat in order.
+    Seats,
+    /// Each Eladrin seat in order, then Chaos.
+    SeatsThenChaos,
+}
+
+/// One step of a level's cycle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepPlay {
+    /// The step's id (`R5`, or a chapter's).
+    pub id: String,
+    /// A decision: who decides it here, instead of the step's own default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<Who>,
+    /// A step of rounds: who takes turns here, instead of the step's own default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub among: Option<Among>,
 }
 
 fn normal() -> String {

@@ -2,8 +2,6 @@
 //! a replay — is one `Action`, validated (`validate` only reads; an illegal action gets a typed
 //! `Refusal` and nothing changes) and then applied (`apply`), emitting `GameEvent`s.
 
-use std::collections::HashMap;
-
 use bevy::prelude::*;
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
@@ -164,12 +162,13 @@ pub enum Action {
         /// Amount.
         amount: u32,
     },
-    /// An action kind added by a plugin (a later chapter): routed to its `ExtActions` handler.
-    Ext {
-        /// The kind, as registered.
-        kind: String,
-        /// Its arguments, in RON.
-        args: String,
+    /// A chapter's own action: its typed enum (`chapter::ChapterAction`) in canonical RON,
+    /// made by `chapter::encode` and read back by the chapter (`chapter::decode`).
+    Chapter {
+        /// The chapter's id.
+        chapter: String,
+        /// The chapter's action, in RON.
+        act: String,
     },
 }
 
@@ -358,20 +357,30 @@ pub enum Refusal {
     DetachSome,
     /// A plugin's own reason.
     Other(String),
+    /// A chapter's rule refused it: its own typed refusal (`chapter::ChapterRefusal`) in RON.
+    Chapter {
+        /// The chapter's id.
+        chapter: String,
+        /// The rule it cites.
+        rule: String,
+        /// The chapter's refusal, in RON (`chapter::refusal_of` reads it back).
+        reason: String,
+    },
+    /// The chapter is not played in this level.
+    NotInPlay(String),
+    /// A chapter action that does not read as one of that chapter's actions.
+    Malformed {
+        /// The chapter's id.
+        chapter: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The army or outpost belongs to another Eladrin seat.
+    NotYourSeat {
+        /// The seat it belongs to.
+        owner: u8,
+    },
 }
-
-/// A plugin's action kind: read-only validation, then application.
-#[derive(Clone, Copy)]
-pub struct ExtHandler {
-    /// Validates (must not change the world).
-    pub validate: fn(&mut World, Camp, &str) -> Result<(), Refusal>,
-    /// Applies.
-    pub apply: fn(&mut World, Camp, &str),
-}
-
-/// Action kinds added by plugins, by name.
-#[derive(Resource, Default, Clone)]
-pub struct ExtActions(pub HashMap<String, ExtHandler>);
 
 fn hex(at: At) -> Hex {
     Hex::new(at.0, at.1)
@@ -423,8 +432,10 @@ pub fn validate(world: &mut World, by: Camp, action: &Action) -> Result<(), Refu
                     now: world.step_id().into(),
                 });
             };
-            if by != decides {
-                return Err(Refusal::NotYourTurn { expected: decides });
+            if by != decides.camp() {
+                return Err(Refusal::NotYourTurn {
+                    expected: decides.camp(),
+                });
             }
             if world.step_id() == "R7" && !world.resource::<Research>().offer.is_empty() {
                 return Err(Refusal::ChooseFirst);
@@ -570,12 +581,9 @@ pub fn validate(world: &mut World, by: Camp, action: &Action) -> Result<(), Refu
             }
             Ok(())
         }
-        Action::Ext { kind, args } => {
-            let h = world
-                .get_resource::<ExtActions>()
-                .and_then(|x| x.0.get(kind).copied())
-                .ok_or_else(|| Refusal::UnknownKind(kind.clone()))?;
-            (h.validate)(world, by, args)
+        Action::Chapter { chapter, act } => super::chapter::validate(world, by, chapter, act),
+        Action::Pass if matches!(world.step_kind(), StepKind::Round { .. }) => {
+            super::chapter::validate_pass(world, by)
         }
         // Pass and every other main-phase action (R9).
         a => super::main_phase::validate(world, by, a),
@@ -704,13 +712,9 @@ fn apply(world: &mut World, by: Camp, action: &Action) {
                 power,
             });
         }
-        Action::Ext { kind, args } => {
-            if let Some(h) = world
-                .get_resource::<ExtActions>()
-                .and_then(|x| x.0.get(kind).copied())
-            {
-                (h.apply)(world, by, args);
-            }
+        Action::Chapter { chapter, act } => super::chapter::apply(world, by, chapter, act),
+        Action::Pass if matches!(world.step_kind(), StepKind::Round { .. }) => {
+            super::chapter::pass(world, by)
         }
         a => super::main_phase::apply(world, by, a),
     }

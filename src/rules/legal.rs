@@ -94,8 +94,13 @@ pub fn candidates(world: &mut World, by: Camp) -> Vec<Action> {
             }
         }
         "R9" => main_candidates(world, by, &mut v),
-        _ => v.push(Action::Done),
+        _ => match world.step_kind() {
+            super::StepKind::Round { .. } => v.push(Action::Pass),
+            _ => v.push(Action::Done),
+        },
     }
+    // The actions of the chapters in play (none in a level without chapters).
+    super::chapter::candidates(world, by, &mut v);
     v
 }
 

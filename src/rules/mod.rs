@@ -13,6 +13,7 @@
 
 pub mod action;
 pub mod board;
+pub mod chapter;
 pub mod decks;
 pub mod economy;
 pub mod effects;
@@ -45,7 +46,7 @@ pub use outposts::Outpost;
 pub use rng::GameRng;
 pub use units::{Army, Unit};
 
-use crate::content::{Camp, Content, ContentDb};
+use crate::content::{Among, Camp, Content, ContentDb, Who};
 
 /// The schedule of one step of the cycle, run once when the cycle enters the step.
 #[derive(ScheduleLabel, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,25 +91,45 @@ pub type NeedsDecision = fn(&mut World) -> bool;
 pub enum StepKind {
     /// Runs its schedule and moves on.
     Automatic,
-    /// Waits for `Action::Done` from `by` while `open` says a decision is open (R5, R7, R8).
+    /// Waits for `Action::Done` from `by` while `open` says a decision is open (R5, R7, R8). A
+    /// level may give the decision to another camp or seat (`StepPlay::by`).
     Decision {
-        /// The camp that decides.
-        by: Camp,
+        /// Who decides: a camp, or one Eladrin seat.
+        by: Who,
         /// Whether a decision is open now.
         open: NeedsDecision,
     },
     /// The camps alternate actions, the Eladrins first, until two passes in a row (R9).
     Turns,
+    /// A chapter's step of rounds: `among` take turns in order (each action of a chapter says
+    /// how it uses the turn, `chapter::TurnUse`; `Pass` passes) until every one of them passed
+    /// in a row, or `ends` says the step is over. A level may change `among`.
+    Round {
+        /// Who takes turns.
+        among: Among,
+        /// The step's own end rule, besides everyone passing.
+        ends: Option<NeedsDecision>,
+    },
 }
 
 impl StepKind {
     /// A decision by the Eladrins, open while `open` says so.
     pub const fn eladrins(open: NeedsDecision) -> StepKind {
         StepKind::Decision {
-            by: Camp::Eladrins,
+            by: Who::Eladrins,
             open,
         }
     }
+}
+
+/// Every step this program knows: the core's and those `add_cycle_step` registered, and the
+/// default cycle (the order a level without `steps` plays). Chapter steps are in `Chapters`.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct StepCatalogue {
+    /// Every step registered with `add_cycle_step`.
+    pub all: Vec<StepDef>,
+    /// The default cycle, in order.
+    pub default: Vec<StepDef>,
 }
 
 /// One step of the cycle.
@@ -122,7 +143,7 @@ pub struct StepDef {
     pub kind: StepKind,
 }
 
-/// The ordered steps of a cycle.
+/// The ordered steps of the game's cycle: its level's `steps`, or the default cycle.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct CycleOrder(pub Vec<StepDef>);
 
@@ -155,22 +176,29 @@ pub enum Placement {
 
 /// Registering steps of the cycle from plugins.
 pub trait CycleAppExt {
-    /// Adds a step to the cycle at `at`; its systems go in `StepSchedule(def.id)`.
+    /// Adds a step to the default cycle at `at` (played by every level that does not list its
+    /// steps); its systems go in `StepSchedule(def.id)`. A chapter's step, played only where a
+    /// level lists it, is `ChapterAppExt::add_chapter_step`.
     fn add_cycle_step(&mut self, def: StepDef, at: Placement) -> &mut Self;
 }
 
 impl CycleAppExt for App {
     fn add_cycle_step(&mut self, def: StepDef, at: Placement) -> &mut Self {
         self.init_schedule(StepSchedule(def.id));
-        let mut order = self
+        let mut cat = self
             .world_mut()
-            .get_resource_or_insert_with(CycleOrder::default);
+            .get_resource_or_insert_with(StepCatalogue::default);
+        let order = CycleOrder(cat.default.clone());
         let i = match at {
             Placement::End => order.0.len(),
             Placement::Before(id) => order.position(id).unwrap_or(order.0.len()),
             Placement::After(id) => order.position(id).map(|i| i + 1).unwrap_or(order.0.len()),
         };
-        order.0.insert(i, def);
+        cat.default.insert(i, def);
+        cat.all.push(def);
+        let default = cat.default.clone();
+        // Until a game sets its level's order, the cycle is the default one.
+        self.world_mut().insert_resource(CycleOrder(default));
         self
     }
 }
@@ -194,6 +222,19 @@ pub struct Cycle {
     /// Hot-seat: which Eladrin player (index into `GameSetup::players`) has the Eladrin turn.
     #[serde(default)]
     pub player: usize,
+    /// A chapter's step gave the Eladrin turn to this seat (a decision by a seat, rounds among
+    /// seats); none outside such a step, where `player` has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+}
+
+impl Cycle {
+    /// The Eladrin seat acting now: the seat a chapter step gave the turn to, else the
+    /// hot-seat player whose Eladrin turn it is.
+    pub fn acting_seat(&self) -> u8 {
+        self.seat
+            .unwrap_or(self.player.min(u8::MAX as usize) as u8)
+    }
 }
 
 impl Default for Cycle {
@@ -206,6 +247,7 @@ impl Default for Cycle {
             passes: 0,
             activation: None,
             player: 0,
+            seat: None,
         }
     }
 }
@@ -398,8 +440,8 @@ impl GameWorld for World {
     }
     fn deciding(&self) -> Camp {
         match self.step_kind() {
-            StepKind::Turns => self.resource::<Cycle>().turn,
-            StepKind::Decision { by, .. } => by,
+            StepKind::Turns | StepKind::Round { .. } => self.resource::<Cycle>().turn,
+            StepKind::Decision { by, .. } => by.camp(),
             StepKind::Automatic => Camp::Eladrins,
         }
     }
@@ -414,6 +456,7 @@ impl Plugin for RulesPlugin {
             .add_message::<ActionRequest>()
             .add_message::<ActionRefused>()
             .init_resource::<CycleOrder>()
+            .init_resource::<StepCatalogue>()
             .init_resource::<Cycle>()
             .init_resource::<Chronicle>()
             .init_resource::<Board>()
@@ -421,6 +464,7 @@ impl Plugin for RulesPlugin {
             .insert_resource(GameRng::seeded(0))
             .add_plugins((state::init, upkeep::plugin, main_phase::plugin))
             .add_systems(Update, (process_requests, drive_cycle).chain());
+        chapter::build_installed(app);
     }
 }
 
@@ -466,6 +510,7 @@ pub fn advance(world: &mut World) {
         let def = order.0[step_ix];
         if !entered {
             world.resource_mut::<Cycle>().entered = true;
+            chapter::enter(world, def.kind);
             let number = world.resource::<Cycle>().number;
             world.emit(GameEvent::StepStarted {
                 cycle: number,
@@ -486,6 +531,11 @@ pub fn advance(world: &mut World) {
                     return;
                 }
             }
+            StepKind::Round { among, ends } => {
+                if !chapter::round_over(world, among, ends) {
+                    return;
+                }
+            }
             StepKind::Automatic => {}
         }
         // Move on.
@@ -495,6 +545,7 @@ pub fn advance(world: &mut World) {
         c.passes = 0;
         c.turn = Camp::Eladrins;
         c.activation = None;
+        c.seat = None;
         c.step = step_ix + 1;
         if c.step >= order.0.len() {
             c.step = 0;

@@ -28,6 +28,14 @@ pub enum EndReason {
     },
     /// A reason a plugin gave, or one a save holds that this game doesn't know.
     Other(String),
+    /// A chapter's end condition (`chapter::ChapterAppExt::add_chapter_victory`), worded by
+    /// the chapter.
+    Chapter {
+        /// The chapter's id.
+        chapter: String,
+        /// Its reason, a code the chapter words.
+        code: String,
+    },
 }
 
 /// `Outcome::reason` in saves: the English sentence the game wrote before reasons were data
@@ -57,6 +65,7 @@ pub mod legacy_reason {
                 format!("The Eladrins did not power the portal within {max} cycles")
             }
             Some(EndReason::Other(s)) => s.clone(),
+            Some(EndReason::Chapter { chapter, code }) => format!("[{chapter}] {code}"),
         }
     }
 
@@ -65,6 +74,13 @@ pub mod legacy_reason {
         let overrun = s
             .strip_prefix("Chaos overran ")
             .and_then(|r| r.strip_suffix(" and took the portal"));
+        let chapter = s
+            .strip_prefix('[')
+            .and_then(|r| r.split_once("] "))
+            .map(|(c, code)| EndReason::Chapter {
+                chapter: c.to_string(),
+                code: code.to_string(),
+            });
         let limit = s
             .strip_prefix("The Eladrins did not power the portal within ")
             .and_then(|r| r.strip_suffix(" cycles"))
@@ -80,6 +96,7 @@ pub mod legacy_reason {
             _ if limit.is_some() => EndReason::CycleLimit {
                 max: limit.unwrap_or_default(),
             },
+            _ if chapter.is_some() => chapter.unwrap_or(EndReason::Other(String::new())),
             _ => EndReason::Other(s.to_string()),
         })
     }
@@ -173,7 +190,12 @@ pub fn check(world: &mut World) {
         .levels
         .get(&world.resource::<crate::rules::GameSetup>().level)
         .cloned();
-    if p.operational {
+    if let Some((winner, reason)) = super::chapter::victory(world) {
+        win(world, winner, reason);
+        return;
+    }
+    let portal_wins = !level.as_ref().is_some_and(|l| l.victory.without_portal);
+    if p.operational && portal_wins {
         // A level may ask for more than the portal (RULES.md R8 reading).
         let missing = level
             .as_ref()

@@ -24,6 +24,9 @@ pub struct Outpost {
     pub buildings: Vec<Works>,
     /// The portal stands here.
     pub portal: bool,
+    /// The Eladrin seat it belongs to (only that seat builds and recruits there); none: any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
 }
 
 impl Outpost {

@@ -135,7 +135,13 @@ pub fn spawn_game_under(
         .map(|t| t.armies.clone())
         .unwrap_or_default();
 
+    // The level's steps and chapters first: a level naming a step or chapter this game lacks
+    // is refused before anything changes.
+    let order = super::chapter::order_for(world, &level)?;
     clear_game(world, &level.id, &difficulty, seed, rules);
+    world.insert_resource(super::CycleOrder(order));
+    world.insert_resource(super::chapter::InPlay(level.chapters.clone()));
+    super::chapter::reset(world);
     spawn_map(world, &db, &level);
     place_markers(world, &level);
     spawn_outposts(world, &db, &level, &diff)?;
@@ -296,6 +302,7 @@ fn spawn_outposts(
                 })
                 .collect(),
             portal: o.portal,
+            seat: o.seat,
         };
         // R3.3: a stock never holds more than the storage; what does not fit lies on the tile.
         let mut room = outpost.storage(db, 0);
@@ -350,6 +357,7 @@ fn spawn_armies(
             activated: false,
             afloat: false,
             cargo: Default::default(),
+            seat: a.seat,
         });
     }
     Ok(())

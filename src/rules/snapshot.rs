@@ -74,10 +74,20 @@ pub struct Snapshot {
     /// Units created, dead, turned and settled (the conservation invariant).
     #[serde(default)]
     pub census: super::units::Census,
+    /// The state of each chapter the level plays, by chapter id, in that chapter's RON
+    /// (`chapter::ChapterState`); none in a level without chapters, or a save made before.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub chapters: std::collections::BTreeMap<String, String>,
 }
 
 /// Takes a snapshot of the world.
 pub fn capture(world: &mut World) -> Snapshot {
+    capture_seen_by(world, super::chapter::Viewer::All)
+}
+
+/// A snapshot with only what `viewer` may know: the chapters' hidden things of others removed
+/// (the state the Chaos AI, or one seat's AI, thinks on).
+pub fn capture_seen_by(world: &mut World, viewer: super::chapter::Viewer) -> Snapshot {
     let order = world.resource::<Board>().order.clone();
     let tiles = order
         .iter()
@@ -100,6 +110,7 @@ pub fn capture(world: &mut World) -> Snapshot {
                 outposts,
                 armies,
                 rng: world.resource::<GameRng>().state(),
+                chapters: super::chapter::capture(world, viewer),
                 $($f: world.resource::<$t>().clone(),)*
             }
         };
@@ -161,13 +172,20 @@ pub fn check(world: &World, s: &Snapshot) -> Result<(), String> {
             return Err(format!("outpost {}: unknown building `{}`", o.id, b.id));
         }
     }
-    if world
-        .resource::<CycleOrder>()
-        .position(&s.step_id)
-        .is_none()
-    {
-        return Err(format!("unknown step `{}` (a plugin missing?)", s.step_id));
+    let level = db.levels.get(&s.setup.level).ok_or_else(|| {
+        format!(
+            "the level `{}` is not in this game's content (a mod missing?)",
+            s.setup.level
+        )
+    })?;
+    let order = super::chapter::order_for(world, level)?;
+    if !order.iter().any(|d| d.id == s.step_id) {
+        return Err(format!(
+            "unknown step `{}` for the level `{}` (a plugin missing?)",
+            s.step_id, s.setup.level
+        ));
     }
+    super::chapter::check(world, level, &s.chapters)?;
     Ok(())
 }
 
@@ -195,6 +213,9 @@ pub fn restore(world: &mut World, s: &Snapshot) -> Result<(), String> {
     for a in &s.armies {
         world.spawn(a.clone());
     }
+    if let Some(level) = db_level(world, &s.setup.level) {
+        super::chapter::set_level(world, &level)?;
+    }
     let step = world
         .resource::<CycleOrder>()
         .position(&s.step_id)
@@ -210,6 +231,7 @@ pub fn restore(world: &mut World, s: &Snapshot) -> Result<(), String> {
         };
     }
     super::state::plain_state!(restore);
+    super::chapter::restore(world, &s.chapters)?;
     if s.version < 2 {
         // Version 1 had no census: count the living as the units created so far.
         world.resource_mut::<super::units::Census>().created =
@@ -217,6 +239,10 @@ pub fn restore(world: &mut World, s: &Snapshot) -> Result<(), String> {
     }
     world.insert_resource(super::Chronicle::default());
     Ok(())
+}
+
+fn db_level(world: &World, id: &str) -> Option<crate::content::Level> {
+    world.resource::<Content>().0.levels.get(id).cloned()
 }
 
 /// Saves the game to a RON file.

@@ -47,6 +47,9 @@ pub struct Army {
     /// Resources carried by its boats.
     #[serde(default)]
     pub cargo: crate::content::Stock,
+    /// The Eladrin seat it belongs to (only that seat commands it); none: any Eladrin seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
 }
 
 /// Unit bookkeeping behind the invariant "units are conserved": every unit ever created is
@@ -178,6 +181,8 @@ pub fn spawn(world: &mut World, camp: Camp, hex: Hex, unit: &str, count: u32) {
         }
         None => {
             let id = world.resource_mut::<Ids>().fresh();
+            // A new army belongs to the seat of the outpost it is raised at, if any.
+            let seat = seat_at(world, hex);
             world.spawn(Army {
                 id,
                 camp,
@@ -187,6 +192,7 @@ pub fn spawn(world: &mut World, camp: Camp, hex: Hex, unit: &str, count: u32) {
                 activated: false,
                 afloat: false,
                 cargo: Default::default(),
+                seat,
             });
         }
     }
@@ -229,4 +235,10 @@ pub fn attack_malus(world: &World, army: &Army) -> u8 {
     } else {
         0
     }
+}
+
+/// The seat owning the outpost at `hex`, if one stands there and belongs to a seat.
+pub fn seat_at(world: &mut World, hex: Hex) -> Option<u8> {
+    let mut q = world.query::<&crate::rules::Outpost>();
+    q.iter(world).find(|o| o.hex == hex).and_then(|o| o.seat)
 }

@@ -82,6 +82,6 @@ pub fn label(a: &Action, db: &ContentDb, tr: &Translations) -> String {
         Action::Land { to } => tr.f("Land at ({}, {})", &[&to.0, &to.1]),
         Action::Load { res, amount } => tr.f("Load {} {}", &[amount, &name(res.name())]),
         Action::Unload { res, amount } => tr.f("Unload {} {}", &[amount, &name(res.name())]),
-        Action::Ext { kind, .. } => kind.clone(),
+        Action::Chapter { chapter, act } => super::chapter::action(tr, chapter, act),
     }
 }

@@ -10,6 +10,7 @@
 //! `action.rs` (inherent impls, so a call reads `refusal.words(&tr)`).
 
 mod action;
+pub mod chapter;
 mod event;
 mod outcome;
 mod refusal;

@@ -24,6 +24,7 @@ impl EndReason {
             ),
             // A plugin's reason: its own table entry, if it has one.
             EndReason::Other(s) => tr.t(s).into_owned(),
+            EndReason::Chapter { chapter, code } => super::chapter::end(tr, chapter, code),
         }
     }
 }

@@ -141,6 +141,19 @@ impl Refusal {
             ExplorationDeckEmpty => t("R9.3: the exploration deck is empty"),
             DetachSome => t("R9.4: detach at least one unit and leave at least one"),
             Other(s) => t(s),
+            Chapter {
+                chapter,
+                rule,
+                reason,
+            } => super::chapter::refusal(tr, chapter, rule, reason),
+            NotInPlay(c) => tr.f("the chapter `{}` is not played in this level", &[c]),
+            Malformed { chapter, why } => {
+                tr.f("not an action of the chapter `{}`: {}", &[chapter, why])
+            }
+            NotYourSeat { owner } => tr.f(
+                "this belongs to seat {}: only its player commands it",
+                &[&(*owner as u32 + 1)],
+            ),
         }
     }
 }

@@ -9,7 +9,8 @@ use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 
 use crate::content::{Camp, Content};
-use crate::rules::snapshot::{capture, restore};
+use crate::rules::chapter::Viewer;
+use crate::rules::snapshot::{capture_seen_by, restore};
 use crate::rules::{Action, ActionLog, ActionRequest, Cycle, GameWorld, Outcome, setup};
 
 /// The AI's answer to come: who acts, and what (none if the snapshot could not be restored).
@@ -55,7 +56,7 @@ pub fn is_ai_seat(name: &str) -> bool {
 
 /// Whether the hot-seat player whose turn it is has given the seat to the AI.
 pub fn seat_is_ai(world: &World) -> bool {
-    let seat = world.resource::<Cycle>().player;
+    let seat = crate::rules::chapter::current_seat(world) as usize;
     world
         .resource::<crate::rules::GameSetup>()
         .players
@@ -116,7 +117,12 @@ fn play_ai_turns(world: &mut World) {
     if waiting == Camp::Eladrins && !world.resource::<Driver>().autoplay_eladrins && !ai_seat {
         return;
     }
-    let snap = capture(world);
+    // The AI thinks on what its camp (or seat) may know: a chapter's hidden cards stay hidden.
+    let viewer = match waiting {
+        Camp::Chaos => Viewer::Chaos,
+        Camp::Eladrins => Viewer::Seat(crate::rules::chapter::current_seat(world)),
+    };
+    let snap = capture_seen_by(world, viewer);
     let content = world.resource::<Content>().0.clone();
     let task = AsyncComputeTaskPool::get().spawn(async move {
         let mut app = setup::headless_app(content);

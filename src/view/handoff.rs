@@ -1,17 +1,20 @@
-//! Hot-seat hand-off: when the main phase passes to another Eladrin player, a screen hides the
-//! board until that player says they are at the keyboard, so no one plans on a partner's view.
+//! Hot-seat hand-off: when the main phase (or a chapter's step of seats) passes to another
+//! Eladrin player, a screen hides the board until that player says they are at the keyboard,
+//! so no one plans on a partner's view, nor sees a partner's hidden cards.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::content::Camp;
-use crate::rules::{Cycle, GameSetup, GameWorld, Outcome};
+use crate::content::{Camp, Who};
+use crate::rules::{Cycle, GameSetup, GameWorld, Outcome, StepKind};
 
-/// Which turn was last handed over: (cycle, player index).
+/// Which turn was last handed over: (cycle, step, seat).
 #[derive(Resource, Default)]
 pub struct HandOff {
     /// The turn the players acknowledged last.
-    pub acknowledged: Option<(u32, usize)>,
+    pub acknowledged: Option<(u32, usize, usize)>,
+    /// The turn waiting to be acknowledged.
+    pending: Option<(u32, usize, usize)>,
     /// The board is hidden, waiting for this player.
     pub waiting_for: Option<String>,
 }
@@ -30,10 +33,16 @@ fn watch_turns(world: &mut World) {
         return;
     }
     let c = world.resource::<Cycle>().clone();
-    if !world.in_turns() || c.turn != Camp::Eladrins {
+    let by_seat = match world.step_kind() {
+        StepKind::Turns | StepKind::Round { .. } => true,
+        StepKind::Decision { by, .. } => matches!(by, Who::Seat(_)),
+        StepKind::Automatic => false,
+    };
+    if !by_seat || world.deciding() != Camp::Eladrins {
         return;
     }
-    let turn = (c.number, c.player);
+    let seat = crate::rules::chapter::current_seat(world) as usize;
+    let turn = (c.number, c.step, seat);
     // An AI seat plays on its own: nothing to hide from it.
     if super::driver::seat_is_ai(world) {
         world.resource_mut::<HandOff>().waiting_for = None;
@@ -41,7 +50,8 @@ fn watch_turns(world: &mut World) {
     }
     let mut h = world.resource_mut::<HandOff>();
     if h.acknowledged != Some(turn) && h.waiting_for.is_none() {
-        h.waiting_for = Some(players.get(c.player).cloned().unwrap_or_default());
+        h.waiting_for = Some(players.get(seat).cloned().unwrap_or_default());
+        h.pending = Some(turn);
     }
 }
 
@@ -86,7 +96,7 @@ fn draw_handoff(
                         )
                         .clicked()
                     {
-                        h.acknowledged = Some((cycle.number, cycle.player));
+                        h.acknowledged = h.pending.take();
                         h.waiting_for = None;
                     }
                 });

@@ -68,6 +68,9 @@ impl Builder {
                 exclude_research: vec![],
                 victory: Victory::default(),
                 difficulty_tweaks: Default::default(),
+                chapters: vec![],
+                steps: None,
+                ext: Default::default(),
             },
             seed: 7,
             rules: Rules::CURRENT,
@@ -103,6 +106,7 @@ impl Builder {
             stock,
             buildings: buildings.iter().map(|b| b.to_string()).collect(),
             portal,
+            seat: None,
         });
         self
     }
@@ -111,7 +115,22 @@ impl Builder {
             camp,
             at,
             units: units.iter().map(|u| u.to_string()).collect(),
+            seat: None,
         });
+        self
+    }
+    /// The last army or outpost placed belongs to this Eladrin seat.
+    pub fn owned_by(mut self, seat: u8) -> Self {
+        if let Some(a) = self.level.armies.last_mut() {
+            a.seat = Some(seat);
+        }
+        self
+    }
+    /// The last outpost placed belongs to this Eladrin seat.
+    pub fn outpost_owned_by(mut self, seat: u8) -> Self {
+        if let Some(o) = self.level.outposts.last_mut() {
+            o.seat = Some(seat);
+        }
         self
     }
     pub fn improvement(mut self, at: At, id: &str) -> Self {

@@ -193,6 +193,7 @@ fn tweaked_first_light() -> Arc<ContentDb> {
                 camp: Camp::Chaos,
                 at: (2, 2),
                 units: vec!["husk".into(), "husk".into()],
+                seat: None,
             }],
             ..Default::default()
         },

@@ -427,6 +427,7 @@ pub fn detach(world: &mut World, by: Camp, units: &[u32]) {
         activated: true,
         afloat: a.afloat,
         cargo: Default::default(),
+        seat: a.seat,
     });
     world.emit(GameEvent::Detached {
         from: a.id,

@@ -299,6 +299,7 @@ pub fn found(world: &mut World, by: Camp, unit: u32, name: &str) {
         stock: Stock::default(),
         buildings: vec![],
         portal: false,
+        seat: army.seat,
     });
     world.emit(GameEvent::OutpostFounded { name, at: army.hex });
 }

@@ -217,6 +217,7 @@ pub fn validate(world: &mut World, by: Camp, a: &Action) -> Result<(), Refusal> 
     } else if let Some(id) = open {
         return Err(Refusal::ActivationOpen(id));
     }
+    owned_by_seat(world, by, a)?;
     match a {
         Action::Pass => Ok(()),
         Action::BuildImprovement { at, improvement } => {
@@ -247,6 +248,30 @@ pub fn validate(world: &mut World, by: Camp, a: &Action) -> Result<(), Refusal> 
         Action::Load { res, amount } => embark::validate_load(world, by, *res, *amount),
         Action::Unload { res, amount } => embark::validate_unload(world, by, *res, *amount),
         _ => Err(Refusal::NotAMainAction),
+    }
+}
+
+/// A seat commands only its own armies and outposts (and the shared ones, with no seat).
+fn owned_by_seat(world: &mut World, by: Camp, a: &Action) -> Result<(), Refusal> {
+    if by != Camp::Eladrins {
+        return Ok(());
+    }
+    let owner = match a {
+        Action::Activate { army } => world
+            .army_by_id(*army)
+            .and_then(|e| world.get::<Army>(e))
+            .and_then(|x| x.seat),
+        Action::BuildBuilding { outpost, .. } | Action::Recruit { outpost, .. } => world
+            .outpost_by_id(*outpost)
+            .and_then(|e| world.get::<Outpost>(e))
+            .and_then(|x| x.seat),
+        _ => None,
+    };
+    match owner {
+        Some(owner) if owner != crate::rules::chapter::current_seat(world) => {
+            Err(Refusal::NotYourSeat { owner })
+        }
+        _ => Ok(()),
     }
 }
 
@@ -292,6 +317,12 @@ pub fn apply(world: &mut World, by: Camp, a: &Action) {
         Action::Unload { res, amount } => embark::unload(world, by, *res, *amount),
         _ => {}
     }
+    settle(world, by, matches!(a, Action::Activate { .. }));
+}
+
+/// After a main-phase action (the core's or a chapter's): outposts taken fall, and the turn
+/// passes unless an activation goes on (`keeps_turn`: the action opened one, or is free).
+pub fn settle(world: &mut World, by: Camp, keeps_turn: bool) {
     take_outposts(world);
     // An activation goes on until it is ended or its army can do nothing more.
     let open = world.resource::<Cycle>().activation;
@@ -307,7 +338,7 @@ pub fn apply(world: &mut World, by: Camp, a: &Action) {
             }
         }
         None => {
-            if !matches!(a, Action::Activate { .. }) {
+            if !keeps_turn {
                 acted(world, by);
             }
         }

@@ -116,7 +116,7 @@ pub(super) fn draw(
             } else {
                 let p = setup
                     .players
-                    .get(cycle.player)
+                    .get(cycle.acting_seat() as usize)
                     .cloned()
                     .unwrap_or(tr.t("Eladrins").into_owned());
                 tr.f("Your decision — {}", &[&p])

@@ -1,0 +1,790 @@
+//! The chapter seams: how a later chapter (a plugin in its own folder, plus RON content and a
+//! level) adds its rules to the game without the core naming it.
+//!
+//! A chapter is a Bevy plugin. In its `build` it uses `ChapterAppExt`:
+//! - `add_chapter_step`: a step the chapter brings. It is played only in the levels that list it
+//!   (`Level::steps`), in their order; its `StepKind` says how (automatic, a decision by a camp or
+//!   seat, or rounds among camps or seats ending on passes or on a rule of its own).
+//! - `add_chapter_actions::<A>()`: its typed actions (`ChapterAction`). They travel as
+//!   `Action::Chapter`, are checked here for the step and the turn before the chapter's own
+//!   rule (`ChapterAction::validate`, refused with its own typed `ChapterRefusal` that cites its
+//!   rule), are listed by `legal_actions` (so the AI, the buttons, the perft counts and the
+//!   fuzzer see them), and the turn is settled by the core like any other action.
+//! - `add_chapter_state::<S>()`: its state (`ChapterState`), saved in `Snapshot::chapters`,
+//!   hashed, undone, restored, and redacted for a viewer (`ChapterState::seen_by`) so a seat's
+//!   hidden cards never reach a partner or the Chaos AI.
+//! - `add_chapter_victory`: an end condition checked with the core's ones.
+//!
+//! Which chapters a game plays comes from its level (`Level::chapters`): a chapter installed in
+//! the program but not in the level changes nothing in that game. The program installs its
+//! chapters once at start (`install`), like a plugin list; `RulesPlugin` builds each of them in
+//! every app it makes, the window's and the headless ones (AI thinking, forecast, sim).
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::sync::Mutex;
+
+use bevy::prelude::*;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::outcome::EndReason;
+use super::{
+    Action, Cycle, CycleOrder, GameSetup, GameWorld, Refusal, StepDef, StepKind, StepSchedule,
+};
+use crate::content::{Among, Camp, Content, Level, Who};
+
+/// Longest encoded chapter action or refusal accepted (a replay or save is untrusted).
+pub const MAX_ACTION_TEXT: usize = 16 * 1024;
+/// Longest encoded chapter state accepted from a save.
+pub const MAX_STATE_TEXT: usize = 2 * 1024 * 1024;
+
+/// How a chapter action uses the turn in a step played in turns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TurnUse {
+    /// It is the turn's action: the turn passes on and the pass streak breaks.
+    Acts,
+    /// It passes: the turn passes on and counts towards the end of the step.
+    Passes,
+    /// It does not use the turn (a free action).
+    Free,
+}
+
+/// Where and how a chapter action is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    /// The steps it belongs to.
+    pub steps: &'static [&'static str],
+    /// How it uses the turn.
+    pub turn: TurnUse,
+    /// In the main phase (R9): an order inside an open activation (true), or an action of its
+    /// own outside one (false).
+    pub in_activation: bool,
+}
+
+impl Place {
+    /// An action of these steps that uses the turn.
+    pub const fn acts(steps: &'static [&'static str]) -> Place {
+        Place {
+            steps,
+            turn: TurnUse::Acts,
+            in_activation: false,
+        }
+    }
+}
+
+/// A chapter's refusal: its own enum, citing its own rule numbers.
+pub trait ChapterRefusal: Serialize + DeserializeOwned + Debug {
+    /// The rule it enforces (`"D4"`, `"T2"`).
+    fn rule(&self) -> &'static str;
+}
+
+/// A chapter's action: its own enum, serialised in saves and replays inside `Action::Chapter`.
+pub trait ChapterAction:
+    Serialize + DeserializeOwned + Clone + PartialEq + Debug + Send + Sync + 'static
+{
+    /// Its refusals.
+    type Refusal: ChapterRefusal;
+    /// The chapter's id.
+    const CHAPTER: &'static str;
+    /// The steps it belongs to and how it uses the turn (checked by the core before `validate`).
+    fn place(&self) -> Place;
+    /// The chapter's own rule; reads only. The step and the turn are checked already.
+    fn validate(&self, world: &mut World, by: Camp) -> Result<(), Self::Refusal>;
+    /// Applies a validated action. The turn is settled by the core afterwards.
+    fn apply(&self, world: &mut World, by: Camp);
+    /// A superset of the legal actions of `by` now, in a stable order (the core keeps those
+    /// that validate).
+    fn candidates(world: &mut World, by: Camp) -> Vec<Self>;
+}
+
+/// Who looks at a state: everything (a save, the hash), a camp's AI, or one Eladrin seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Viewer {
+    /// Everything (saves, the state hash, undo).
+    All,
+    /// Chaos (its AI): sees no Eladrin seat's hidden things.
+    Chaos,
+    /// One Eladrin seat: its own hidden things, no one else's.
+    Seat(u8),
+}
+
+/// A chapter's state: one resource, saved, hashed, undone and restored with the game.
+pub trait ChapterState:
+    Resource + Serialize + DeserializeOwned + Default + Clone + PartialEq + Debug
+{
+    /// The chapter's id.
+    const CHAPTER: &'static str;
+    /// What `viewer` may know of it: hidden cards of other seats removed. The whole state by
+    /// default (nothing hidden).
+    fn seen_by(&self, _viewer: Viewer) -> Self {
+        self.clone()
+    }
+    /// Checks a state read from an untrusted save (sizes, ids): a reason if it is not sound.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// An end condition of a chapter: the winner and why, once reached.
+pub type VictoryCheck = fn(&mut World) -> Option<(Camp, EndReason)>;
+
+/// A chapter's actions, type-erased.
+#[derive(Clone, Copy)]
+struct ActionKind {
+    validate: fn(&mut World, Camp, &str) -> Result<(), Refusal>,
+    apply: fn(&mut World, Camp, &str),
+    candidates: fn(&mut World, Camp) -> Vec<Action>,
+}
+
+/// A chapter's state, type-erased.
+#[derive(Clone, Copy)]
+struct StateKind {
+    capture: fn(&World, Viewer) -> Result<String, String>,
+    restore: fn(&mut World, Option<&str>) -> Result<(), String>,
+    check: fn(Option<&str>) -> Result<(), String>,
+    redact: fn(&mut World, Viewer) -> Restorer,
+}
+
+/// Puts a redacted chapter state back as it was.
+type Restorer = Box<dyn FnOnce(&mut World) + Send>;
+
+/// Everything the chapters of this program registered.
+#[derive(Resource, Default, Clone)]
+pub struct Chapters {
+    /// Chapter ids, in the order they were built.
+    pub ids: Vec<&'static str>,
+    /// Steps the chapters bring, played only where a level lists them.
+    pub steps: Vec<StepDef>,
+    actions: BTreeMap<&'static str, ActionKind>,
+    states: BTreeMap<&'static str, StateKind>,
+    victories: Vec<(&'static str, VictoryCheck)>,
+}
+
+/// The chapters the current game plays (its level's `chapters`), set when a game starts or
+/// loads. Not state: it follows from the level.
+#[derive(Resource, Default, Clone, Debug, PartialEq, Eq)]
+pub struct InPlay(pub Vec<String>);
+
+impl InPlay {
+    /// The chapter is played in this game.
+    pub fn has(&self, chapter: &str) -> bool {
+        self.0.iter().any(|c| c == chapter)
+    }
+}
+
+/// A chapter plugin's builder, as installed.
+pub type Build = fn(&mut App);
+
+static INSTALLED: Mutex<Vec<(&'static str, Build)>> = Mutex::new(Vec::new());
+
+/// Installs a chapter in this program (once; installing it again changes nothing): every app
+/// `RulesPlugin` builds from now on has it. Only levels that list it play it.
+pub fn install(id: &'static str, build: Build) {
+    let mut v = INSTALLED.lock().unwrap_or_else(|e| e.into_inner());
+    if !v.iter().any(|(i, _)| *i == id) {
+        v.push((id, build));
+    }
+}
+
+/// The chapters installed, in the order they were.
+pub fn installed() -> Vec<(&'static str, Build)> {
+    INSTALLED.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// Builds every installed chapter into `app` (called by `RulesPlugin`).
+pub(super) fn build_installed(app: &mut App) {
+    app.init_resource::<Chapters>().init_resource::<InPlay>();
+    for (id, build) in installed() {
+        if app.world().resource::<Chapters>().ids.contains(&id) {
+            continue;
+        }
+        app.world_mut().resource_mut::<Chapters>().ids.push(id);
+        build(app);
+    }
+}
+
+/// Registering a chapter's seams from its plugin.
+pub trait ChapterAppExt {
+    /// A step the chapter brings: its systems go in `StepSchedule(def.id)`; it is played where a
+    /// level lists it in `steps`.
+    fn add_chapter_step(&mut self, def: StepDef) -> &mut Self;
+    /// The chapter's typed actions.
+    fn add_chapter_actions<A: ChapterAction>(&mut self) -> &mut Self;
+    /// The chapter's state resource.
+    fn add_chapter_state<S: ChapterState>(&mut self) -> &mut Self;
+    /// An end condition, checked while the chapter is in play.
+    fn add_chapter_victory(&mut self, chapter: &'static str, check: VictoryCheck) -> &mut Self;
+}
+
+impl ChapterAppExt for App {
+    fn add_chapter_step(&mut self, def: StepDef) -> &mut Self {
+        self.init_schedule(StepSchedule(def.id));
+        self.world_mut()
+            .get_resource_or_insert_with(Chapters::default)
+            .steps
+            .push(def);
+        self
+    }
+    fn add_chapter_actions<A: ChapterAction>(&mut self) -> &mut Self {
+        self.world_mut()
+            .get_resource_or_insert_with(Chapters::default)
+            .actions
+            .insert(
+                A::CHAPTER,
+                ActionKind {
+                    validate: validate_erased::<A>,
+                    apply: apply_erased::<A>,
+                    candidates: candidates_erased::<A>,
+                },
+            );
+        self
+    }
+    fn add_chapter_state<S: ChapterState>(&mut self) -> &mut Self {
+        self.init_resource::<S>();
+        self.world_mut()
+            .get_resource_or_insert_with(Chapters::default)
+            .states
+            .insert(
+                S::CHAPTER,
+                StateKind {
+                    capture: capture_erased::<S>,
+                    restore: restore_erased::<S>,
+                    check: check_erased::<S>,
+                    redact: redact_erased::<S>,
+                },
+            );
+        self
+    }
+    fn add_chapter_victory(&mut self, chapter: &'static str, check: VictoryCheck) -> &mut Self {
+        self.world_mut()
+            .get_resource_or_insert_with(Chapters::default)
+            .victories
+            .push((chapter, check));
+        self
+    }
+}
+
+/// The action as the core carries it (canonical RON, so equal actions compare equal).
+pub fn encode<A: ChapterAction>(a: &A) -> Action {
+    Action::Chapter {
+        chapter: A::CHAPTER.to_string(),
+        act: ron::to_string(a).unwrap_or_default(),
+    }
+}
+
+/// The typed action inside an `Action::Chapter` of chapter `A`, if it is one.
+pub fn decode<A: ChapterAction>(a: &Action) -> Option<A> {
+    match a {
+        Action::Chapter { chapter, act } if chapter == A::CHAPTER => read::<A>(act).ok(),
+        _ => None,
+    }
+}
+
+/// The typed refusal inside a `Refusal::Chapter` of chapter `A`, if it is one.
+pub fn refusal_of<A: ChapterAction>(r: &Refusal) -> Option<A::Refusal> {
+    match r {
+        Refusal::Chapter {
+            chapter, reason, ..
+        } if chapter == A::CHAPTER => ron::from_str(reason).ok(),
+        _ => None,
+    }
+}
+
+fn read<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    if text.len() > MAX_ACTION_TEXT {
+        return Err(format!("{} bytes, over {MAX_ACTION_TEXT}", text.len()));
+    }
+    ron::from_str(text).map_err(|e| e.to_string())
+}
+
+fn validate_erased<A: ChapterAction>(world: &mut World, by: Camp, act: &str) -> Result<(), Refusal> {
+    let a: A = read(act).map_err(|why| Refusal::Malformed {
+        chapter: A::CHAPTER.to_string(),
+        why,
+    })?;
+    let place = a.place();
+    check_place(world, by, place)?;
+    a.validate(world, by).map_err(|r| Refusal::Chapter {
+        chapter: A::CHAPTER.to_string(),
+        rule: r.rule().to_string(),
+        reason: ron::to_string(&r).unwrap_or_default(),
+    })
+}
+
+fn apply_erased<A: ChapterAction>(world: &mut World, by: Camp, act: &str) {
+    let Ok(a) = read::<A>(act) else {
+        return;
+    };
+    a.apply(world, by);
+    settle(world, by, a.place().turn);
+}
+
+fn candidates_erased<A: ChapterAction>(world: &mut World, by: Camp) -> Vec<Action> {
+    A::candidates(world, by).iter().map(encode).collect()
+}
+
+fn capture_erased<S: ChapterState>(world: &World, viewer: Viewer) -> Result<String, String> {
+    let s = world.get_resource::<S>().cloned().unwrap_or_default();
+    let s = if viewer == Viewer::All {
+        s
+    } else {
+        s.seen_by(viewer)
+    };
+    ron::to_string(&s).map_err(|e| format!("{}: can't write its state: {e}", S::CHAPTER))
+}
+
+fn parse_state<S: ChapterState>(text: Option<&str>) -> Result<S, String> {
+    let Some(text) = text else {
+        // A save made before the chapter kept state: it starts fresh.
+        return Ok(S::default());
+    };
+    if text.len() > MAX_STATE_TEXT {
+        return Err(format!(
+            "chapters.{}: its state is {} bytes, over {MAX_STATE_TEXT}",
+            S::CHAPTER,
+            text.len()
+        ));
+    }
+    let s: S = ron::from_str(text).map_err(|e| {
+        format!(
+            "chapters.{}: {}:{}: not a valid state: {}",
+            S::CHAPTER,
+            e.span.start.line,
+            e.span.start.col,
+            e.code
+        )
+    })?;
+    s.check()
+        .map_err(|e| format!("chapters.{}: {e}", S::CHAPTER))?;
+    Ok(s)
+}
+
+fn redact_erased<S: ChapterState>(world: &mut World, viewer: Viewer) -> Restorer {
+    let full = world.get_resource::<S>().cloned().unwrap_or_default();
+    world.insert_resource(full.seen_by(viewer));
+    Box::new(move |world: &mut World| world.insert_resource(full))
+}
+
+/// Runs `f` on the world as `viewer` may know it: the chapters' states in play replaced by
+/// what `viewer` sees, put back afterwards. The AIs think inside this, so a seat's hidden
+/// cards never reach the Chaos AI (nor another seat's AI).
+pub fn as_seen_by<T>(world: &mut World, viewer: Viewer, f: impl FnOnce(&mut World) -> T) -> T {
+    let Some(chapters) = world.get_resource::<Chapters>().cloned() else {
+        return f(world);
+    };
+    let in_play = world.resource::<InPlay>().clone();
+    let mut undo = Vec::new();
+    for (id, kind) in &chapters.states {
+        if in_play.has(id) {
+            undo.push((kind.redact)(world, viewer));
+        }
+    }
+    let out = f(world);
+    for u in undo {
+        u(world);
+    }
+    out
+}
+
+fn check_erased<S: ChapterState>(text: Option<&str>) -> Result<(), String> {
+    parse_state::<S>(text).map(|_| ())
+}
+
+fn restore_erased<S: ChapterState>(world: &mut World, text: Option<&str>) -> Result<(), String> {
+    let s = parse_state::<S>(text)?;
+    world.insert_resource(s);
+    Ok(())
+}
+
+/// Validates an `Action::Chapter`: a known chapter, in play, then its own checks.
+pub(super) fn validate(
+    world: &mut World,
+    by: Camp,
+    chapter: &str,
+    act: &str,
+) -> Result<(), Refusal> {
+    let kind = world
+        .get_resource::<Chapters>()
+        .and_then(|c| c.actions.get(chapter).copied())
+        .ok_or_else(|| Refusal::UnknownKind(chapter.to_string()))?;
+    if !world.resource::<InPlay>().has(chapter) {
+        return Err(Refusal::NotInPlay(chapter.to_string()));
+    }
+    (kind.validate)(world, by, act)
+}
+
+/// Applies a validated `Action::Chapter`.
+pub(super) fn apply(world: &mut World, by: Camp, chapter: &str, act: &str) {
+    if let Some(kind) = world
+        .get_resource::<Chapters>()
+        .and_then(|c| c.actions.get(chapter).copied())
+    {
+        (kind.apply)(world, by, act);
+    }
+}
+
+/// The chapters' candidate actions for `by` now (those in play only).
+pub(super) fn candidates(world: &mut World, by: Camp, v: &mut Vec<Action>) {
+    let Some(chapters) = world.get_resource::<Chapters>().cloned() else {
+        return;
+    };
+    let in_play = world.resource::<InPlay>().clone();
+    for (id, kind) in &chapters.actions {
+        if in_play.has(id) {
+            v.extend((kind.candidates)(world, by));
+        }
+    }
+}
+
+/// The Eladrin seat acting now: the seat a chapter step gave the turn to, else the hot-seat
+/// player whose Eladrin turn it is.
+pub fn current_seat(world: &World) -> u8 {
+    world.resource::<Cycle>().acting_seat()
+}
+
+/// How many Eladrin seats the game has (at least one).
+pub fn seats(world: &World) -> u8 {
+    world
+        .resource::<GameSetup>()
+        .players
+        .len()
+        .clamp(1, u8::MAX as usize) as u8
+}
+
+/// Who takes turns in a step of rounds, in order.
+pub fn participants(world: &World, among: Among) -> Vec<Who> {
+    let seats = (0..seats(world)).map(Who::Seat);
+    match among {
+        Among::Camps => vec![Who::Eladrins, Who::Chaos],
+        Among::Seats => seats.collect(),
+        Among::SeatsThenChaos => seats.chain([Who::Chaos]).collect(),
+    }
+}
+
+/// Whose turn it is in a step of rounds, as a participant.
+fn turn_of(world: &World) -> Who {
+    let c = world.resource::<Cycle>();
+    match (c.turn, c.seat) {
+        (Camp::Chaos, _) => Who::Chaos,
+        (Camp::Eladrins, Some(s)) => Who::Seat(s),
+        (Camp::Eladrins, None) => Who::Eladrins,
+    }
+}
+
+/// Gives the turn to `who`.
+fn give_turn(world: &mut World, who: Who) {
+    let mut c = world.resource_mut::<Cycle>();
+    c.turn = who.camp();
+    c.seat = match who {
+        Who::Seat(s) => Some(s),
+        _ => None,
+    };
+}
+
+/// When the cycle enters a step: a decision by a seat gives it that seat; rounds give the turn
+/// to their first participant.
+pub(super) fn enter(world: &mut World, kind: StepKind) {
+    match kind {
+        StepKind::Decision {
+            by: Who::Seat(s), ..
+        } => world.resource_mut::<Cycle>().seat = Some(s),
+        StepKind::Round { among, .. } => {
+            if let Some(first) = participants(world, among).first().copied() {
+                give_turn(world, first);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a step of rounds is over: every participant passed in a row, or its own rule says.
+pub(super) fn round_over(world: &mut World, among: Among, ends: Option<super::NeedsDecision>) -> bool {
+    let n = participants(world, among).len().max(1) as u32;
+    world.resource::<Cycle>().passes >= n || ends.is_some_and(|f| f(world))
+}
+
+/// The turn passes to the next participant of the rounds.
+fn next_turn(world: &mut World, among: Among, passed: bool) {
+    let order = participants(world, among);
+    let now = turn_of(world);
+    let i = order.iter().position(|w| *w == now).unwrap_or(0);
+    let next = order.get((i + 1) % order.len().max(1)).copied();
+    if let Some(next) = next {
+        give_turn(world, next);
+    }
+    let mut c = world.resource_mut::<Cycle>();
+    if passed {
+        c.passes += 1;
+    } else {
+        c.passes = 0;
+    }
+}
+
+/// Checks that `by` may act now where `place` says: the step, the turn (and the seat), and in
+/// the main phase the activation.
+pub fn check_place(world: &mut World, by: Camp, place: Place) -> Result<(), Refusal> {
+    let now = world.step_id();
+    if !place.steps.contains(&now) {
+        return Err(Refusal::WrongStep {
+            needs: place.steps.iter().map(|s| s.to_string()).collect(),
+            now: now.into(),
+        });
+    }
+    match world.step_kind() {
+        StepKind::Automatic => Err(Refusal::WrongStep {
+            needs: place.steps.iter().map(|s| s.to_string()).collect(),
+            now: now.into(),
+        }),
+        StepKind::Decision { by: who, .. } => {
+            if by != who.camp() {
+                return Err(Refusal::NotYourTurn {
+                    expected: who.camp(),
+                });
+            }
+            Ok(())
+        }
+        StepKind::Round { .. } => {
+            let turn = world.resource::<Cycle>().turn;
+            if by != turn {
+                return Err(Refusal::NotYourTurn { expected: turn });
+            }
+            Ok(())
+        }
+        StepKind::Turns => {
+            let c = world.resource::<Cycle>();
+            if by != c.turn {
+                return Err(Refusal::NotYourTurn { expected: c.turn });
+            }
+            match (place.in_activation, c.activation) {
+                (true, None) => Err(Refusal::NoActivation),
+                (false, Some(id)) => Err(Refusal::ActivationOpen(id)),
+                _ => Ok(()),
+            }
+        }
+    }
+}
+
+/// After a chapter action: the core settles the turn as the step's kind says.
+fn settle(world: &mut World, by: Camp, turn: TurnUse) {
+    match world.step_kind() {
+        StepKind::Round { among, .. } => match turn {
+            TurnUse::Acts => next_turn(world, among, false),
+            TurnUse::Passes => next_turn(world, among, true),
+            TurnUse::Free => {}
+        },
+        StepKind::Turns => match turn {
+            TurnUse::Passes => super::main_phase::pass(world, by),
+            TurnUse::Acts => super::main_phase::settle(world, by, false),
+            TurnUse::Free => super::main_phase::settle(world, by, true),
+        },
+        _ => {}
+    }
+}
+
+/// `Pass` in a step of rounds: the player's turn.
+pub(super) fn validate_pass(world: &World, by: Camp) -> Result<(), Refusal> {
+    let turn = world.resource::<Cycle>().turn;
+    if by != turn {
+        return Err(Refusal::NotYourTurn { expected: turn });
+    }
+    Ok(())
+}
+
+/// `Pass` in a step of rounds: the turn goes on, towards the step's end.
+pub(super) fn pass(world: &mut World, by: Camp) {
+    if let StepKind::Round { among, .. } = world.step_kind() {
+        next_turn(world, among, true);
+        world.emit(super::GameEvent::Passed { camp: by });
+    }
+}
+
+/// The steps a level plays, in order: its `steps` (core and chapter steps, with their deciders
+/// or participants as the level gives them), or the default cycle. Errors name the level and
+/// the step.
+pub fn order_for(world: &World, level: &Level) -> Result<Vec<StepDef>, String> {
+    let catalogue = world.resource::<super::StepCatalogue>();
+    let chapters = world.get_resource::<Chapters>();
+    for c in &level.chapters {
+        if !chapters.is_some_and(|x| x.ids.contains(&c.as_str())) {
+            return Err(format!(
+                "level `{}` plays the chapter `{c}`, which this game does not have (chapters: {})",
+                level.id,
+                chapters
+                    .map(|x| x.ids.join(", "))
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or_else(|| "none".into())
+            ));
+        }
+    }
+    let Some(steps) = &level.steps else {
+        return Ok(catalogue.default.clone());
+    };
+    if steps.is_empty() {
+        return Err(format!("level `{}`: `steps` lists no step", level.id));
+    }
+    let mut out = Vec::new();
+    for (i, s) in steps.iter().enumerate() {
+        let core = catalogue.all.iter().find(|d| d.id == s.id);
+        let chapter = chapters.and_then(|x| x.steps.iter().find(|d| d.id == s.id));
+        let mut def = match (core, chapter) {
+            (Some(d), _) => *d,
+            (None, Some(d)) => *d,
+            (None, None) => {
+                let mut known: Vec<&str> = catalogue.all.iter().map(|d| d.id).collect();
+                if let Some(x) = chapters {
+                    known.extend(x.steps.iter().map(|d| d.id));
+                }
+                return Err(format!(
+                    "level `{}`: steps[{i}]: no step `{}` in this game (known: {})",
+                    level.id,
+                    s.id,
+                    known.join(", ")
+                ));
+            }
+        };
+        if out.iter().any(|d: &StepDef| d.id == def.id) {
+            return Err(format!(
+                "level `{}`: steps[{i}]: `{}` is listed twice",
+                level.id, s.id
+            ));
+        }
+        match (&mut def.kind, s.by, s.among) {
+            (_, None, None) => {}
+            (StepKind::Decision { by, .. }, Some(who), None) => *by = who,
+            (StepKind::Round { among, .. }, None, Some(a)) => *among = a,
+            _ => {
+                return Err(format!(
+                    "level `{}`: steps[{i}]: `{}` is {}, so it takes {}",
+                    level.id,
+                    s.id,
+                    kind_name(def.kind),
+                    match def.kind {
+                        StepKind::Decision { .. } => "`by` and not `among`",
+                        StepKind::Round { .. } => "`among` and not `by`",
+                        _ => "neither `by` nor `among`",
+                    }
+                ));
+            }
+        }
+        if let StepKind::Decision {
+            by: Who::Seat(s), ..
+        } = def.kind
+            && s >= 8
+        {
+            return Err(format!(
+                "level `{}`: steps[{i}]: seat {s} (a game has at most 8 seats, 0 to 7)",
+                level.id
+            ));
+        }
+        out.push(def);
+    }
+    Ok(out)
+}
+
+fn kind_name(k: StepKind) -> &'static str {
+    match k {
+        StepKind::Automatic => "automatic",
+        StepKind::Decision { .. } => "a decision",
+        StepKind::Turns => "the main phase",
+        StepKind::Round { .. } => "played in rounds",
+    }
+}
+
+/// Sets the steps and chapters of the game in the world from its level (at start and load).
+pub fn set_level(world: &mut World, level: &Level) -> Result<(), String> {
+    let order = order_for(world, level)?;
+    world.insert_resource(CycleOrder(order));
+    world.insert_resource(InPlay(level.chapters.clone()));
+    Ok(())
+}
+
+/// The chapters' states as a snapshot stores them (chapters in play only), seen by `viewer`.
+pub fn capture(world: &World, viewer: Viewer) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let Some(chapters) = world.get_resource::<Chapters>() else {
+        return out;
+    };
+    let in_play = world.resource::<InPlay>();
+    for (id, kind) in &chapters.states {
+        if in_play.has(id)
+            && let Ok(text) = (kind.capture)(world, viewer)
+        {
+            out.insert(id.to_string(), text);
+        }
+    }
+    out
+}
+
+/// Checks the chapters' states of an untrusted snapshot for `level` (nothing changes).
+pub fn check(world: &World, level: &Level, states: &BTreeMap<String, String>) -> Result<(), String> {
+    let chapters = world.get_resource::<Chapters>();
+    for id in states.keys() {
+        if !level.chapters.contains(id) {
+            return Err(format!(
+                "chapters.{id}: the level `{}` does not play this chapter",
+                level.id
+            ));
+        }
+    }
+    for id in &level.chapters {
+        if let Some(kind) = chapters.and_then(|c| c.states.get(id.as_str())) {
+            (kind.check)(states.get(id).map(String::as_str))?;
+        }
+    }
+    Ok(())
+}
+
+/// Puts the chapters' states back (checked by `check` first).
+pub fn restore(world: &mut World, states: &BTreeMap<String, String>) -> Result<(), String> {
+    let Some(chapters) = world.get_resource::<Chapters>().cloned() else {
+        return Ok(());
+    };
+    let in_play = world.resource::<InPlay>().clone();
+    for (id, kind) in &chapters.states {
+        if in_play.has(id) {
+            (kind.restore)(world, states.get(*id).map(String::as_str))?;
+        } else {
+            (kind.restore)(world, None)?;
+        }
+    }
+    Ok(())
+}
+
+/// Resets every chapter's state for a new game.
+pub fn reset(world: &mut World) {
+    let _ = restore(world, &BTreeMap::new());
+}
+
+/// The chapters' end conditions for the game in play: the first one reached.
+pub fn victory(world: &mut World) -> Option<(Camp, EndReason)> {
+    let chapters = world.get_resource::<Chapters>()?.victories.clone();
+    let in_play = world.resource::<InPlay>().clone();
+    chapters
+        .into_iter()
+        .filter(|(id, _)| in_play.has(id))
+        .find_map(|(_, f)| f(world))
+}
+
+/// The level of the game in the world.
+pub fn level_of(world: &World) -> Option<Level> {
+    let db = world.get_resource::<Content>()?.0.clone();
+    db.levels
+        .get(&world.resource::<GameSetup>().level)
+        .cloned()
+}
+
+/// A chapter's own level fields (`Level::ext[chapter]`) for the game in play, typed; the
+/// default when the level gives none. Errors name the level and the field.
+pub fn level_ext<T: DeserializeOwned + Default>(world: &World, chapter: &str) -> Result<T, String> {
+    let Some(level) = level_of(world) else {
+        return Ok(T::default());
+    };
+    match level.ext.get(chapter) {
+        None => Ok(T::default()),
+        Some(v) => v
+            .clone()
+            .into_rust::<T>()
+            .map_err(|e| format!("level `{}`: ext.{chapter}: {e}", level.id)),
+    }
+}

@@ -1,0 +1,63 @@
+//! The words of a chapter's actions, refusals and end reasons. The rules carry a chapter's
+//! action and refusal as its own typed value in RON (`rules::chapter`); the chapter says how
+//! each reads by installing its `ChapterWords` here (once, with its rules plugin), so this
+//! layer never names a chapter. Without words, a plain form is shown: the chapter, the rule
+//! and the value.
+
+use std::sync::Mutex;
+
+use super::Translations;
+
+/// How a chapter words its values, in the language of a table.
+#[derive(Clone, Copy)]
+pub struct ChapterWords {
+    /// An action (its RON text) as a button or log line reads it.
+    pub action: fn(&Translations, &str) -> String,
+    /// A refusal (its RON text), citing its rule.
+    pub refusal: fn(&Translations, &str) -> String,
+    /// An end reason the chapter gave (its code).
+    pub end: fn(&Translations, &str) -> String,
+}
+
+static WORDS: Mutex<Vec<(&'static str, ChapterWords)>> = Mutex::new(Vec::new());
+
+/// Installs a chapter's words (installing again replaces them).
+pub fn install(chapter: &'static str, words: ChapterWords) {
+    let mut v = WORDS.lock().unwrap_or_else(|e| e.into_inner());
+    v.retain(|(c, _)| *c != chapter);
+    v.push((chapter, words));
+}
+
+/// The words a chapter installed.
+pub fn words_of(chapter: &str) -> Option<ChapterWords> {
+    WORDS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(c, _)| *c == chapter)
+        .map(|(_, w)| *w)
+}
+
+/// A chapter's action in words.
+pub fn action(tr: &Translations, chapter: &str, act: &str) -> String {
+    match words_of(chapter) {
+        Some(w) => (w.action)(tr, act),
+        None => format!("{chapter}: {act}"),
+    }
+}
+
+/// A chapter's refusal in words.
+pub fn refusal(tr: &Translations, chapter: &str, rule: &str, reason: &str) -> String {
+    match words_of(chapter) {
+        Some(w) => (w.refusal)(tr, reason),
+        None => format!("{rule}: {reason}"),
+    }
+}
+
+/// A chapter's end reason in words.
+pub fn end(tr: &Translations, chapter: &str, code: &str) -> String {
+    match words_of(chapter) {
+        Some(w) => (w.end)(tr, code),
+        None => format!("{chapter}: {code}"),
+    }
+}
