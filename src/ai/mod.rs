@@ -13,8 +13,8 @@ use bevy::prelude::*;
 use hexx::Hex;
 
 use crate::content::Camp;
-use crate::rules::legal::legal_actions;
 use crate::rules::chapter::{InPlay, Viewer};
+use crate::rules::legal::legal_actions;
 use crate::rules::{Action, Army, Cycle, GameWorld, Outpost, StepKind};
 
 /// A scored candidate.

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::{Failure, Outcome, content_with};
-use crate::rules::snapshot;
 
 /// `soak`'s arguments.
 #[derive(clap::Args)]
@@ -38,28 +37,13 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
     if let Some(l) = a.levels.iter().find(|l| !db.levels.contains_key(*l)) {
         return Err(format!("unknown level `{l}`").into());
     }
-    let dir = std::env::temp_dir().join(format!("chaos-outpost-soak-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let start = std::time::Instant::now();
-    let (mut actions, mut cycles_checked) = (0usize, 0usize);
-    for g in 0..a.games {
-        let level = &a.levels[g as usize % a.levels.len()];
-        let s = a.seed.wrapping_add(g as u64);
-        let (mut app, _) = crate::sim::play_game(db.clone(), level, None, s, a.cycles)?;
-        let r = snapshot::replay_of(app.world_mut());
-        let path = dir.join("soak.replay.ron");
-        snapshot::write_replay(&r, &path)?;
-        let back = snapshot::read_replay(&path)?;
-        let mut fresh = crate::rules::setup::headless_app(db.clone());
-        snapshot::play_replay(fresh.world_mut(), &back)
-            .map_err(|e| format!("{level} seed {s}: {e}"))?;
-        actions += r.actions.len();
-        cycles_checked += r.cycle_hashes.len();
-        if (g + 1) % 100 == 0 {
-            eprintln!("{}/{} replays checked", g + 1, a.games);
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
+    let (actions, cycles_checked) =
+        crate::sim::soak::run(db, &a.levels, a.seed, a.games, a.cycles, &mut |done| {
+            if done % 100 == 0 {
+                eprintln!("{done}/{} replays checked", a.games);
+            }
+        })?;
     writeln!(
         out,
         "soak: {} replays ({actions} actions, {cycles_checked} cycle hashes) written, read \

@@ -28,7 +28,9 @@ use bevy::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::outcome::EndReason;
+pub use super::InPlay;
+use super::outcome::Victories;
+pub use super::outcome::VictoryCheck;
 use super::{
     Action, Cycle, CycleOrder, GameSetup, GameWorld, Refusal, StepDef, StepKind, StepSchedule,
 };
@@ -126,9 +128,6 @@ pub trait ChapterState:
     }
 }
 
-/// An end condition of a chapter: the winner and why, once reached.
-pub type VictoryCheck = fn(&mut World) -> Option<(Camp, EndReason)>;
-
 /// A chapter's actions, type-erased.
 #[derive(Clone, Copy)]
 struct ActionKind {
@@ -158,19 +157,6 @@ pub struct Chapters {
     pub steps: Vec<StepDef>,
     actions: BTreeMap<&'static str, ActionKind>,
     states: BTreeMap<&'static str, StateKind>,
-    victories: Vec<(&'static str, VictoryCheck)>,
-}
-
-/// The chapters the current game plays (its level's `chapters`), set when a game starts or
-/// loads. Not state: it follows from the level.
-#[derive(Resource, Default, Clone, Debug, PartialEq, Eq)]
-pub struct InPlay(pub Vec<String>);
-
-impl InPlay {
-    /// The chapter is played in this game.
-    pub fn has(&self, chapter: &str) -> bool {
-        self.0.iter().any(|c| c == chapter)
-    }
 }
 
 /// A chapter plugin's builder, as installed.
@@ -258,8 +244,8 @@ impl ChapterAppExt for App {
     }
     fn add_chapter_victory(&mut self, chapter: &'static str, check: VictoryCheck) -> &mut Self {
         self.world_mut()
-            .get_resource_or_insert_with(Chapters::default)
-            .victories
+            .get_resource_or_insert_with(Victories::default)
+            .0
             .push((chapter, check));
         self
     }
@@ -298,7 +284,11 @@ fn read<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     ron::from_str(text).map_err(|e| e.to_string())
 }
 
-fn validate_erased<A: ChapterAction>(world: &mut World, by: Camp, act: &str) -> Result<(), Refusal> {
+fn validate_erased<A: ChapterAction>(
+    world: &mut World,
+    by: Camp,
+    act: &str,
+) -> Result<(), Refusal> {
     let a: A = read(act).map_err(|why| Refusal::Malformed {
         chapter: A::CHAPTER.to_string(),
         why,
@@ -499,7 +489,11 @@ pub(super) fn enter(world: &mut World, kind: StepKind) {
 }
 
 /// Whether a step of rounds is over: every participant passed in a row, or its own rule says.
-pub(super) fn round_over(world: &mut World, among: Among, ends: Option<super::NeedsDecision>) -> bool {
+pub(super) fn round_over(
+    world: &mut World,
+    among: Among,
+    ends: Option<super::NeedsDecision>,
+) -> bool {
     let n = participants(world, among).len().max(1) as u32;
     world.resource::<Cycle>().passes >= n || ends.is_some_and(|f| f(world))
 }
@@ -717,7 +711,11 @@ pub fn capture(world: &World, viewer: Viewer) -> BTreeMap<String, String> {
 }
 
 /// Checks the chapters' states of an untrusted snapshot for `level` (nothing changes).
-pub fn check(world: &World, level: &Level, states: &BTreeMap<String, String>) -> Result<(), String> {
+pub fn check(
+    world: &World,
+    level: &Level,
+    states: &BTreeMap<String, String>,
+) -> Result<(), String> {
     let chapters = world.get_resource::<Chapters>();
     for id in states.keys() {
         if !level.chapters.contains(id) {
@@ -756,22 +754,10 @@ pub fn reset(world: &mut World) {
     let _ = restore(world, &BTreeMap::new());
 }
 
-/// The chapters' end conditions for the game in play: the first one reached.
-pub fn victory(world: &mut World) -> Option<(Camp, EndReason)> {
-    let chapters = world.get_resource::<Chapters>()?.victories.clone();
-    let in_play = world.resource::<InPlay>().clone();
-    chapters
-        .into_iter()
-        .filter(|(id, _)| in_play.has(id))
-        .find_map(|(_, f)| f(world))
-}
-
 /// The level of the game in the world.
 pub fn level_of(world: &World) -> Option<Level> {
     let db = world.get_resource::<Content>()?.0.clone();
-    db.levels
-        .get(&world.resource::<GameSetup>().level)
-        .cloned()
+    db.levels.get(&world.resource::<GameSetup>().level).cloned()
 }
 
 /// A chapter's own level fields (`Level::ext[chapter]`) for the game in play, typed; the

@@ -232,8 +232,7 @@ impl Cycle {
     /// The Eladrin seat acting now: the seat a chapter step gave the turn to, else the
     /// hot-seat player whose Eladrin turn it is.
     pub fn acting_seat(&self) -> u8 {
-        self.seat
-            .unwrap_or(self.player.min(u8::MAX as usize) as u8)
+        self.seat.unwrap_or(self.player.min(u8::MAX as usize) as u8)
     }
 }
 
@@ -263,6 +262,18 @@ pub struct Outcome {
     pub reason: Option<outcome::EndReason>,
     /// The cycle it ended in.
     pub cycle: u32,
+}
+
+/// The chapters the current game plays (its level's `chapters`, `rules::chapter`), set when a
+/// game starts or loads. Not state: it follows from the level.
+#[derive(Resource, Default, Clone, Debug, PartialEq, Eq)]
+pub struct InPlay(pub Vec<String>);
+
+impl InPlay {
+    /// The chapter is played in this game.
+    pub fn has(&self, chapter: &str) -> bool {
+        self.0.iter().any(|c| c == chapter)
+    }
 }
 
 /// Every event of the game so far (bounded), for the log panel and for tests.

@@ -178,6 +178,22 @@ pub fn missing_conditions(world: &mut World, v: &crate::content::Victory) -> Vec
     out
 }
 
+/// An end condition of a chapter: the winner and why, once reached.
+pub type VictoryCheck = fn(&mut World) -> Option<(Camp, EndReason)>;
+
+/// The chapters' end conditions (`chapter::ChapterAppExt::add_chapter_victory`), by chapter.
+#[derive(Resource, Default, Clone)]
+pub struct Victories(pub Vec<(&'static str, VictoryCheck)>);
+
+/// The first chapter end condition reached, of the chapters in play.
+fn chapter_victory(world: &mut World) -> Option<(Camp, EndReason)> {
+    let all = world.get_resource::<Victories>()?.0.clone();
+    let in_play = world.get_resource::<crate::rules::InPlay>()?.clone();
+    all.into_iter()
+        .filter(|(id, _)| in_play.has(id))
+        .find_map(|(_, f)| f(world))
+}
+
 /// Checks every end condition.
 pub fn check(world: &mut World) {
     if world.resource::<Outcome>().winner.is_some() {
@@ -190,7 +206,7 @@ pub fn check(world: &mut World) {
         .levels
         .get(&world.resource::<crate::rules::GameSetup>().level)
         .cloned();
-    if let Some((winner, reason)) = super::chapter::victory(world) {
+    if let Some((winner, reason)) = chapter_victory(world) {
         win(world, winner, reason);
         return;
     }

@@ -9,10 +9,10 @@ use bevy::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::content::{Camp, ContentDb, Res};
+use crate::content::{ContentDb, Res};
 use crate::rules::legal::legal_actions;
 use crate::rules::snapshot::state_hash;
-use crate::rules::{Action, Chronicle, Cycle, GameEvent, GameWorld, Outcome, Tile, setup, submit};
+use crate::rules::{Action, Chronicle, GameEvent, GameWorld, Outcome, Tile, setup, submit};
 
 /// What a fuzzed game did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub struct FuzzStats {
 /// A made-up action, usually illegal: wrong ids, far hexes, unknown names.
 pub fn junk(k: u32, n: u32) -> Action {
     let c = (n as i32 % 13) - 6;
-    match k % 12 {
+    match k % 13 {
         0 => Action::Move { to: (c, -c) },
         1 => Action::Feed {
             army: n % 40,
@@ -58,6 +58,11 @@ pub fn junk(k: u32, n: u32) -> Action {
         },
         10 => Action::Ritual {
             ritual: "seal_rift".into(),
+        },
+        // A chapter action that is not one: an unknown chapter, or junk for a known one.
+        11 => Action::Chapter {
+            chapter: ["trial", "nope", ""][n as usize % 3].into(),
+            act: ["Play(card: 99)", "((", "Stake(7)", ""][n as usize % 4].into(),
         },
         _ => Action::Done,
     }
@@ -89,11 +94,9 @@ pub fn play_moves(
             stats.finished = 1;
             break;
         }
-        let by = if w.in_turns() {
-            w.resource::<Cycle>().turn
-        } else {
-            Camp::Eladrins
-        };
+        // Whoever the game waits for: the camp whose turn or decision it is (a chapter's step
+        // may wait for Chaos).
+        let by = w.deciding();
         let action = if k % 3 == 0 {
             junk(*k / 3, *n)
         } else {

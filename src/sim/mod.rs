@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod fuzz;
 pub mod scenario;
+pub mod soak;
 
 use std::sync::Arc;
 

@@ -4,6 +4,7 @@
 mod common;
 
 mod ai;
+mod chapter_seams;
 mod cli;
 mod colour;
 mod content;
@@ -26,4 +27,5 @@ mod r9_main;
 mod r9_perft;
 mod settings;
 mod snapshot;
+mod trial;
 mod window;

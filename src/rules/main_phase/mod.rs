@@ -268,7 +268,7 @@ fn owned_by_seat(world: &mut World, by: Camp, a: &Action) -> Result<(), Refusal>
         _ => None,
     };
     match owner {
-        Some(owner) if owner != crate::rules::chapter::current_seat(world) => {
+        Some(owner) if owner != world.resource::<Cycle>().acting_seat() => {
             Err(Refusal::NotYourSeat { owner })
         }
         _ => Ok(()),

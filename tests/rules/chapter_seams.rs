@@ -1,0 +1,612 @@
+//! The chapter seams (`rules::chapter`), each proved with the test chapter `trial`
+//! (`tests/rules/trial.rs`, content in `tests/chapters/trial/`): a level listing its steps, a
+//! step of each kind (automatic T1, a Chaos decision T2, rounds among the seats then Chaos
+//! T3/T4), typed actions refused with their rule and accepted, a main-phase chapter action
+//! settled by the core (T5), seats owning armies, hidden hands, its own victory (T6), saves
+//! mid-step, undo, replays, the AI, perft counts and fuzzing.
+
+use std::sync::Arc;
+
+use chaos_outpost::content::{Camp, ContentDb, StepPlay};
+use chaos_outpost::rules::chapter::{self, InPlay, Viewer};
+use chaos_outpost::rules::legal::legal_actions;
+use chaos_outpost::rules::outcome::EndReason;
+use chaos_outpost::rules::snapshot::{self, capture, capture_seen_by, restore, state_hash};
+use chaos_outpost::rules::{
+    Action, ActionLog, Army, Cycle, CycleOrder, GameWorld, Outcome, Refusal, setup, submit,
+};
+use chaos_outpost::sim;
+use chaos_outpost::text::Translations;
+
+use bevy::prelude::*;
+
+use crate::trial::{self, Trial, TrialAction, TrialRefusal};
+
+fn act(a: TrialAction) -> Action {
+    chapter::encode(&a)
+}
+
+/// A new game of the trial level with two seats, at its first decision.
+fn game(seed: u64) -> App {
+    let db = trial::content();
+    let mut app = setup::headless_app(db);
+    let w = app.world_mut();
+    setup::spawn_game(w, "trial", None, seed).expect("the trial level starts");
+    setup::set_players(w, &["Ana".into(), "Bo".into()]);
+    chaos_outpost::rules::advance(w);
+    app
+}
+
+/// Refused with this chapter refusal, and nothing changed.
+fn refused(w: &mut World, by: Camp, a: TrialAction, want: TrialRefusal) {
+    let before = state_hash(w);
+    let r = submit(w, by, act(a.clone())).expect_err("must be refused");
+    let Refusal::Chapter { rule, .. } = &r else {
+        panic!("{a:?}: refused with {r:?}, not the chapter's refusal");
+    };
+    assert_eq!(chapter::refusal_of::<TrialAction>(&r), Some(want.clone()));
+    use chaos_outpost::rules::chapter::ChapterRefusal;
+    assert_eq!(rule, want.rule());
+    assert_eq!(
+        state_hash(w),
+        before,
+        "{a:?} was refused but the state changed"
+    );
+}
+
+fn trial_state(w: &World) -> Trial {
+    w.resource::<Trial>().clone()
+}
+
+/// Plays the AI until the game reaches `step` (bounded).
+fn play_to(w: &mut World, step: &str) {
+    for _ in 0..2000 {
+        if w.step_id() == step || w.resource::<Outcome>().winner.is_some() {
+            return;
+        }
+        let (by, a) = sim::next_action(w);
+        submit(w, by, a.clone()).unwrap_or_else(|e| panic!("AI's {a:?}: {e}"));
+    }
+    panic!("never reached {step}");
+}
+
+#[test]
+fn a_level_plays_the_steps_it_lists_in_order_and_the_shipped_ones_the_core_cycle() {
+    let mut app = game(1);
+    let ids: Vec<&str> = app
+        .world()
+        .resource::<CycleOrder>()
+        .0
+        .iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "R2", "R3", "R4", "R5", "TDRAW", "TBID", "R6", "R7", "R8", "TCOUNCIL", "R9"
+        ]
+    );
+    assert_eq!(
+        app.world().resource::<InPlay>().0,
+        vec!["trial".to_string()]
+    );
+    // The same program, with the chapter installed, plays a shipped level as it always did.
+    let w = app.world_mut();
+    setup::start_game(w, "first_light", None, 3).expect("first light");
+    let ids: Vec<&str> = w.resource::<CycleOrder>().0.iter().map(|s| s.id).collect();
+    assert_eq!(ids, ["R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9"]);
+    assert!(w.resource::<InPlay>().0.is_empty());
+    assert!(
+        capture(w).chapters.is_empty(),
+        "no chapter state in a core level"
+    );
+}
+
+#[test]
+fn a_level_naming_an_unknown_step_or_chapter_is_refused_naming_it() {
+    let db = trial::content();
+    let mut bad = (*db).clone();
+    let level = bad.levels.get_mut("trial").expect("trial level");
+    level.steps.as_mut().expect("steps").push(StepPlay {
+        id: "NOPE".into(),
+        by: None,
+        among: None,
+    });
+    let mut app = setup::headless_app(Arc::new(bad));
+    let e = setup::start_game(app.world_mut(), "trial", None, 1).expect_err("refused");
+    assert!(e.contains("steps[11]: no step `NOPE`"), "{e}");
+    assert!(e.contains("TCOUNCIL"), "the known steps are listed: {e}");
+
+    let mut bad = (*db).clone();
+    let level = bad.levels.get_mut("trial").expect("trial level");
+    level.chapters.push("ghost".into());
+    let mut app = setup::headless_app(Arc::new(bad));
+    let e = setup::start_game(app.world_mut(), "trial", None, 1).expect_err("refused");
+    assert!(e.contains("plays the chapter `ghost`"), "{e}");
+
+    // `by` on a step that is not a decision.
+    let mut bad = (*db).clone();
+    let level = bad.levels.get_mut("trial").expect("trial level");
+    level.steps.as_mut().expect("steps")[4].by = Some(chaos_outpost::content::Who::Chaos);
+    let mut app = setup::headless_app(Arc::new(bad));
+    let e = setup::start_game(app.world_mut(), "trial", None, 1).expect_err("refused");
+    assert!(e.contains("steps[4]: `TDRAW` is automatic"), "{e}");
+}
+
+#[test]
+fn t1_each_seat_draws_a_hand_in_the_automatic_step() {
+    let app = game(2);
+    let w = app.world();
+    let t = trial_state(w);
+    assert_eq!(t.hands.len(), 2, "{t:?}");
+    assert!(t.hands.values().all(|h| h.len() == 2), "{t:?}");
+    // 8 cards, 4 dealt.
+    assert_eq!(t.deck.len(), 4);
+}
+
+#[test]
+fn t2_chaos_decides_its_stake_and_a_wrong_stake_is_refused_citing_t2() {
+    let mut app = game(3);
+    let w = app.world_mut();
+    assert_eq!(w.step_id(), "TBID");
+    assert_eq!(w.deciding(), Camp::Chaos, "the step waits for Chaos");
+    let legal = legal_actions(w, Camp::Chaos);
+    assert!(legal.contains(&Action::Done));
+    for n in 1..=3 {
+        assert!(legal.contains(&act(TrialAction::Stake(n))), "{legal:?}");
+    }
+    refused(
+        w,
+        Camp::Chaos,
+        TrialAction::Stake(7),
+        TrialRefusal::StakeRange { max: 3 },
+    );
+    // Not the Eladrins' decision: the core's turn check, before the chapter's rule.
+    let before = state_hash(w);
+    assert_eq!(
+        submit(w, Camp::Eladrins, act(TrialAction::Stake(2))),
+        Err(Refusal::NotYourTurn {
+            expected: Camp::Chaos
+        })
+    );
+    // A play belongs to another step.
+    assert!(matches!(
+        submit(w, Camp::Chaos, act(TrialAction::Play { card: 1 })),
+        Err(Refusal::WrongStep { .. })
+    ));
+    // Junk for the chapter.
+    assert!(matches!(
+        submit(
+            w,
+            Camp::Chaos,
+            Action::Chapter {
+                chapter: "trial".into(),
+                act: "((".into()
+            }
+        ),
+        Err(Refusal::Malformed { .. })
+    ));
+    assert_eq!(state_hash(w), before);
+    submit(w, Camp::Chaos, act(TrialAction::Stake(2))).expect("a stake of 2");
+    assert_eq!(trial_state(w).stake, 2);
+    assert_ne!(
+        w.step_id(),
+        "TBID",
+        "the decision closed and the cycle went on"
+    );
+}
+
+#[test]
+fn t3_t4_the_council_goes_round_the_seats_then_chaos_until_all_pass() {
+    let mut app = game(4);
+    let w = app.world_mut();
+    submit(w, Camp::Chaos, act(TrialAction::Stake(1))).expect("stake");
+    play_to(w, "TCOUNCIL");
+    assert_eq!(w.deciding(), Camp::Eladrins);
+    assert_eq!(chapter::current_seat(w), 0, "seat 0 opens the council");
+    let hand0 = trial_state(w).hands[&0].clone();
+    let hand1 = trial_state(w).hands[&1].clone();
+    let missing = (1..=9)
+        .find(|c| !hand0.contains(c))
+        .expect("a card not held");
+    refused(
+        w,
+        Camp::Eladrins,
+        TrialAction::Play { card: missing },
+        TrialRefusal::NotInHand(missing),
+    );
+    // Chaos waits its turn.
+    assert_eq!(
+        submit(w, Camp::Chaos, act(TrialAction::Quench)),
+        Err(Refusal::NotYourTurn {
+            expected: Camp::Eladrins
+        })
+    );
+    let card = hand0[0];
+    submit(w, Camp::Eladrins, act(TrialAction::Play { card })).expect("seat 0 plays");
+    assert_eq!(trial_state(w).flame[&0], card as u32);
+    assert_eq!(chapter::current_seat(w), 1, "then seat 1");
+    // Seat 1 plays its own hand; seat 0's card is not its own unless it holds one too.
+    let card1 = hand1[0];
+    submit(w, Camp::Eladrins, act(TrialAction::Play { card: card1 })).expect("seat 1 plays");
+    assert_eq!(w.deciding(), Camp::Chaos, "then Chaos");
+    let before = trial_state(w).flame.clone();
+    submit(w, Camp::Chaos, act(TrialAction::Quench)).expect("quench");
+    let after = trial_state(w).flame.clone();
+    let high = before.values().max().copied().unwrap_or(0);
+    assert_eq!(
+        after.values().sum::<u32>(),
+        before.values().sum::<u32>() - high.min(1)
+    );
+    // Everyone passes in a row: the step ends, the main phase begins.
+    submit(w, Camp::Eladrins, Action::Pass).expect("seat 0 passes");
+    submit(w, Camp::Eladrins, Action::Pass).expect("seat 1 passes");
+    assert_eq!(w.step_id(), "TCOUNCIL", "Chaos has not passed yet");
+    submit(w, Camp::Chaos, Action::Pass).expect("chaos passes");
+    assert_eq!(w.step_id(), "R9");
+    assert_eq!(
+        w.resource::<Cycle>().seat,
+        None,
+        "the step's seat is cleared"
+    );
+}
+
+#[test]
+fn t5_a_main_phase_chapter_action_is_listed_and_settled_by_the_core_turn() {
+    let mut app = game(5);
+    let w = app.world_mut();
+    play_to(w, "R9");
+    while w.deciding() != Camp::Eladrins {
+        let (by, a) = sim::next_action(w);
+        submit(w, by, a).expect("AI");
+    }
+    let seat = chapter::current_seat(w);
+    let legal = legal_actions(w, Camp::Eladrins);
+    assert!(legal.contains(&act(TrialAction::Rally)), "{legal:?}");
+    let flame = trial_state(w).flame.get(&seat).copied().unwrap_or(0);
+    submit(w, Camp::Eladrins, act(TrialAction::Rally)).expect("rally");
+    assert_eq!(trial_state(w).flame[&seat], flame + 1);
+    assert_eq!(
+        w.resource::<Cycle>().turn,
+        Camp::Chaos,
+        "the rally was the turn's action"
+    );
+    assert_eq!(w.resource::<Cycle>().passes, 0);
+    submit(w, Camp::Chaos, Action::Pass).expect("chaos passes");
+    // The other seat's turn now; back to the first seat after it.
+    assert_ne!(chapter::current_seat(w), seat);
+    submit(w, Camp::Eladrins, Action::Pass).expect("other seat passes");
+    submit(w, Camp::Chaos, act(TrialAction::Rally)).expect_err("not Chaos' action");
+}
+
+#[test]
+fn a_seat_commands_only_its_own_army() {
+    let mut app = game(6);
+    let w = app.world_mut();
+    play_to(w, "R9");
+    while w.deciding() != Camp::Eladrins {
+        let (by, a) = sim::next_action(w);
+        submit(w, by, a).expect("AI");
+    }
+    let seat = chapter::current_seat(w);
+    let mine: Vec<(u32, Option<u8>)> = w
+        .query::<&Army>()
+        .iter(w)
+        .filter(|a| a.camp == Camp::Eladrins)
+        .map(|a| (a.id, a.seat))
+        .collect();
+    let other = mine
+        .iter()
+        .find(|(_, s)| *s != Some(seat))
+        .expect("the other seat's army")
+        .0;
+    let own = mine.iter().find(|(_, s)| *s == Some(seat)).expect("own").0;
+    let before = state_hash(w);
+    assert_eq!(
+        submit(w, Camp::Eladrins, Action::Activate { army: other }),
+        Err(Refusal::NotYourSeat { owner: 1 - seat })
+    );
+    assert_eq!(state_hash(w), before);
+    let legal = legal_actions(w, Camp::Eladrins);
+    assert!(!legal.contains(&Action::Activate { army: other }));
+    assert!(legal.contains(&Action::Activate { army: own }));
+}
+
+#[test]
+fn a_hand_is_seen_by_its_seat_only_never_by_a_partner_or_the_chaos_ai() {
+    let mut app = game(7);
+    let w = app.world_mut();
+    let t = trial_state(w);
+    let seen = |w: &mut World, v: Viewer| -> Trial {
+        let s = capture_seen_by(w, v);
+        ron::from_str(&s.chapters["trial"]).expect("trial state")
+    };
+    let by0 = seen(w, Viewer::Seat(0));
+    assert_eq!(by0.hands[&0], t.hands[&0], "seat 0 sees its own hand");
+    assert!(by0.hands[&1].iter().all(|c| *c == trial::HIDDEN), "{by0:?}");
+    assert_eq!(by0.hands[&1].len(), t.hands[&1].len(), "but knows how many");
+    let by1 = seen(w, Viewer::Seat(1));
+    assert_eq!(by1.hands[&1], t.hands[&1]);
+    assert!(by1.hands[&0].iter().all(|c| *c == trial::HIDDEN));
+    let chaos = seen(w, Viewer::Chaos);
+    assert!(chaos.hands.values().flatten().all(|c| *c == trial::HIDDEN));
+    assert!(chaos.deck.iter().all(|c| *c == trial::HIDDEN));
+    // The full state (a save) keeps everything, and the AI's redaction is undone after it.
+    assert_eq!(seen(w, Viewer::All), t);
+    trial::SEEN_BY_CHAOS.with(|s| s.borrow_mut().clear());
+    submit(w, Camp::Chaos, act(TrialAction::Stake(3))).expect("stake");
+    play_to(w, "TCOUNCIL");
+    let (by, _) = chaos_outpost::ai::decide(w);
+    assert_eq!(by, Camp::Eladrins);
+    while w.step_id() == "TCOUNCIL" {
+        let (by, a) = sim::next_action(w);
+        submit(w, by, a).expect("AI");
+    }
+    let looked = trial::SEEN_BY_CHAOS.with(|s| s.borrow().clone());
+    assert!(!looked.is_empty(), "the Chaos scorer ran");
+    assert!(
+        looked
+            .iter()
+            .flat_map(|h| h.values().flatten())
+            .all(|c| *c == trial::HIDDEN),
+        "the Chaos AI saw a hidden card: {looked:?}"
+    );
+    assert!(
+        trial_state(w)
+            .hands
+            .values()
+            .flatten()
+            .all(|c| *c != trial::HIDDEN),
+        "the real hands are back after the AI thought"
+    );
+}
+
+#[test]
+fn t6_the_beacon_lit_wins_with_the_chapters_own_reason_in_both_languages() {
+    let mut app = game(8);
+    let w = app.world_mut();
+    submit(w, Camp::Chaos, act(TrialAction::Stake(1))).expect("stake");
+    play_to(w, "TCOUNCIL");
+    let card = trial_state(w).hands[&0][0];
+    // One card short of the goal (16).
+    w.resource_mut::<Trial>().flame.insert(1, 16 - card as u32);
+    submit(w, Camp::Eladrins, act(TrialAction::Play { card })).expect("the last card");
+    let o = w.resource::<Outcome>().clone();
+    assert_eq!(o.winner, Some(Camp::Eladrins));
+    assert_eq!(
+        o.reason,
+        Some(EndReason::Chapter {
+            chapter: "trial".into(),
+            code: "beacon_lit".into()
+        })
+    );
+    let en = Translations::default();
+    assert_eq!(
+        o.reason.as_ref().map(|r| r.words(&en)).as_deref(),
+        Some("The beacon is lit (T6)")
+    );
+    let path = trial::folder().join("i18n/fr.ron");
+    let mut fr = Translations::base("fr");
+    fr.extend(
+        chaos_outpost::text::parse_table(&chaos_outpost::content::SourceFile {
+            path: path.display().to_string(),
+            text: std::fs::read_to_string(&path).expect("fr"),
+        })
+        .expect("fr table"),
+    );
+    assert_eq!(
+        o.reason.as_ref().map(|r| r.words(&fr)).as_deref(),
+        Some("Le fanal est allumé (T6)")
+    );
+    // The end is saved and read back as the same reason.
+    let s = capture(w);
+    let text = ron::to_string(&s).expect("ron");
+    let back: snapshot::Snapshot = ron::from_str(&text).expect("back");
+    assert_eq!(back.outcome, o);
+}
+
+#[test]
+fn a_game_saved_in_the_middle_of_the_council_loads_and_plays_on_the_same() {
+    let mut app = game(9);
+    let w = app.world_mut();
+    submit(w, Camp::Chaos, act(TrialAction::Stake(2))).expect("stake");
+    play_to(w, "TCOUNCIL");
+    let card = trial_state(w).hands[&0][0];
+    submit(w, Camp::Eladrins, act(TrialAction::Play { card })).expect("seat 0 plays");
+    assert_eq!(chapter::current_seat(w), 1, "mid-round: seat 1 to play");
+    let dir = std::env::temp_dir().join(format!("chaos-trial-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("mid.ron");
+    snapshot::save(w, &path).expect("save");
+    let mut other = setup::headless_app(trial::content());
+    snapshot::load(other.world_mut(), &path).expect("load");
+    let o = other.world_mut();
+    assert_eq!(state_hash(o), state_hash(w));
+    assert_eq!(trial_state(o), trial_state(w));
+    assert_eq!(chapter::current_seat(o), 1);
+    for _ in 0..300 {
+        if w.resource::<Outcome>().winner.is_some() {
+            break;
+        }
+        let (by, a) = sim::next_action(w);
+        let (by2, a2) = sim::next_action(o);
+        assert_eq!((by, &a), (by2, &a2), "the loaded game decides the same");
+        submit(w, by, a).expect("AI");
+        submit(o, by2, a2).expect("AI");
+        assert_eq!(state_hash(w), state_hash(o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_save_without_chapter_state_loads_fresh_and_a_damaged_one_is_refused_naming_it() {
+    let mut app = game(10);
+    let w = app.world_mut();
+    let mut s = capture(w);
+    // A save from before the chapter kept state.
+    s.chapters.clear();
+    let mut other = setup::headless_app(trial::content());
+    restore(other.world_mut(), &s).expect("an old save loads");
+    assert_eq!(trial_state(other.world()), Trial::default());
+    // A damaged state: refused, nothing replaced.
+    let before = state_hash(w);
+    let mut bad = capture(w);
+    bad.chapters.insert("trial".into(), "(deck: [1, 2".into());
+    let e = restore(w, &bad).expect_err("refused");
+    assert!(e.contains("chapters.trial"), "{e}");
+    let mut bad = capture(w);
+    bad.chapters.insert(
+        "trial".into(),
+        format!("(deck: [{}])", vec!["1"; 2000].join(",")),
+    );
+    let e = restore(w, &bad).expect_err("refused");
+    assert!(e.contains("chapters.trial: more cards"), "{e}");
+    let mut bad = capture(w);
+    bad.chapters.insert("ghost".into(), "()".into());
+    let e = restore(w, &bad).expect_err("refused");
+    assert!(e.contains("chapters.ghost"), "{e}");
+    assert_eq!(state_hash(w), before);
+}
+
+#[test]
+fn undo_puts_the_chapter_state_back() {
+    let mut app = game(11);
+    let w = app.world_mut();
+    submit(w, Camp::Chaos, act(TrialAction::Stake(2))).expect("stake");
+    play_to(w, "TCOUNCIL");
+    let before = capture(w);
+    let h = state_hash(w);
+    let card = trial_state(w).hands[&0][0];
+    submit(w, Camp::Eladrins, act(TrialAction::Play { card })).expect("play");
+    assert_ne!(state_hash(w), h, "the play is in the state hash");
+    restore(w, &before).expect("undo");
+    assert_eq!(state_hash(w), h);
+    assert!(trial_state(w).hands[&0].contains(&card));
+    assert_eq!(chapter::current_seat(w), 0);
+}
+
+#[test]
+fn the_ai_plays_the_chapter_to_an_end_and_its_replays_give_the_same_hash() {
+    let db = trial::content();
+    let mut chapter_actions = [0usize; 2];
+    let mut ends = 0;
+    for seed in 0..6 {
+        let (mut app, r) = sim::play_game(db.clone(), "trial", None, seed, 40)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let w = app.world_mut();
+        if w.resource::<Outcome>().winner.is_some() {
+            ends += 1;
+        }
+        for (by, a) in &w.resource::<ActionLog>().0 {
+            if chapter::decode::<TrialAction>(a).is_some() {
+                chapter_actions[usize::from(*by == Camp::Chaos)] += 1;
+            }
+        }
+        let replay = snapshot::replay_of(w);
+        let mut fresh = setup::headless_app(db.clone());
+        let h = snapshot::play_replay(fresh.world_mut(), &replay)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(format!("{h:016x}"), r.hash, "seed {seed}");
+    }
+    assert!(
+        chapter_actions[0] > 20,
+        "Eladrin chapter actions: {chapter_actions:?}"
+    );
+    assert!(
+        chapter_actions[1] > 10,
+        "Chaos chapter actions: {chapter_actions:?}"
+    );
+    assert_eq!(ends, 6, "every game ends");
+}
+
+#[test]
+fn soak_replays_the_chapter_level_without_drift() {
+    let (actions, cycles) = sim::soak::run(
+        trial::content(),
+        &["trial".to_string()],
+        20,
+        4,
+        40,
+        &mut |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        actions > 100 && cycles > 4,
+        "{actions} actions, {cycles} cycle hashes"
+    );
+}
+
+/// (point, camp, legal actions) along a fixed line of play on the trial level.
+fn trial_counts() -> Vec<(String, Camp, usize)> {
+    let mut app = game(12);
+    let w = app.world_mut();
+    let mut out = Vec::new();
+    let mut snap = |w: &mut World, name: &str, by: Camp| {
+        let legal = legal_actions(w, by);
+        for a in &legal {
+            chaos_outpost::rules::action::validate(w, by, a)
+                .unwrap_or_else(|e| panic!("{name}: listed {a:?} is refused: {e}"));
+        }
+        out.push((name.to_string(), by, legal.len()));
+    };
+    play_to(w, "TBID");
+    snap(w, "stake", Camp::Chaos);
+    snap(w, "stake, eladrins", Camp::Eladrins);
+    submit(w, Camp::Chaos, act(TrialAction::Stake(2))).expect("stake");
+    play_to(w, "TCOUNCIL");
+    snap(w, "council seat 0", Camp::Eladrins);
+    submit(w, Camp::Eladrins, Action::Pass).expect("pass");
+    submit(w, Camp::Eladrins, Action::Pass).expect("pass");
+    snap(w, "council chaos", Camp::Chaos);
+    submit(w, Camp::Chaos, Action::Pass).expect("pass");
+    assert_eq!(w.step_id(), "R9");
+    snap(w, "main phase", Camp::Eladrins);
+    out
+}
+
+#[test]
+fn chapter_actions_are_in_the_legal_counts_of_the_golden_file() {
+    let got = trial_counts();
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/perft_trial.ron");
+    let text = std::fs::read_to_string(&path).expect("tests/golden/perft_trial.ron");
+    let want: Vec<(String, Camp, usize)> = ron::from_str(
+        text.lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .as_str(),
+    )
+    .expect("golden counts");
+    assert_eq!(got, want);
+}
+
+/// The fuzzer on the trial level (proptest in `fuzz.rs` runs the shipped levels).
+mod fuzzed {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn db() -> Arc<ContentDb> {
+        trial::content()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 16, .. ProptestConfig::default() })]
+        #[test]
+        fn random_play_on_the_chapter_level_never_breaks_the_rules(
+            seed in any::<u64>(),
+            moves in prop::collection::vec((any::<u32>(), any::<u32>()), 20..120),
+        ) {
+            if let Err(e) = sim::fuzz::play_moves(db(), "trial", seed, &moves) {
+                panic!("{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_fuzz_campaign_on_the_chapter_level_finds_nothing() {
+        let s = sim::fuzz::campaign(db(), &["trial".to_string()], 99, 12, 400, |_, _| {})
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(s.actions > 2000 && s.refused > 100, "{s:?}");
+    }
+}
