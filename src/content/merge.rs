@@ -35,7 +35,8 @@ keyed!(
     ExplorationCard,
     Ritual,
     Difficulty,
-    Level
+    Level,
+    TrackDef
 );
 
 /// The catalog files a mod may add to or patch: the base game's content files, and
@@ -313,6 +314,7 @@ impl Build {
             "rituals.ron" => list(&mut s.rituals, cat, &f, mod_id, o),
             "difficulty.ron" => list(&mut s.difficulties, cat, &f, mod_id, o),
             "ai.ron" => single(&mut s.ai, &f),
+            "tracks.ron" => list(&mut s.tracks, cat, &f, mod_id, o),
             "portal.ron" => {
                 if s.portal.is_none() && is_mod_form(&f.text) {
                     vec![problem_at(

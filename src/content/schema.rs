@@ -545,6 +545,75 @@ pub enum Effect {
     PortalCrystals(u32),
     /// Unlocks a building or improvement id.
     Unlock(String),
+    /// Moves a track (`tracks.ron`) by `change`, within its bounds, for `who`.
+    Track {
+        /// The track's id.
+        track: String,
+        /// How much (negative lowers it).
+        change: i32,
+        /// Whose value moves.
+        #[serde(default)]
+        who: TrackWho,
+    },
+    /// Calls a chapter's hook (`chapter::ChapterAppExt::add_chapter_hook`) with `arg`: a
+    /// chapter's own effect, in a card of any deck. Nothing happens where the chapter is not in
+    /// play.
+    Hook {
+        /// The chapter's id.
+        chapter: String,
+        /// The hook's name, as the chapter registered it.
+        hook: String,
+        /// Its argument.
+        #[serde(default)]
+        arg: i32,
+    },
+}
+
+/// Whose value of a track an effect moves.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TrackWho {
+    /// The camp or seat acting now (whose turn or decision it is).
+    #[default]
+    Acting,
+    /// The Eladrins: every Eladrin seat of a track kept per seat.
+    Eladrins,
+    /// Chaos.
+    Chaos,
+}
+
+/// Who holds a track: each camp, or each Eladrin seat (and Chaos).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TrackPer {
+    /// One value per camp.
+    Camp,
+    /// One value per Eladrin seat, and one for Chaos.
+    Seat,
+}
+
+/// A track or a counted resource a chapter keeps (`tracks.ron`): Rage, Flame, Glory, gems…
+/// Bounded: a value stays within `min..=max`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrackDef {
+    /// Unique id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// The chapter it belongs to: it is kept only in the levels that play it.
+    pub chapter: String,
+    /// Per camp or per seat.
+    pub per: TrackPer,
+    /// Lowest value.
+    #[serde(default)]
+    pub min: i32,
+    /// Highest value.
+    pub max: i32,
+    /// Value at the start of a game.
+    #[serde(default)]
+    pub start: i32,
+    /// Shown for Chaos too (a per-seat track always shows the seats).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chaos: bool,
 }
 
 /// A card of the events deck or the chaos deck (R2).
@@ -887,6 +956,9 @@ pub struct ContentSet {
     pub difficulties: Vec<Difficulty>,
     /// ai.ron
     pub ai: AiWeights,
+    /// tracks.ron: the chapters' tracks and counted resources (none in the base game).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tracks: Vec<TrackDef>,
 }
 
 /// A hex coordinate as levels write it: `(q, r)` axial.

@@ -33,7 +33,7 @@ const SOURCES: [Source; 4] = [
 ];
 
 /// Which file holds which type.
-const FILES: [(&str, &str); 20] = [
+const FILES: [(&str, &str); 21] = [
     ("mod.ron", "Manifest"),
     ("content/rules.ron", "RulesNumbers"),
     ("content/terrains.ron", "[Terrain]"),
@@ -50,6 +50,7 @@ const FILES: [(&str, &str); 20] = [
     ("content/portal.ron", "PortalDef"),
     ("content/difficulty.ron", "[Difficulty]"),
     ("content/ai.ron", "AiWeights"),
+    ("content/tracks.ron (chapters)", "[TrackDef]"),
     ("content/levels.ron (mods: patch/remove levels)", "[Level]"),
     ("levels/*.ron", "Level"),
     ("scenarios/*.ron", "Scenario"),

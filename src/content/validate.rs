@@ -101,6 +101,11 @@ fn effects(db: &ContentDb, r: &mut Report, owner: &str, anchor: &str, list: &[Ef
                     ),
                 )
             }
+            Effect::Track { track, .. } if !db.set.tracks.iter().any(|t| &t.id == track) => r.err(
+                &[anchor, &format!("\"{track}\"")],
+                format!("{owner}.effects.Track.track"),
+                format!("unknown track `{track}`: use an id from tracks.ron"),
+            ),
             Effect::Unlock(id) if db.building(id).is_none() && db.improvement(id).is_none() => r
                 .err(
                     &[anchor, &format!("\"{id}\"")],
@@ -134,7 +139,7 @@ pub(super) fn content<'a>(
 
 /// Each catalogue file and its checks, in the order problems are listed.
 #[allow(clippy::type_complexity)]
-const CATALOGUES: [(&str, fn(&ContentDb, &mut Report)); 14] = [
+const CATALOGUES: [(&str, fn(&ContentDb, &mut Report)); 15] = [
     ("rules.ron", rules_numbers),
     ("terrains.ron", terrains),
     ("improvements.ron", improvements),
@@ -149,7 +154,50 @@ const CATALOGUES: [(&str, fn(&ContentDb, &mut Report)); 14] = [
     ("rituals.ron", rituals),
     ("portal.ron", portal),
     ("difficulty.ron", difficulties),
+    ("tracks.ron", tracks),
 ];
+
+/// The most a track may hold, either way (tracks are bounded, saves stay small).
+pub const TRACK_LIMIT: i32 = 1_000_000;
+
+/// `tracks.ron`: unique ids, `min <= start <= max`, within the limit.
+fn tracks(db: &ContentDb, r: &mut Report) {
+    let mut seen = std::collections::BTreeSet::new();
+    for t in &db.set.tracks {
+        let anchor = format!("\"{}\"", t.id);
+        if !seen.insert(t.id.as_str()) {
+            r.err(
+                &[&anchor],
+                format!("tracks[{}].id", t.id),
+                format!("the track `{}` is declared twice", t.id),
+            );
+        }
+        if !(t.min <= t.start && t.start <= t.max) {
+            r.err(
+                &[&anchor],
+                format!("tracks[{}]", t.id),
+                format!(
+                    "min {} <= start {} <= max {} must hold",
+                    t.min, t.start, t.max
+                ),
+            );
+        }
+        if t.min < -TRACK_LIMIT || t.max > TRACK_LIMIT {
+            r.err(
+                &[&anchor],
+                format!("tracks[{}]", t.id),
+                format!("a track stays within -{TRACK_LIMIT} to {TRACK_LIMIT}"),
+            );
+        }
+        if t.chapter.is_empty() {
+            r.err(
+                &[&anchor],
+                format!("tracks[{}].chapter", t.id),
+                "name the chapter the track belongs to".into(),
+            );
+        }
+    }
+}
 
 /// `rules.ron`: each number in its range, the summoned unit a Chaos unit.
 fn rules_numbers(db: &ContentDb, r: &mut Report) {

@@ -201,9 +201,18 @@ pub trait ChapterAppExt {
     fn add_chapter_state<S: ChapterState>(&mut self) -> &mut Self;
     /// An end condition, checked while the chapter is in play.
     fn add_chapter_victory(&mut self, chapter: &'static str, check: VictoryCheck) -> &mut Self;
+    /// The chapter's hook: what `Effect::Hook { chapter, hook, arg }` does in a card.
+    fn add_chapter_hook(&mut self, chapter: &'static str, hook: super::effects::Hook) -> &mut Self;
 }
 
 impl ChapterAppExt for App {
+    fn add_chapter_hook(&mut self, chapter: &'static str, hook: super::effects::Hook) -> &mut Self {
+        self.world_mut()
+            .get_resource_or_insert_with(super::effects::Hooks::default)
+            .0
+            .insert(chapter, hook);
+        self
+    }
     fn add_chapter_step(&mut self, def: StepDef) -> &mut Self {
         self.init_schedule(StepSchedule(def.id));
         self.world_mut()

@@ -42,6 +42,14 @@ pub fn apply(world: &mut World, effects: &[Effect], at: Option<Hex>) {
     }
 }
 
+/// A chapter's hook: `Effect::Hook { hook, arg }` in a card calls it (with the effect's tile,
+/// if any). Registered by `chapter::ChapterAppExt::add_chapter_hook`.
+pub type Hook = fn(&mut World, &str, i32, Option<Hex>);
+
+/// The chapters' hooks, by chapter id.
+#[derive(Resource, Default, Clone)]
+pub struct Hooks(pub std::collections::BTreeMap<&'static str, Hook>);
+
 fn apply_one(world: &mut World, effect: &Effect, at: Option<Hex>) {
     match effect {
         Effect::Gain(stock) => {
@@ -168,6 +176,26 @@ fn apply_one(world: &mut World, effect: &Effect, at: Option<Hex>) {
                 .entry(improvement.clone())
                 .or_default()
                 .add_all(extra);
+        }
+        Effect::Track { track, change, who } => {
+            if let Some(d) = super::tracks::def(world, track) {
+                for h in super::tracks::targets(world, &d, *who) {
+                    super::tracks::add(world, track, h, *change);
+                }
+            }
+        }
+        Effect::Hook { chapter, hook, arg } => {
+            let f = world
+                .get_resource::<Hooks>()
+                .and_then(|h| h.0.get(chapter.as_str()).copied());
+            let in_play = world
+                .get_resource::<super::InPlay>()
+                .is_some_and(|p| p.has(chapter));
+            if let Some(f) = f
+                && in_play
+            {
+                f(world, hook, *arg, at);
+            }
         }
         Effect::Unlock(id) => {
             world

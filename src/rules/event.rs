@@ -10,6 +10,17 @@ use crate::content::{Camp, Res, Stock};
 /// Something that happened in the game.
 #[derive(Message, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GameEvent {
+    /// A chapter's track moved (`rules::tracks`).
+    TrackMoved {
+        /// The track's id.
+        track: String,
+        /// Whose value.
+        holder: super::tracks::Holder,
+        /// By how much.
+        change: i32,
+        /// Its value now.
+        value: i32,
+    },
     /// A step of the cycle began.
     StepStarted {
         /// Cycle number (from 1).

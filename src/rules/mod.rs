@@ -28,6 +28,7 @@ pub mod rng;
 pub mod setup;
 pub mod snapshot;
 pub mod state;
+pub mod tracks;
 pub mod units;
 pub mod upkeep;
 pub mod version;

@@ -74,6 +74,9 @@ pub struct Snapshot {
     /// Units created, dead, turned and settled (the conservation invariant).
     #[serde(default)]
     pub census: super::units::Census,
+    /// The chapters' tracks moved so far (`tracks`); none in a level without chapters.
+    #[serde(default, skip_serializing_if = "super::tracks::Tracks::is_empty")]
+    pub tracks: super::tracks::Tracks,
     /// The state of each chapter the level plays, by chapter id, in that chapter's RON
     /// (`chapter::ChapterState`); none in a level without chapters, or a save made before.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]

@@ -25,6 +25,7 @@ macro_rules! plain_state {
             summoned: $crate::rules::main_phase::Summoned,
             cycle_hashes: $crate::rules::CycleHashes,
             census: $crate::rules::units::Census,
+            tracks: $crate::rules::tracks::Tracks,
         }
     };
 }

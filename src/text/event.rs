@@ -23,6 +23,20 @@ impl GameEvent {
         let stock = |s: &Stock| tr.stock(s);
         match self {
             StepStarted { cycle, step } => tr.f("Cycle {}: step {}", &[cycle, step]),
+            TrackMoved {
+                track,
+                holder,
+                change,
+                value,
+            } => tr.f(
+                "{} of {}: {} (now {})",
+                &[
+                    &name(track),
+                    &holder_words(tr, holder),
+                    &format!("{change:+}"),
+                    value,
+                ],
+            ),
             CardDrawn {
                 camp: c,
                 deck,
@@ -269,5 +283,13 @@ impl BattleEnd {
             BattleEnd::Retreat => "The attacker steps back",
             BattleEnd::Undecided => "Both still stand after the last round",
         }
+    }
+}
+
+/// Who holds a track's value, in words: a camp, or a seat (counted from 1 for players).
+pub fn holder_words(tr: &Translations, h: &crate::rules::tracks::Holder) -> String {
+    match h {
+        crate::rules::tracks::Holder::Camp(c) => tr.t(&format!("{c:?}")).into_owned(),
+        crate::rules::tracks::Holder::Seat(s) => tr.f("seat {}", &[&(*s as u32 + 1)]),
     }
 }

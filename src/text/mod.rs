@@ -17,6 +17,7 @@ mod refusal;
 mod warning;
 
 pub use action::label;
+pub use event::holder_words;
 
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -42,6 +42,8 @@ pub struct ViewCache {
     /// The last events, newest first, worded in the player's language (worded again only
     /// when the game moves or the language changes, not every frame).
     pub log: Vec<String>,
+    /// The chapters' tracks in play, for the track bar (`rules::tracks::rows`).
+    pub tracks: Vec<crate::rules::tracks::Row>,
     /// (actions, cycle, step) the forecast was computed at.
     forecast_at: Option<(usize, u32, usize)>,
 }
@@ -281,6 +283,8 @@ fn refresh_cache(
         return;
     }
     *last = Some(key);
+    let tracks = crate::rules::tracks::rows(world);
+    world.resource_mut::<ViewCache>().tracks = tracks;
     let over = world.resource::<Outcome>().winner.is_some();
     let eladrins_decide = world.deciding() == Camp::Eladrins;
     let legal = if !over && eladrins_decide {

@@ -12,6 +12,7 @@ use chaos_outpost::rules::chapter::{self, InPlay, Viewer};
 use chaos_outpost::rules::legal::legal_actions;
 use chaos_outpost::rules::outcome::EndReason;
 use chaos_outpost::rules::snapshot::{self, capture, capture_seen_by, restore, state_hash};
+use chaos_outpost::rules::tracks::{self, Holder};
 use chaos_outpost::rules::{
     Action, ActionLog, Army, Cycle, CycleOrder, GameWorld, Outcome, Refusal, setup, submit,
 };
@@ -223,21 +224,26 @@ fn t3_t4_the_council_goes_round_the_seats_then_chaos_until_all_pass() {
         })
     );
     let card = hand0[0];
+    let f0 = trial::flame(w, 0);
     submit(w, Camp::Eladrins, act(TrialAction::Play { card })).expect("seat 0 plays");
-    assert_eq!(trial_state(w).flame[&0], card as u32);
+    assert_eq!(
+        trial::flame(w, 0),
+        f0 + card as i32,
+        "the flame track rose by the card"
+    );
     assert_eq!(chapter::current_seat(w), 1, "then seat 1");
     // Seat 1 plays its own hand; seat 0's card is not its own unless it holds one too.
     let card1 = hand1[0];
     submit(w, Camp::Eladrins, act(TrialAction::Play { card: card1 })).expect("seat 1 plays");
     assert_eq!(w.deciding(), Camp::Chaos, "then Chaos");
-    let before = trial_state(w).flame.clone();
+    let before = [trial::flame(w, 0), trial::flame(w, 1)];
     submit(w, Camp::Chaos, act(TrialAction::Quench)).expect("quench");
-    let after = trial_state(w).flame.clone();
-    let high = before.values().max().copied().unwrap_or(0);
-    assert_eq!(
-        after.values().sum::<u32>(),
-        before.values().sum::<u32>() - high.min(1)
-    );
+    let after = [trial::flame(w, 0), trial::flame(w, 1)];
+    // T4: the highest flame (seat 0 on a tie) loses the stake, 1.
+    let top = usize::from(before[1] > before[0]);
+    let mut want = before;
+    want[top] -= 1;
+    assert_eq!(after, want);
     // Everyone passes in a row: the step ends, the main phase begins.
     submit(w, Camp::Eladrins, Action::Pass).expect("seat 0 passes");
     submit(w, Camp::Eladrins, Action::Pass).expect("seat 1 passes");
@@ -263,9 +269,9 @@ fn t5_a_main_phase_chapter_action_is_listed_and_settled_by_the_core_turn() {
     let seat = chapter::current_seat(w);
     let legal = legal_actions(w, Camp::Eladrins);
     assert!(legal.contains(&act(TrialAction::Rally)), "{legal:?}");
-    let flame = trial_state(w).flame.get(&seat).copied().unwrap_or(0);
+    let flame = trial::flame(w, seat);
     submit(w, Camp::Eladrins, act(TrialAction::Rally)).expect("rally");
-    assert_eq!(trial_state(w).flame[&seat], flame + 1);
+    assert_eq!(trial::flame(w, seat), flame + 1);
     assert_eq!(
         w.resource::<Cycle>().turn,
         Camp::Chaos,
@@ -369,7 +375,13 @@ fn t6_the_beacon_lit_wins_with_the_chapters_own_reason_in_both_languages() {
     play_to(w, "TCOUNCIL");
     let card = trial_state(w).hands[&0][0];
     // One card short of the goal (16).
-    w.resource_mut::<Trial>().flame.insert(1, 16 - card as u32);
+    tracks::add(
+        w,
+        trial::FLAME,
+        Holder::Seat(1),
+        16 - card as i32 - trial::flame(w, 1),
+    );
+    assert_eq!(trial::total(w), 16 - card as i32);
     submit(w, Camp::Eladrins, act(TrialAction::Play { card })).expect("the last card");
     let o = w.resource::<Outcome>().clone();
     assert_eq!(o.winner, Some(Camp::Eladrins));
@@ -609,4 +621,75 @@ mod fuzzed {
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(s.actions > 2000 && s.refused > 100, "{s:?}");
     }
+}
+
+#[test]
+fn a_card_moves_a_track_within_its_bounds_and_calls_the_chapters_hook() {
+    let mut app = game(13);
+    let w = app.world_mut();
+    let db = w.content();
+    let card = db
+        .set
+        .events
+        .iter()
+        .find(|c| c.id == "beacon_wind")
+        .cloned()
+        .expect("the chapter's event card");
+    let flames = [trial::flame(w, 0), trial::flame(w, 1)];
+    let hands: Vec<usize> = (0..2).map(|s| trial_state(w).hands[&s].len()).collect();
+    chaos_outpost::rules::effects::apply(w, &card.effects, None);
+    assert_eq!(
+        [trial::flame(w, 0), trial::flame(w, 1)],
+        [flames[0] + 1, flames[1] + 1],
+        "Track(who: Eladrins) moves every seat"
+    );
+    let after: Vec<usize> = (0..2).map(|s| trial_state(w).hands[&s].len()).collect();
+    assert_eq!(
+        after,
+        [hands[0] + 1, hands[1] + 1],
+        "the hook dealt a card each"
+    );
+    // Bounded: the track stops at its max (40) and the event says by how much it moved.
+    assert_eq!(
+        tracks::add(w, trial::FLAME, Holder::Seat(0), 1000),
+        Some(40)
+    );
+    let moved = w
+        .resource::<chaos_outpost::rules::Chronicle>()
+        .0
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            chaos_outpost::rules::GameEvent::TrackMoved { change, value, .. } => {
+                Some((*change, *value))
+            }
+            _ => None,
+        });
+    assert_eq!(moved, Some((40 - flames[0] - 1, 40)));
+    assert_eq!(tracks::rows(w).len(), 1, "the track bar shows the flame");
+    assert_eq!(tracks::rows(w)[0].values.len(), 2, "one bar per seat");
+    // The same card where the chapter is not played: nothing happens, nothing is kept.
+    setup::start_game(w, "first_light", None, 1).expect("first light");
+    let before = state_hash(w);
+    chaos_outpost::rules::effects::apply(w, &card.effects, None);
+    assert_eq!(state_hash(w), before);
+    assert!(tracks::rows(w).is_empty());
+}
+
+#[test]
+fn a_broken_track_is_reported_at_its_file_and_line() {
+    let mut files = chaos_outpost::content::embedded_files();
+    files.push(chaos_outpost::content::SourceFile {
+        path: "tracks.ron".into(),
+        text:
+            "[\n    (id: \"rage\", name: \"Rage\", chapter: \"x\", per: Seat, min: 5, max: 2),\n]\n"
+                .into(),
+    });
+    let ps = ContentDb::from_files(files).expect_err("refused");
+    let p = ps
+        .iter()
+        .find(|p| p.file.ends_with("tracks.ron"))
+        .unwrap_or_else(|| panic!("no problem in tracks.ron: {ps:?}"));
+    assert_eq!(p.line, 2, "{p:?}");
+    assert!(p.message.contains("min 5 <= start 0 <= max 2"), "{p:?}");
 }

@@ -30,6 +30,7 @@ use chaos_outpost::rules::chapter::{
     self, ChapterAction, ChapterAppExt, ChapterRefusal, ChapterState, Place, TurnUse, Viewer,
 };
 use chaos_outpost::rules::outcome::EndReason;
+use chaos_outpost::rules::tracks::{self, Holder};
 use chaos_outpost::rules::{Action, GameRng, GameWorld, StepDef, StepKind, StepSchedule};
 use chaos_outpost::text::Translations;
 use chaos_outpost::text::chapter::ChapterWords;
@@ -58,8 +59,6 @@ pub struct Trial {
     pub deck: Vec<u8>,
     /// Each seat's hand (hidden from the others and from Chaos).
     pub hands: BTreeMap<u8, Vec<u8>>,
-    /// Each seat's flame (T3).
-    pub flame: BTreeMap<u8, u32>,
     /// Chaos' stake this cycle (T2; 0: none yet).
     pub stake: u32,
     /// Seats that rallied this cycle (T5).
@@ -82,7 +81,7 @@ impl ChapterState for Trial {
         s
     }
     fn check(&self) -> Result<(), String> {
-        if self.deck.len() > 1000 || self.hands.len() > 8 || self.flame.len() > 8 {
+        if self.deck.len() > 1000 || self.hands.len() > 8 {
             return Err("more cards or seats than a game can hold".into());
         }
         if self.hands.values().any(|h| h.len() > 100) {
@@ -92,11 +91,17 @@ impl ChapterState for Trial {
     }
 }
 
-impl Trial {
-    /// The seats' flames together (T6).
-    pub fn total(&self) -> u32 {
-        self.flame.values().sum()
-    }
+/// The chapter's track (`tests/chapters/trial/content/tracks.ron`): each seat's flame.
+pub const FLAME: &str = "flame";
+
+/// A seat's flame (T3).
+pub fn flame(world: &World, seat: u8) -> i32 {
+    tracks::get(world, FLAME, Holder::Seat(seat))
+}
+
+/// The seats' flames together (T6).
+pub fn total(world: &World) -> i32 {
+    (0..chapter::seats(world)).map(|s| flame(world, s)).sum()
 }
 
 /// The chapter's actions.
@@ -198,7 +203,7 @@ impl ChapterAction for TrialAction {
                 if by != Camp::Chaos {
                     return Err(TrialRefusal::ChaosOnly);
                 }
-                if t.stake == 0 || t.total() == 0 {
+                if t.stake == 0 || total(world) == 0 {
                     return Err(TrialRefusal::NothingToQuench);
                 }
                 Ok(())
@@ -216,32 +221,29 @@ impl ChapterAction for TrialAction {
     }
     fn apply(&self, world: &mut World, _by: Camp) {
         let seat = chapter::current_seat(world);
-        let mut t = world.resource_mut::<Trial>();
         match self {
-            TrialAction::Stake(n) => t.stake = *n,
+            TrialAction::Stake(n) => world.resource_mut::<Trial>().stake = *n,
             TrialAction::Play { card } => {
+                let mut t = world.resource_mut::<Trial>();
                 if let Some(h) = t.hands.get_mut(&seat)
                     && let Some(i) = h.iter().position(|c| c == card)
                 {
                     h.remove(i);
                 }
-                *t.flame.entry(seat).or_default() += *card as u32;
+                tracks::add(world, FLAME, Holder::Seat(seat), *card as i32);
             }
             TrialAction::Quench => {
-                let stake = t.stake;
+                let stake = world.resource::<Trial>().stake as i32;
                 // The highest flame, the lowest seat on a tie (a stable choice).
-                if let Some((&seat, _)) = t
-                    .flame
-                    .iter()
-                    .max_by_key(|(s, f)| (**f, std::cmp::Reverse(**s)))
-                {
-                    let f = t.flame.entry(seat).or_default();
-                    *f = f.saturating_sub(stake);
+                let top = (0..chapter::seats(world))
+                    .max_by_key(|s| (flame(world, *s), std::cmp::Reverse(*s)));
+                if let Some(s) = top {
+                    tracks::add(world, FLAME, Holder::Seat(s), -stake);
                 }
             }
             TrialAction::Rally => {
-                t.rallied.push(seat);
-                *t.flame.entry(seat).or_default() += 1;
+                world.resource_mut::<Trial>().rallied.push(seat);
+                tracks::add(world, FLAME, Holder::Seat(seat), 1);
             }
         }
     }
@@ -268,12 +270,34 @@ impl ChapterAction for TrialAction {
 /// T1: each seat draws up to its hand; a new stake and new rallies each cycle.
 fn draw_cards(world: &mut World) {
     let level: TrialLevel = chapter::level_ext(world, ID).unwrap_or_default();
-    let seats = chapter::seats(world);
-    world.resource_scope(|world, mut t: Mut<Trial>| {
+    {
+        let mut t = world.resource_mut::<Trial>();
         t.stake = 0;
         t.rallied.clear();
+    }
+    deal(world, level.hand as usize, false);
+}
+
+/// The hook `deal` (`Effect::Hook { chapter: "trial", hook: "deal", arg }` in a card): every
+/// seat draws `arg` more cards.
+fn hook(world: &mut World, hook: &str, arg: i32, _at: Option<hexx::Hex>) {
+    if hook == "deal" {
+        deal(world, arg.clamp(0, 10) as usize, true);
+    }
+}
+
+/// Each seat draws until it holds `n` cards (`more`: draws `n` more).
+fn deal(world: &mut World, n: usize, more: bool) {
+    let level: TrialLevel = chapter::level_ext(world, ID).unwrap_or_default();
+    let seats = chapter::seats(world);
+    world.resource_scope(|world, mut t: Mut<Trial>| {
         for seat in 0..seats {
-            while t.hands.get(&seat).map_or(0, Vec::len) < level.hand as usize {
+            let want = if more {
+                t.hands.get(&seat).map_or(0, Vec::len) + n
+            } else {
+                n
+            };
+            while t.hands.get(&seat).map_or(0, Vec::len) < want.min(100) {
                 if t.deck.is_empty() {
                     if level.deck.is_empty() {
                         return;
@@ -305,7 +329,7 @@ fn beacon_lit(world: &mut World) -> bool {
     let goal = chapter::level_ext::<TrialLevel>(world, ID)
         .map(|l| l.goal)
         .unwrap_or(0);
-    goal > 0 && world.resource::<Trial>().total() >= goal
+    goal > 0 && total(world) >= goal as i32
 }
 
 /// T6: the beacon lit wins for the Eladrins.
@@ -348,6 +372,7 @@ pub fn build(app: &mut App) {
         })
         .add_systems(StepSchedule("TDRAW"), draw_cards)
         .add_chapter_victory(ID, victory)
+        .add_chapter_hook(ID, hook)
         .add_chapter_scorer(ID, Camp::Eladrins, play_best)
         .add_chapter_scorer(ID, Camp::Eladrins, rally)
         .add_chapter_scorer(ID, Camp::Chaos, stake_most)
@@ -399,7 +424,7 @@ fn quench(world: &mut World, legal: &[Action]) -> Option<Choice> {
         .unwrap_or(0);
     let t = world.resource::<Trial>();
     SEEN_BY_CHAOS.with(|s| s.borrow_mut().push(t.hands.clone()));
-    if t.total() * 2 < goal {
+    if total(world) * 2 < goal as i32 {
         return None;
     }
     let w = ai::weight(world, ID, "quench");

@@ -9,6 +9,7 @@ mod hover;
 mod log;
 pub(crate) mod phase_bar;
 mod portal;
+mod tracks;
 
 use super::ViewState;
 use super::cache::ViewCache;
@@ -113,6 +114,7 @@ fn draw_panels(
             }
             area.show(ui, |ui| {
                 portal::draw(ui, &tr, db, &outcome, &portal);
+                tracks::draw(ui, &tr, db, &cache.tracks, &setup.players);
                 if let Some(rule) = sheets::forecast(ui, &icons, &tr, db, &cache.forecast) {
                     out.rule = Some(rule);
                 }
