@@ -197,10 +197,14 @@ fn watch_mods(
 
 fn load_content_files(server: Res<AssetServer>, mut handles: ResMut<ContentHandles>) {
     // Without content on disk the embedded content is the game's; asking would only log errors.
-    if !asset_root().is_some_and(|r| r.join("content/rules.ron").is_file()) {
+    let Some(root) = asset_root().filter(|r| r.join("content/rules.ron").is_file()) else {
         return;
-    }
-    for name in CONTENT_FILES {
+    };
+    // Only the files there are: an optional catalogue (tracks.ron) may be absent.
+    for name in CONTENT_FILES
+        .into_iter()
+        .filter(|n| root.join("content").join(n).is_file())
+    {
         handles
             .0
             .push((name, server.load(format!("content/{name}"))));

@@ -115,6 +115,8 @@ pub type Outcome = Result<(), Failure>;
 
 /// Parses the command line, runs the command and gives the exit status.
 pub fn main() -> ExitCode {
+    // The shipped chapters, in every app this program builds (window, AI, sim).
+    crate::chapters::install_all();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

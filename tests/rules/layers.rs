@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use crate::common::rust_files;
 
 /// The layers, lowest first; modules of one rank are peers and may not import each other.
-const LAYERS: [(&str, u8); 9] = [
+const LAYERS: [(&str, u8); 10] = [
     ("ground", 0),
     ("content", 1),
     ("rules", 2),
@@ -23,7 +23,8 @@ const LAYERS: [(&str, u8); 9] = [
     ("sim", 4),
     ("app", 5),
     ("view", 6),
-    ("cli", 7),
+    ("chapters", 7),
+    ("cli", 8),
 ];
 
 /// Crates the headless layers (everything below `view`) may not use.
