@@ -38,6 +38,24 @@ fn game(seed: u64) -> App {
     app
 }
 
+/// A trial game at its council (T3), Chaos having staked `stake`.
+fn council(seed: u64, stake: u32) -> App {
+    let mut app = game(seed);
+    let w = app.world_mut();
+    submit(w, Camp::Chaos, act(TrialAction::Stake(stake))).expect("stake");
+    play_to(w, "TCOUNCIL");
+    app
+}
+
+/// Plays on to the main phase, then to an Eladrin turn in it.
+fn to_eladrin_main_phase(w: &mut World) {
+    play_to(w, "R9");
+    while w.deciding() != Camp::Eladrins {
+        let (by, a) = sim::next_action(w);
+        submit(w, by, a).expect("AI");
+    }
+}
+
 /// Refused with this chapter refusal, and nothing changed.
 fn refused(w: &mut World, by: Camp, a: TrialAction, want: TrialRefusal) {
     let before = state_hash(w);
@@ -199,10 +217,8 @@ fn t2_chaos_decides_its_stake_and_a_wrong_stake_is_refused_citing_t2() {
 
 #[test]
 fn t3_t4_the_council_goes_round_the_seats_then_chaos_until_all_pass() {
-    let mut app = game(4);
+    let mut app = council(4, 1);
     let w = app.world_mut();
-    submit(w, Camp::Chaos, act(TrialAction::Stake(1))).expect("stake");
-    play_to(w, "TCOUNCIL");
     assert_eq!(w.deciding(), Camp::Eladrins);
     assert_eq!(chapter::current_seat(w), 0, "seat 0 opens the council");
     let hand0 = trial_state(w).hands[&0].clone();
@@ -261,11 +277,7 @@ fn t3_t4_the_council_goes_round_the_seats_then_chaos_until_all_pass() {
 fn t5_a_main_phase_chapter_action_is_listed_and_settled_by_the_core_turn() {
     let mut app = game(5);
     let w = app.world_mut();
-    play_to(w, "R9");
-    while w.deciding() != Camp::Eladrins {
-        let (by, a) = sim::next_action(w);
-        submit(w, by, a).expect("AI");
-    }
+    to_eladrin_main_phase(w);
     let seat = chapter::current_seat(w);
     let legal = legal_actions(w, Camp::Eladrins);
     assert!(legal.contains(&act(TrialAction::Rally)), "{legal:?}");
@@ -289,11 +301,7 @@ fn t5_a_main_phase_chapter_action_is_listed_and_settled_by_the_core_turn() {
 fn a_seat_commands_only_its_own_army() {
     let mut app = game(6);
     let w = app.world_mut();
-    play_to(w, "R9");
-    while w.deciding() != Camp::Eladrins {
-        let (by, a) = sim::next_action(w);
-        submit(w, by, a).expect("AI");
-    }
+    to_eladrin_main_phase(w);
     let seat = chapter::current_seat(w);
     let mine: Vec<(u32, Option<u8>)> = w
         .query::<&Army>()
@@ -369,10 +377,8 @@ fn a_hand_is_seen_by_its_seat_only_never_by_a_partner_or_the_chaos_ai() {
 
 #[test]
 fn t6_the_beacon_lit_wins_with_the_chapters_own_reason_in_both_languages() {
-    let mut app = game(8);
+    let mut app = council(8, 1);
     let w = app.world_mut();
-    submit(w, Camp::Chaos, act(TrialAction::Stake(1))).expect("stake");
-    play_to(w, "TCOUNCIL");
     let card = trial_state(w).hands[&0][0];
     // One card short of the goal (16).
     tracks::add(
@@ -419,10 +425,8 @@ fn t6_the_beacon_lit_wins_with_the_chapters_own_reason_in_both_languages() {
 
 #[test]
 fn a_game_saved_in_the_middle_of_the_council_loads_and_plays_on_the_same() {
-    let mut app = game(9);
+    let mut app = council(9, 2);
     let w = app.world_mut();
-    submit(w, Camp::Chaos, act(TrialAction::Stake(2))).expect("stake");
-    play_to(w, "TCOUNCIL");
     let card = trial_state(w).hands[&0][0];
     submit(w, Camp::Eladrins, act(TrialAction::Play { card })).expect("seat 0 plays");
     assert_eq!(chapter::current_seat(w), 1, "mid-round: seat 1 to play");
@@ -482,10 +486,8 @@ fn a_save_without_chapter_state_loads_fresh_and_a_damaged_one_is_refused_naming_
 
 #[test]
 fn undo_puts_the_chapter_state_back() {
-    let mut app = game(11);
+    let mut app = council(11, 2);
     let w = app.world_mut();
-    submit(w, Camp::Chaos, act(TrialAction::Stake(2))).expect("stake");
-    play_to(w, "TCOUNCIL");
     let before = capture(w);
     let h = state_hash(w);
     let card = trial_state(w).hands[&0][0];
