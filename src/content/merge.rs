@@ -313,7 +313,16 @@ impl Build {
             "exploration.ron" => list(&mut s.exploration, cat, &f, mod_id, o),
             "rituals.ron" => list(&mut s.rituals, cat, &f, mod_id, o),
             "difficulty.ron" => list(&mut s.difficulties, cat, &f, mod_id, o),
-            "ai.ron" => single(&mut s.ai, &f),
+            "ai.ron" => {
+                let before = s.ai.chapters.clone();
+                let ps = single(&mut s.ai, &f);
+                // Each chapter's weights are its own: a patch naming some chapters keeps the
+                // weights of the others (two chapters' mods don't undo each other).
+                for (chapter, weights) in before {
+                    s.ai.chapters.entry(chapter).or_insert(weights);
+                }
+                ps
+            }
             "tracks.ron" => list(&mut s.tracks, cat, &f, mod_id, o),
             "portal.ron" => {
                 if s.portal.is_none() && is_mod_form(&f.text) {

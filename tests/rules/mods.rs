@@ -417,3 +417,29 @@ fn a_scenario_brings_its_own_level_file_but_only_from_inside_its_folder() {
     assert!(e.contains("bad.ron:3"), "{e}");
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+#[test]
+fn two_chapters_ai_weights_patches_keep_each_others_weights() {
+    let dir = std::env::temp_dir().join(format!("chaos-ai-weights-{}", std::process::id()));
+    let mut dirs = Vec::new();
+    for (id, weight) in [("alpha", 3), ("beta", 7)] {
+        let m = dir.join(id);
+        std::fs::create_dir_all(m.join("content")).expect("dir");
+        std::fs::write(
+            m.join("mod.ron"),
+            format!("(id: \"{id}\", name: \"{id}\", version: \"1.0.0\")"),
+        )
+        .expect("manifest");
+        std::fs::write(
+            m.join("content/ai.ron"),
+            format!("(patch: (chapters: {{\"{id}\": {{\"w\": {weight}}}}}))"),
+        )
+        .expect("ai.ron");
+        dirs.push(m);
+    }
+    let (db, report) = load(&dirs);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(report.errors(), 0, "{}", report.text());
+    let w = |c: &str| db.set.ai.chapters.get(c).and_then(|m| m.get("w")).copied();
+    assert_eq!((w("alpha"), w("beta")), (Some(3), Some(7)));
+}
