@@ -444,11 +444,7 @@ pub fn current_seat(world: &World) -> u8 {
 
 /// How many Eladrin seats the game has (at least one).
 pub fn seats(world: &World) -> u8 {
-    world
-        .resource::<GameSetup>()
-        .players
-        .len()
-        .clamp(1, u8::MAX as usize) as u8
+    world.resource::<GameSetup>().seats()
 }
 
 /// Who takes turns in a step of rounds, in order.
@@ -763,16 +759,14 @@ pub fn reset(world: &mut World) {
     let _ = restore(world, &BTreeMap::new());
 }
 
-/// The level of the game in the world.
-pub fn level_of(world: &World) -> Option<Level> {
-    let db = world.get_resource::<Content>()?.0.clone();
-    db.levels.get(&world.resource::<GameSetup>().level).cloned()
-}
-
 /// A chapter's own level fields (`Level::ext[chapter]`) for the game in play, typed; the
 /// default when the level gives none. Errors name the level and the field.
 pub fn level_ext<T: DeserializeOwned + Default>(world: &World, chapter: &str) -> Result<T, String> {
-    let Some(level) = level_of(world) else {
+    // Asked by end rules on every check: read the level in place, clone only its `ext` value.
+    let Some(db) = world.get_resource::<Content>().map(|c| c.0.clone()) else {
+        return Ok(T::default());
+    };
+    let Some(level) = db.levels.get(&world.resource::<GameSetup>().level) else {
         return Ok(T::default());
     };
     match level.ext.get(chapter) {

@@ -322,6 +322,14 @@ pub struct GameSetup {
     pub rules: version::Rules,
 }
 
+impl GameSetup {
+    /// How many Eladrin seats the game has: one per hot-seat player, at least one, at most 8
+    /// (`setup::set_players` bounds the list).
+    pub fn seats(&self) -> u8 {
+        self.players.len().clamp(1, 8) as u8
+    }
+}
+
 /// Every action accepted so far, in order, with who sent it (for replays).
 #[derive(Resource, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ActionLog(pub Vec<(Camp, Action)>);

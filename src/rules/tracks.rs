@@ -114,11 +114,7 @@ pub fn add(world: &mut World, track: &str, holder: Holder, change: i32) -> Optio
 pub fn targets(world: &World, d: &TrackDef, who: TrackWho) -> Vec<Holder> {
     let c = world.resource::<super::Cycle>();
     let acting_camp = world.deciding();
-    let seats = world
-        .resource::<super::GameSetup>()
-        .players
-        .len()
-        .clamp(1, 8) as u8;
+    let seats = world.resource::<super::GameSetup>().seats();
     let chaos = who == TrackWho::Chaos || (who == TrackWho::Acting && acting_camp == Camp::Chaos);
     if chaos {
         return vec![Holder::Camp(Camp::Chaos)];
@@ -147,11 +143,7 @@ pub struct Row {
 
 /// The tracks of the chapters in play, for the view's track bar.
 pub fn rows(world: &World) -> Vec<Row> {
-    let seats = world
-        .resource::<super::GameSetup>()
-        .players
-        .len()
-        .clamp(1, 8) as u8;
+    let seats = world.resource::<super::GameSetup>().seats();
     in_play(world)
         .into_iter()
         .map(|d| Row {
