@@ -115,9 +115,16 @@ pub type Outcome = Result<(), Failure>;
 
 /// Parses the command line, runs the command and gives the exit status.
 pub fn main() -> ExitCode {
+    main_from(std::env::args_os())
+}
+
+/// Runs the command line `args` (the program's name first), as `main` does: a test program
+/// that installs a chapter of its own (`tests/rules/trial.rs`) runs the real commands, the
+/// window included, with it.
+pub fn main_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
     // The shipped chapters, in every app this program builds (window, AI, sim).
     crate::chapters::install_all();
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
             // clap prints help/version to stdout with success, errors to stderr with code 2.

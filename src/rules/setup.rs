@@ -68,10 +68,22 @@ pub fn start_game(
     difficulty: Option<&str>,
     seed: u64,
 ) -> Result<(), String> {
-    start_game_under(world, level_id, difficulty, seed, Rules::CURRENT)
+    start_game_under(world, level_id, difficulty, seed, Rules::CURRENT, &[])
 }
 
-/// `start_game` under the given rules version (a replay plays under the rules it was made
+/// `start_game` for these hot-seat players (`set_players`; none: one player), seated before
+/// the cycle runs: a chapter's first automatic step (a draw per seat) sees every seat.
+pub fn start_game_for(
+    world: &mut World,
+    level_id: &str,
+    difficulty: Option<&str>,
+    seed: u64,
+    players: &[String],
+) -> Result<(), String> {
+    start_game_under(world, level_id, difficulty, seed, Rules::CURRENT, players)
+}
+
+/// `start_game_for` under the given rules version (a replay plays under the rules it was made
 /// with, `version`; `play_replay` checks an untrusted file's version before it gets here).
 pub fn start_game_under(
     world: &mut World,
@@ -79,8 +91,12 @@ pub fn start_game_under(
     difficulty: Option<&str>,
     seed: u64,
     rules: Rules,
+    players: &[String],
 ) -> Result<(), String> {
     spawn_game_under(world, level_id, difficulty, seed, rules)?;
+    if !players.is_empty() {
+        set_players(world, players);
+    }
     advance(world);
     Ok(())
 }

@@ -399,10 +399,14 @@ pub fn play_replay(world: &mut World, r: &Replay) -> Result<u64, String> {
         ));
     }
     super::version::check(r.rules, "replay")?;
-    super::setup::start_game_under(world, &r.level, Some(&r.difficulty), r.seed, r.rules)?;
-    if !r.players.is_empty() {
-        super::setup::set_players(world, &r.players);
-    }
+    super::setup::start_game_under(
+        world,
+        &r.level,
+        Some(&r.difficulty),
+        r.seed,
+        r.rules,
+        &r.players,
+    )?;
     let mut checked = 0;
     for (i, (by, a)) in r.actions.iter().enumerate() {
         super::submit(world, *by, a.clone())

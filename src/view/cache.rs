@@ -44,6 +44,9 @@ pub struct ViewCache {
     pub log: Vec<String>,
     /// The chapters' tracks in play, for the track bar (`rules::tracks::rows`).
     pub tracks: Vec<crate::rules::tracks::Row>,
+    /// The chapters' own panels, each with its state as the seat at the screen may see it
+    /// (`chapter_panel`), and that seat; empty while nobody is at the screen.
+    pub chapter_panels: (u8, Vec<super::chapter_panel::Seen>),
     /// (actions, cycle, step) the forecast was computed at.
     forecast_at: Option<(usize, u32, usize)>,
 }
@@ -203,6 +206,8 @@ struct CacheKey {
     chronicle: usize,
     /// The language: the lines are worded in it.
     lang: String,
+    /// The seat at the screen: a chapter's panel shows what it may see.
+    at_screen: Option<u8>,
 }
 
 /// The Eladrin army a click on this tile orders (the lowest id, as `input::order_move` picks).
@@ -254,6 +259,7 @@ fn refresh_cache(
                 .get_resource::<crate::text::Translations>()
                 .map(|t| t.lang.clone())
                 .unwrap_or_default(),
+            at_screen: super::handoff::at_screen(world),
         }
     };
     // The hovered tile's lines change with the pointer or the game.
@@ -282,9 +288,16 @@ fn refresh_cache(
     if last.as_ref() == Some(&key) {
         return;
     }
+    let at_screen = key.at_screen;
     *last = Some(key);
     let tracks = crate::rules::tracks::rows(world);
-    world.resource_mut::<ViewCache>().tracks = tracks;
+    let panels = match at_screen {
+        Some(seat) => (seat, super::chapter_panel::seen(world, seat)),
+        None => (0, Vec::new()),
+    };
+    let mut c = world.resource_mut::<ViewCache>();
+    c.tracks = tracks;
+    c.chapter_panels = panels;
     let over = world.resource::<Outcome>().winner.is_some();
     let eladrins_decide = world.deciding() == Camp::Eladrins;
     let legal = if !over && eladrins_decide {

@@ -19,6 +19,34 @@ pub struct HandOff {
     pub waiting_for: Option<String>,
 }
 
+impl HandOff {
+    /// The next player took the keyboard (the hand-off screen's button): the board shows
+    /// again. False when nothing was waiting.
+    pub fn hand_over(&mut self) -> bool {
+        if self.waiting_for.is_none() {
+            return false;
+        }
+        self.acknowledged = self.pending.take();
+        self.waiting_for = None;
+        true
+    }
+}
+
+/// The seat at the screen, whose hidden cards the panels may show (`chapter_panel`): with one
+/// Eladrin player, the seat whose turn it is (nobody else looks); in hot-seat, the seat that
+/// last took the keyboard at the hand-off screen. `None` while the hand-off screen waits or
+/// before anyone took the keyboard: then nothing hidden is shown.
+pub fn at_screen(world: &World) -> Option<u8> {
+    if world.resource::<GameSetup>().players.len() < 2 {
+        return Some(crate::rules::chapter::current_seat(world));
+    }
+    let h = world.get_resource::<HandOff>()?;
+    if h.waiting_for.is_some() {
+        return None;
+    }
+    h.acknowledged.map(|(_, _, seat)| seat as u8)
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<HandOff>()
         .add_systems(Update, watch_turns)
@@ -96,8 +124,7 @@ fn draw_handoff(
                         )
                         .clicked()
                     {
-                        h.acknowledged = h.pending.take();
-                        h.waiting_for = None;
+                        h.hand_over();
                     }
                 });
             });

@@ -146,9 +146,14 @@ fn run_menu_commands(world: &mut World) {
             let players = world.resource::<GameSetup>().players.clone();
             // Content that changed in a way the last game couldn't take applies now.
             crate::app::hot_reload::apply_pending(world);
-            match crate::rules::setup::start_game(world, &level, Some(&difficulty), seed) {
+            match crate::rules::setup::start_game_for(
+                world,
+                &level,
+                Some(&difficulty),
+                seed,
+                &players,
+            ) {
                 Ok(()) => {
-                    crate::rules::setup::set_players(world, &players);
                     world.resource_mut::<Menu>().open = false;
                     tr.f("New game: {}, {}, seed {}", &[&level, &difficulty, &seed])
                 }

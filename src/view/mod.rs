@@ -6,6 +6,7 @@ pub mod art;
 pub mod battle;
 pub mod cache;
 pub mod cards;
+pub mod chapter_panel;
 pub mod driver;
 pub mod frames;
 pub mod handoff;
@@ -740,10 +741,19 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
     let level = level.as_str();
     let players = players.as_slice();
     let mut app = App::new();
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(frames::window("Chaos Outpost", unpaced)),
-        ..default()
-    }))
+    // A window opened off the main thread (a test program runs the window inside one of its
+    // tests, with a chapter of its own) asks winit to allow it: Linux and Windows do.
+    let any_thread = std::thread::current().name() != Some("main");
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(frames::window("Chaos Outpost", unpaced)),
+                ..default()
+            })
+            .set(bevy::winit::WinitPlugin {
+                run_on_any_thread: any_thread,
+            }),
+    )
     .add_plugins(EguiPlugin::default())
     // egui draws through the window's camera (spawn_camera), not the map's (map_cache.rs).
     .insert_resource(bevy_egui::EguiGlobalSettings {
@@ -754,8 +764,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
     .insert_resource(Content(content))
     .insert_resource(crate::app::hot_reload::CliMods(cli_mods))
     .add_plugins(GamePlugin);
-    crate::rules::setup::start_game(app.world_mut(), level, None, seed)?;
-    crate::rules::setup::set_players(app.world_mut(), players);
+    crate::rules::setup::start_game_for(app.world_mut(), level, None, seed, players)?;
     app.world_mut().resource_mut::<menu::Menu>().open = open_menu;
     if let Some((path, n)) = frame_log {
         app.insert_resource(frames::FrameLog::new(path, n, &format!("game ({level})")))

@@ -39,6 +39,11 @@ pub enum UiStep {
     WaitCycle(u32),
     /// Send an action, as a panel button does.
     Act(Action),
+    /// Send the first legal Eladrin action of this chapter (its values depend on the dice: a
+    /// card dealt, a stake), as its panel's first button does; waits until there is one.
+    ActChapter(String),
+    /// Until the hot-seat hand-off screen waits, then take the keyboard, as its button does.
+    HandOver,
     /// Pass each Eladrin turn of this main phase (Chaos plays its own) until the upkeep begins.
     PassMainPhase,
     /// Move the cursor over a hex and click there.
@@ -179,6 +184,21 @@ fn run_script(world: &mut World) {
             });
             true
         }
+        UiStep::ActChapter(c) => {
+            let first = crate::rules::legal::legal_actions(world, Camp::Eladrins)
+                .into_iter()
+                .find(|a| matches!(a, Action::Chapter { chapter, .. } if chapter == c));
+            // Waits (up to the timeout) until one is legal.
+            first
+                .map(|action| {
+                    world.write_message(ActionRequest {
+                        by: Camp::Eladrins,
+                        action,
+                    })
+                })
+                .is_some()
+        }
+        UiStep::HandOver => world.resource_mut::<super::handoff::HandOff>().hand_over(),
         UiStep::ClickHex { at, button } => click_hex(world, *at, *button),
         UiStep::Key(k) => press_key(world, k),
         UiStep::OpenRule(r) => {

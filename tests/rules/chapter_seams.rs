@@ -5,6 +5,7 @@
 //! settled by the core (T5), seats owning armies, hidden hands, its own victory (T6), saves
 //! mid-step, undo, replays, the AI, perft counts and fuzzing.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use chaos_outpost::content::{Camp, ContentDb, StepPlay};
@@ -18,6 +19,8 @@ use chaos_outpost::rules::{
 };
 use chaos_outpost::sim;
 use chaos_outpost::text::Translations;
+use chaos_outpost::view::chapter_panel::{self, PanelCx};
+use chaos_outpost::view::handoff::{self, HandOff};
 
 use bevy::prelude::*;
 
@@ -373,6 +376,83 @@ fn a_hand_is_seen_by_its_seat_only_never_by_a_partner_or_the_chaos_ai() {
             .all(|c| *c != trial::HIDDEN),
         "the real hands are back after the AI thought"
     );
+}
+
+/// A game started for two hot-seat players seats both before its first step runs: the
+/// chapter's automatic draw (T1) deals a hand to each (the window and the menu start games so).
+#[test]
+fn t1_a_hot_seat_game_deals_every_seat_in_its_first_automatic_step() {
+    let mut app = setup::headless_app(trial::content());
+    let w = app.world_mut();
+    let players = ["Ana".to_string(), "Bo".to_string()];
+    setup::start_game_for(w, "trial", None, 1, &players).expect("the trial level starts");
+    let t = trial_state(w);
+    assert_eq!(t.hands.keys().copied().collect::<Vec<_>>(), vec![0, 1]);
+    assert!(t.hands.values().all(|h| h.len() == 2), "{:?}", t.hands);
+}
+
+/// Draws the chapters' panels as the window does for `seat` (in a bare egui context) and
+/// gives the hands each panel was handed.
+fn draw_chapter_panels(w: &mut World, seat: u8) -> (usize, Vec<BTreeMap<u8, Vec<u8>>>) {
+    trial::SEEN_BY_PANEL.with(|s| s.borrow_mut().clear());
+    let panels = chapter_panel::seen(w, seat);
+    let legal = legal_actions(w, Camp::Eladrins);
+    let db = w.content();
+    let tr = Translations::default();
+    let players = w
+        .resource::<chaos_outpost::rules::GameSetup>()
+        .players
+        .clone();
+    let cx = PanelCx {
+        tr: &tr,
+        db: &db,
+        seat,
+        legal: &legal,
+        players: &players,
+    };
+    let mut frame = bevy_egui::egui::Context::default().run_ui(Default::default(), |ui| {
+        for p in &panels {
+            p.draw(ui, &cx);
+        }
+    });
+    // The font atlas it made is for no screen.
+    frame.textures_delta.clear();
+    (
+        panels.len(),
+        trial::SEEN_BY_PANEL.with(|s| s.borrow().clone()),
+    )
+}
+
+/// A chapter's own panel (`view::chapter_panel`) is handed the state as the seat at the screen
+/// may see it: Bo's panel has his cards and only the count of Ana's. The seat at the screen is
+/// the one that last took the keyboard at the hand-off screen; nobody before that.
+#[test]
+fn a_chapter_panel_is_drawn_with_the_hand_of_the_seat_at_the_screen_only() {
+    let mut app = council(7, 2);
+    let w = app.world_mut();
+    let t = trial_state(w);
+    w.init_resource::<HandOff>();
+    assert_eq!(handoff::at_screen(w), None, "nobody took the keyboard yet");
+    w.resource_mut::<HandOff>().acknowledged = Some((1, 9, 1));
+    assert_eq!(handoff::at_screen(w), Some(1), "Bo took it last");
+    let (n, drawn) = draw_chapter_panels(w, 1);
+    assert_eq!((n, drawn.len()), (1, 1), "the trial panel, drawn once");
+    assert_eq!(drawn[0][&1], t.hands[&1], "Bo sees his own hand");
+    assert_eq!(
+        drawn[0][&0].len(),
+        t.hands[&0].len(),
+        "and how many Ana holds"
+    );
+    assert!(
+        drawn[0][&0].iter().all(|c| *c == trial::HIDDEN),
+        "but not her cards: {drawn:?}"
+    );
+    assert!(drawn[0].values().flatten().any(|c| *c != trial::HIDDEN));
+    // A level without the chapter draws no chapter panel.
+    let mut plain = setup::headless_app(trial::content());
+    let p = plain.world_mut();
+    setup::spawn_game(p, "first_light", None, 1).expect("first light");
+    assert_eq!(draw_chapter_panels(p, 0).0, 0);
 }
 
 #[test]

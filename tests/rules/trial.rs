@@ -22,6 +22,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use bevy::prelude::*;
+use bevy_egui::egui;
 use serde::{Deserialize, Serialize};
 
 use chaos_outpost::ai::{self, Choice, ScorerAppExt};
@@ -34,6 +35,7 @@ use chaos_outpost::rules::tracks::{self, Holder};
 use chaos_outpost::rules::{Action, GameRng, GameWorld, StepDef, StepKind, StepSchedule};
 use chaos_outpost::text::Translations;
 use chaos_outpost::text::chapter::ChapterWords;
+use chaos_outpost::view::chapter_panel::{self, PanelCx};
 
 /// The chapter's id.
 pub const ID: &str = "trial";
@@ -437,6 +439,53 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
+thread_local! {
+    /// The hands the panel was given to draw, for the test that a seat's panel never shows a
+    /// partner's card.
+    pub static SEEN_BY_PANEL: std::cell::RefCell<Vec<BTreeMap<u8, Vec<u8>>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The chapter's panel (`view::chapter_panel`): the hand of the seat at the screen, a button
+/// per card it may play now (T3), and the partners' hands face down. It is handed the state
+/// as that seat sees it: the partners' cards are blanks here already.
+fn hand_panel(ui: &mut egui::Ui, t: &Trial, cx: &PanelCx) -> Option<Action> {
+    SEEN_BY_PANEL.with(|s| s.borrow_mut().push(t.hands.clone()));
+    let tr = cx.tr;
+    let mut asked = None;
+    ui.heading(tr.t("Your hand"));
+    let hand = t.hands.get(&cx.seat).cloned().unwrap_or_default();
+    if hand.is_empty() {
+        ui.label(tr.t("No card"));
+    }
+    ui.horizontal_wrapped(|ui| {
+        for card in hand {
+            let play = chapter::encode(&TrialAction::Play { card });
+            let legal = cx.legal.contains(&play);
+            let b = ui.add_enabled(legal, egui::Button::new(tr.f("Card {}", &[&card])));
+            if b.on_hover_text(tr.f("Play a card of {}", &[&card]))
+                .clicked()
+            {
+                asked = Some(play);
+            }
+        }
+    });
+    for (seat, cards) in &t.hands {
+        if *seat == cx.seat {
+            continue;
+        }
+        let who = cx.players.get(*seat as usize).cloned().unwrap_or_default();
+        let n = cards.len();
+        ui.label(tr.p(
+            "{}: {} card, face down|{}: {} cards, face down",
+            n as u64,
+            &[&who, &n],
+        ));
+    }
+    ui.label(tr.f("Deck: {}", &[&t.deck.len()]));
+    asked
+}
+
 fn action_words(tr: &Translations, act: &str) -> String {
     match ron::from_str::<TrialAction>(act) {
         Ok(TrialAction::Stake(n)) => tr.f("Stake {}", &[&n]),
@@ -477,6 +526,7 @@ pub fn install() {
             end: end_words,
         },
     );
+    chapter_panel::install::<Trial>(ID, hand_panel);
 }
 
 /// The chapter's content folder (a mod folder: its level and AI weights).

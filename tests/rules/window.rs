@@ -195,6 +195,22 @@ fn moved_east_once_after_an_undo(s: &snapshot::Snapshot, out: &std::path::Path) 
 /// Plays `tests/ui/NAME.ron` in the real window under Xvfb (First Light, seed 1) and returns
 /// its output folder; `None` where Xvfb is missing and not required.
 fn play_script(name: &str) -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join(format!("tests/ui/{name}.ron"));
+    run_window(name, |out| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
+        c.args(["play", "--level", "first_light", "--seed", "1", "--script"])
+            .arg(&script)
+            .arg("--out")
+            .arg(out);
+        c
+    })
+}
+
+/// Runs the command `program(out)` gives under Xvfb, with settings and data of its own in
+/// `out`, and returns `out` once it finished well; `None` where Xvfb is missing and not
+/// required.
+fn run_window(name: &str, program: impl FnOnce(&std::path::Path) -> Command) -> Option<PathBuf> {
     if !have("xvfb-run") {
         assert!(
             std::env::var("CHAOS_OUTPOST_REQUIRE_XVFB").is_err(),
@@ -203,20 +219,18 @@ fn play_script(name: &str) -> Option<PathBuf> {
         eprintln!("skipped: no xvfb-run (./dev test installs it)");
         return None;
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let out = std::env::temp_dir().join(format!(
         "chaos-outpost-window-{name}-{}",
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).expect("out dir");
+    let inner = program(&out);
     let mut child = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(env!("CARGO_BIN_EXE_chaos-outpost"))
-        .args(["play", "--level", "first_light", "--seed", "1", "--script"])
-        .arg(root.join(format!("tests/ui/{name}.ron")))
-        .arg("--out")
-        .arg(&out)
+        .arg(inner.get_program())
+        .args(inner.get_args())
+        .envs(inner.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
         // Settings and data of its own: never the developer's.
         .env("CHAOS_OUTPOST_CONFIG", out.join("settings.ron"))
         .env("XDG_DATA_HOME", out.join("data"))
@@ -242,4 +256,98 @@ fn play_script(name: &str) -> Option<PathBuf> {
         started.elapsed().as_secs_f32()
     );
     Some(out)
+}
+
+/// Where the window of the trial chapter writes, in the copy of this test program that runs
+/// it (`trial_window_child`).
+const TRIAL_WINDOW: &str = "CHAOS_OUTPOST_TRIAL_WINDOW";
+
+/// The trial chapter (`tests/rules/trial.rs`, not in the shipped program) in the real window,
+/// hot-seat for two: this test program runs a copy of itself under Xvfb, where
+/// `trial_window_child` installs the chapter and runs the real `play` command with it
+/// (`tests/ui/trial.ron`). The council's hand panel, the track bar and the hand-off screen are
+/// seen by the real window; Ana's card, played from the list of legal actions, moved her flame.
+#[test]
+fn the_trial_chapter_plays_in_the_real_window_with_its_hand_panel_and_track_bar() {
+    let Some(out) = run_window("trial", |out| {
+        let mut c = Command::new(std::env::current_exe().expect("this test program"));
+        c.args([
+            "--exact",
+            "--ignored",
+            "window::trial_window_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(TRIAL_WINDOW, out);
+        c
+    }) else {
+        return;
+    };
+    let log = std::fs::read_to_string(out.join("log.txt")).unwrap_or_default();
+    assert!(
+        log.contains("the trial window ran"),
+        "the child test didn't run the window: {log}"
+    );
+    for shot in ["council_ana.png", "council_bo.png", "council_bo_fr.png"] {
+        let (w, h, n) = colours(&out.join(shot));
+        assert_eq!((w, h), (1280, 720));
+        assert!(n > 200, "{shot}: only {n} colours");
+    }
+    let s = snapshot::read(&out.join("council.ron")).expect("the script's save");
+    assert_eq!(s.step_id, "TCOUNCIL");
+    let trial: crate::trial::Trial =
+        ron::from_str(&s.chapters["trial"]).expect("the chapter's state in the save");
+    let played = s
+        .actions
+        .0
+        .iter()
+        .filter_map(|(_, a)| chaos_outpost::rules::chapter::decode::<crate::trial::TrialAction>(a))
+        .find_map(|t| match t {
+            crate::trial::TrialAction::Play { card } => Some(card),
+            _ => None,
+        })
+        .expect("Ana played a card");
+    let ana = chaos_outpost::rules::tracks::Holder::Seat(0);
+    let flame = (s.tracks.0.iter())
+        .find(|(id, h, _)| id == "flame" && *h == ana)
+        .map(|(_, _, v)| *v)
+        .unwrap_or(0);
+    assert_eq!(flame, played as i32, "T3: her flame rose by the card");
+    assert_eq!(trial.hands[&0].len(), 1, "T1 dealt two, she played one");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The window of `the_trial_chapter_plays_in_the_real_window…`, run in a copy of this program
+/// under Xvfb (`--ignored`): not a test of its own.
+#[test]
+#[ignore = "the child of the_trial_chapter_plays_in_the_real_window_…, run by it"]
+fn trial_window_child() {
+    let Some(out) = std::env::var_os(TRIAL_WINDOW) else {
+        return;
+    };
+    crate::trial::install();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let folder = crate::trial::folder();
+    let script = root.join("tests/ui/trial.ron");
+    let code = chaos_outpost::cli::main_from(
+        [
+            "chaos-outpost".as_ref(),
+            "--mod".as_ref(),
+            folder.as_os_str(),
+            "play".as_ref(),
+            "--level".as_ref(),
+            "trial".as_ref(),
+            "--seed".as_ref(),
+            "1".as_ref(),
+            "--players".as_ref(),
+            "Ana,Bo".as_ref(),
+            "--script".as_ref(),
+            script.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ]
+        .map(std::ffi::OsStr::to_os_string),
+    );
+    assert_eq!(code, std::process::ExitCode::SUCCESS, "the window failed");
+    eprintln!("the trial window ran");
 }

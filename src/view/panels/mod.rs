@@ -1,8 +1,9 @@
 //! The egui panels, one file each: the phase bar (`phase_bar.rs`), the side panel with the
 //! outcome and the portal (`portal.rs`), the forecast and the army, outpost and research sheets
-//! (`../sheets.rs`), the selected tile's actions (`actions.rs`) and the log (`log.rs`), and the
-//! hovered tile's box (`hover.rs`). This system reads the state once, hands each panel what it
-//! shows, and sends what they ask for (actions, a rule to open) after drawing.
+//! (`../sheets.rs`), the selected tile's actions (`actions.rs`), the log (`log.rs`), the
+//! hovered tile's box (`hover.rs`), and the chapters' own panels (`../chapter_panel.rs`) under
+//! the track bar. This system reads the state once, hands each panel what it shows, and sends
+//! what they ask for (actions, a rule to open) after drawing.
 
 mod actions;
 mod hover;
@@ -115,6 +116,16 @@ fn draw_panels(
             area.show(ui, |ui| {
                 portal::draw(ui, &tr, db, &outcome, &portal);
                 tracks::draw(ui, &tr, db, &cache.tracks, &setup.players);
+                let (seat, panels) = &cache.chapter_panels;
+                let cx = crate::view::chapter_panel::PanelCx {
+                    tr: &tr,
+                    db,
+                    seat: *seat,
+                    legal: &cache.legal,
+                    players: &setup.players,
+                };
+                out.actions
+                    .extend(crate::view::chapter_panel::draw_all(ui, panels, &cx));
                 if let Some(rule) = sheets::forecast(ui, &icons, &tr, db, &cache.forecast) {
                     out.rule = Some(rule);
                 }

@@ -1,0 +1,100 @@
+//! A chapter's own panel in the side panel: its hand of cards, its pool, its quests. The seam
+//! for what the generic panels (the track bar, the action buttons) cannot show.
+//!
+//! A chapter installs a drawing function for its state type, once, beside its rules
+//! (`install::<S>(chapter, draw)`). The view never hands that function the state itself. It
+//! hands the state **as the seat at the screen may see it** (`ChapterState::seen_by`, the same
+//! redaction the AI thinks on). So a partner's hand stays hidden even from a careless panel.
+//! In hot-seat, the seat at the screen is the one that last took the keyboard at the hand-off
+//! screen (`handoff::at_screen`). While the hand-off screen waits, no chapter panel is drawn.
+//! What the panel asks for (a card played) is sent as an Eladrin action like any button's.
+
+use std::sync::{Arc, Mutex};
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use crate::content::ContentDb;
+use crate::rules::Action;
+use crate::rules::chapter::{ChapterState, Viewer};
+use crate::text::Translations;
+
+/// What a chapter's panel is told besides its state.
+pub struct PanelCx<'a> {
+    /// The player's language.
+    pub tr: &'a Translations,
+    /// The content in play.
+    pub db: &'a ContentDb,
+    /// The seat at the screen, whose view the state is.
+    pub seat: u8,
+    /// The Eladrins' legal actions now (empty while Chaos decides): a button is offered only
+    /// for what the rules would accept.
+    pub legal: &'a [Action],
+    /// The hot-seat players' names, by seat.
+    pub players: &'a [String],
+}
+
+/// A chapter's panel, ready to draw: the drawing function with the state it may show.
+pub struct Seen {
+    /// The chapter.
+    pub chapter: &'static str,
+    draw: Box<Draw>,
+}
+
+/// A panel's drawing function with the state it was given.
+type Draw = dyn Fn(&mut egui::Ui, &PanelCx) -> Option<Action> + Send + Sync;
+
+type Capture = Arc<dyn Fn(&World, Viewer) -> Option<Seen> + Send + Sync>;
+
+static PANELS: Mutex<Vec<(&'static str, Capture)>> = Mutex::new(Vec::new());
+
+/// Installs `draw` as the panel of `chapter`, drawn with its state `S` as the seat at the
+/// screen sees it (installing again replaces it). `draw` returns the action its buttons ask
+/// for, if any.
+pub fn install<S: ChapterState>(
+    chapter: &'static str,
+    draw: fn(&mut egui::Ui, &S, &PanelCx) -> Option<Action>,
+) {
+    let capture: Capture = Arc::new(move |world: &World, viewer: Viewer| {
+        let state = world.get_resource::<S>()?.seen_by(viewer);
+        Some(Seen {
+            chapter,
+            draw: Box::new(move |ui, cx| draw(ui, &state, cx)),
+        })
+    });
+    let mut v = PANELS.lock().unwrap_or_else(|e| e.into_inner());
+    v.retain(|(c, _)| *c != chapter);
+    v.push((chapter, capture));
+}
+
+/// The panels of the chapters in play, each with its state as `seat` sees it, in the level's
+/// order of chapters.
+pub fn seen(world: &World, seat: u8) -> Vec<Seen> {
+    let Some(in_play) = world.get_resource::<crate::rules::InPlay>() else {
+        return Vec::new();
+    };
+    let panels = PANELS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    in_play
+        .0
+        .iter()
+        .filter_map(|c| panels.iter().find(|(id, _)| id == c))
+        .filter_map(|(_, capture)| capture(world, Viewer::Seat(seat)))
+        .collect()
+}
+
+impl Seen {
+    /// Draws the panel; the action its buttons asked for, if any.
+    pub fn draw(&self, ui: &mut egui::Ui, cx: &PanelCx) -> Option<Action> {
+        (self.draw)(ui, cx)
+    }
+}
+
+/// Draws every chapter panel of the cache, each under a separator.
+pub fn draw_all(ui: &mut egui::Ui, panels: &[Seen], cx: &PanelCx) -> Option<Action> {
+    let mut asked = None;
+    for p in panels {
+        asked = asked.or(p.draw(ui, cx));
+        ui.separator();
+    }
+    asked
+}
