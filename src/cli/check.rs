@@ -1,7 +1,8 @@
 //! `check`: validates the base content and each path given — a mod folder (loaded with the
 //! installed mods it depends on, as the game would), a RON file, a level or a content folder —
-//! and lists every problem with its file, line, column and field. Fails on any error, or on
-//! any warning with `--strict`.
+//! and lists every problem with its file, line, column and field. Each level is also asked
+//! whether this program can play it (the chapters it names installed, the steps it lists
+//! known), as starting it would. Fails on any error, or on any warning with `--strict`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -105,7 +106,8 @@ pub fn check(paths: &[PathBuf], extra_mods: &[PathBuf]) -> Report {
         let (mut sources, unreadable) = mods::read_all(&dirs);
         mods::add_installed_dependencies(&mut sources);
         match mods::load(base.clone(), &sources) {
-            Ok((_, report)) => {
+            Ok((db, report)) => {
+                r.problems.extend(playable(&db));
                 for m in unreadable.iter().chain(report.mods.iter()) {
                     r.checked.push(format!("mod {} ({})", m.id, m.dir));
                     r.problems.extend(m.problems.iter().cloned());
@@ -142,7 +144,10 @@ pub fn check(paths: &[PathBuf], extra_mods: &[PathBuf]) -> Report {
             files.push(f);
         }
         match ContentDb::from_files(files) {
-            Ok(db) => r.problems.extend(db.warnings),
+            Ok(db) => {
+                r.problems.extend(playable(&db));
+                r.problems.extend(db.warnings);
+            }
             Err(ps) => r.problems.extend(ps),
         }
     }
@@ -150,6 +155,38 @@ pub fn check(paths: &[PathBuf], extra_mods: &[PathBuf]) -> Report {
         .sort_by(|a, b| (a.severity, &a.file, a.line).cmp(&(b.severity, &b.file, b.line)));
     r.problems.dedup();
     r
+}
+
+/// The levels this program could not start: a chapter it lacks, a step it doesn't know
+/// (`chapter::order_for`, what starting the level asks), each at the level's `chapters` or
+/// `steps` field.
+fn playable(db: &ContentDb) -> Vec<Problem> {
+    let app = crate::rules::setup::headless_app(std::sync::Arc::new(db.clone()));
+    let mut out = Vec::new();
+    for (id, level) in &db.levels {
+        let Err(message) = crate::rules::chapter::order_for(app.world(), level) else {
+            continue;
+        };
+        let field = if message.contains("chapter `") {
+            "chapters"
+        } else {
+            "steps"
+        };
+        let file = db.level_paths.get(id).cloned().unwrap_or_default();
+        let (line, col) = read_bounded(Path::new(&file))
+            .map(|text| crate::content::locate(&text, &[&format!("{field}:")]))
+            .unwrap_or((0, 0));
+        out.push(Problem {
+            severity: Severity::Error,
+            file,
+            line,
+            col,
+            field: format!("levels[{id}].{field}"),
+            message: format!("{message}: the level can't start"),
+            mod_id: String::new(),
+        });
+    }
+    out
 }
 
 /// Files of a PATH argument: a file, or the `.ron` files of a folder (and its `levels/`, and

@@ -41,7 +41,9 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
     };
     let games = a.actions.div_ceil(a.moves as u64).max(1);
     let start = std::time::Instant::now();
-    // Keep panics quiet: a panic is reported as a finding with its seed.
+    // Keep panics quiet: a panic is reported as a finding with its seed. The hook is put
+    // back after (a program that runs this command among others keeps its own).
+    let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let total = crate::sim::fuzz::campaign(db, &levels, a.seed, games, a.moves, |g, t| {
         if g % 50 == 0 {
@@ -50,7 +52,9 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
                 t.actions, t.refused
             );
         }
-    })?;
+    });
+    std::panic::set_hook(hook);
+    let total = total?;
     writeln!(
         out,
         "fuzz: {} games on {}, {} actions ({} refused, {} games finished) in {:.1} s: no finding",

@@ -122,6 +122,14 @@ pub fn main() -> ExitCode {
 /// that installs a chapter of its own (`tests/rules/trial.rs`) runs the real commands, the
 /// window included, with it.
 pub fn main_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
+    main_with(args, &mut std::io::stdout().lock())
+}
+
+/// `main_from` with the command's report written to `out` (a test reads it).
+pub fn main_with(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+    out: &mut dyn Write,
+) -> ExitCode {
     // The shipped chapters, in every app this program builds (window, AI, sim).
     crate::chapters::install_all();
     let cli = match Cli::try_parse_from(args) {
@@ -136,8 +144,7 @@ pub fn main_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode
             };
         }
     };
-    let mut stdout = std::io::stdout().lock();
-    match run(cli, &mut stdout) {
+    match run(cli, out) {
         Ok(()) | Err(Failure::ClosedPipe) => ExitCode::SUCCESS,
         Err(Failure::Usage(m)) => {
             eprintln!("error: {m}");

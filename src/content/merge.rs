@@ -469,7 +469,10 @@ impl Build {
                     .values()
                     .any(|f| f.path == p.file)
                     .then_some("levels.ron")
-            });
+            })
+            // A catalogue the base game has no file of (a chapter's, brought by a mod): its
+            // problems name the catalogue itself.
+            .or_else(|| self.origins.keys().map(|(c, _)| *c).find(|c| *c == p.file));
         let id = p
             .field
             .split_once('[')
@@ -552,7 +555,7 @@ fn single<T: Serialize + DeserializeOwned>(value: &mut T, f: &SourceFile) -> Vec
 }
 
 /// Applies a file to a list of entries with ids.
-fn list<T: Keyed + Serialize + DeserializeOwned>(
+pub(super) fn list<T: Keyed + Serialize + DeserializeOwned>(
     v: &mut Vec<T>,
     cat: &'static str,
     f: &Arc<SourceFile>,

@@ -6,6 +6,7 @@
 //! `Problem` naming the file, the line and column, and the field, with a sentence that says how to
 //! fix it.
 
+pub mod catalogue;
 pub mod map;
 mod merge;
 pub mod mods;
@@ -137,6 +138,8 @@ pub struct ContentDb {
     improvement_ix: HashMap<String, usize>,
     size_ix: HashMap<String, usize>,
     tech_ix: HashMap<String, usize>,
+    /// The chapters' catalogues, typed (`catalogue`).
+    typed: catalogue::Typed,
 }
 
 /// The content as a Bevy resource (shared, read-only).
@@ -303,6 +306,7 @@ impl ContentDb {
         self.improvement_ix = ix(&self.set.improvements, |t| &t.id);
         self.size_ix = ix(&self.set.outpost_sizes, |t| &t.id);
         self.tech_ix = ix(&self.set.research, |t| &t.id);
+        self.typed = catalogue::Typed::build(&self.set);
     }
 
     /// The rules' numbers.
@@ -371,6 +375,7 @@ impl ContentDb {
                     .find(|t| t.id == id)
                     .map(|t| t.name.as_str())
             })
+            .or_else(|| self.catalogue_name(id))
     }
     /// A hash of what the content means (not how its files are laid out): two builds whose
     /// content hashes match play a replay the same way. Comments and spacing don't count.
@@ -432,12 +437,14 @@ impl ContentDb {
 }
 
 /// The base game's files merged (parse errors only; validation comes after). A file named like
-/// a content file is one; any other RON file is a level.
+/// a content file (the core's or a registered chapter catalogue) is one; any other RON file is
+/// a level.
 fn base_build(files: Vec<SourceFile>) -> Result<merge::Build, Vec<Problem>> {
     let mut build = merge::Build::default();
     let mut problems = Vec::new();
     let mut catalogs: Vec<(&'static str, SourceFile)> = Vec::new();
     let mut level_files = Vec::new();
+    let mut chapter_files: Vec<(catalogue::Registered, SourceFile)> = Vec::new();
     for f in files {
         let name = Path::new(&f.path)
             .file_name()
@@ -445,7 +452,10 @@ fn base_build(files: Vec<SourceFile>) -> Result<merge::Build, Vec<Problem>> {
             .unwrap_or_default();
         match CONTENT_FILES.iter().find(|c| **c == name) {
             Some(c) => catalogs.push((c, f)),
-            None => level_files.push(f),
+            None => match catalogue::find(&name) {
+                Some(r) => chapter_files.push((r, f)),
+                None => level_files.push(f),
+            },
         }
     }
     // A later file of the same name replaces an earlier one (a folder overriding the embedded).
@@ -459,6 +469,12 @@ fn base_build(files: Vec<SourceFile>) -> Result<merge::Build, Vec<Problem>> {
                 Path::new(name),
                 format!("missing content file {name}"),
             )),
+        }
+    }
+    // A chapter's catalogue: the last file of its name, like the core's.
+    for r in catalogue::registered() {
+        if let Some((_, f)) = chapter_files.iter().rev().find(|(c, _)| c.file == r.file) {
+            problems.extend(r.apply(&mut build, Arc::new(f.clone()), "base"));
         }
     }
     for f in level_files {

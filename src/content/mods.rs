@@ -725,6 +725,11 @@ fn apply_files(next: &mut super::merge::Build, src: &ModSource, id: &str) -> Vec
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
+        if let Some(r) = super::catalogue::find(&name) {
+            problems.extend(r.apply(next, Arc::new(f.clone()), id));
+            continue;
+        }
+        let all = super::catalogue::all_files();
         match mod_catalogs().find(|c| *c == name) {
             Some(c) => problems.extend(next.apply(c, Arc::new(f.clone()), id)),
             None => problems.push(Problem {
@@ -735,10 +740,10 @@ fn apply_files(next: &mut super::merge::Build, src: &ModSource, id: &str) -> Vec
                 field: String::new(),
                 message: format!(
                     "`{name}` is not a content file{}; content files are: {}",
-                    closest(&name, mod_catalogs())
+                    closest(&name, all.iter().copied())
                         .map(|c| format!(" (did you mean `{c}`?)"))
                         .unwrap_or_default(),
-                    mod_catalogs().collect::<Vec<_>>().join(", ")
+                    all.join(", ")
                 ),
                 mod_id: id.to_string(),
             }),

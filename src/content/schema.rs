@@ -959,6 +959,10 @@ pub struct ContentSet {
     /// tracks.ron: the chapters' tracks and counted resources (none in the base game).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tracks: Vec<TrackDef>,
+    /// The chapters' own catalogue files (`content::catalogue`), by file name: each entry in
+    /// canonical RON (read typed with `ContentDb::catalogue`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub catalogues: BTreeMap<String, Vec<String>>,
 }
 
 /// A hex coordinate as levels write it: `(q, r)` axial.

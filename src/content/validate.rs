@@ -134,6 +134,26 @@ pub(super) fn content<'a>(
         check(db, &mut r);
         out.extend(r.out);
     }
+    // The chapters' own catalogues: their checks, at their entries.
+    for cat in super::catalogue::registered() {
+        let (file, text) = text_of(cat.file).unwrap_or((cat.file, ""));
+        let mut r = Report {
+            file,
+            text,
+            out: Vec::new(),
+        };
+        let what = cat.file.trim_end_matches(".ron");
+        for (id, c) in cat.check(db) {
+            let anchor = format!("\"{id}\"");
+            let last = c.field.rsplit('.').next().unwrap_or("");
+            let field = match c.field.as_str() {
+                "" => format!("{what}[{id}]"),
+                f => format!("{what}[{id}].{f}"),
+            };
+            r.push(c.severity, &[&anchor, last], field, c.message);
+        }
+        out.extend(r.out);
+    }
     out
 }
 

@@ -775,3 +775,266 @@ fn a_broken_track_is_reported_at_its_file_and_line() {
     assert_eq!(p.line, 2, "{p:?}");
     assert!(p.message.contains("min 5 <= start 0 <= max 2"), "{p:?}");
 }
+
+/// A mod laid over the trial chapter, with these files under `content/` (name, text).
+fn over_trial(files: &[(&str, &str)]) -> (ContentDb, chaos_outpost::content::mods::ModReport) {
+    use chaos_outpost::content::SourceFile;
+    use chaos_outpost::content::mods::{self, ModSource};
+    trial::install();
+    let base = mods::read_mod(&trial::folder()).expect("trial folder");
+    let dir = std::path::PathBuf::from("/mods/sparks_plus");
+    let extra = ModSource {
+        dir: dir.clone(),
+        manifest: SourceFile {
+            path: "/mods/sparks_plus/mod.ron".into(),
+            text: "(id: \"sparks_plus\", name: \"More sparks\", version: \"1.0.0\", \
+                   load_after: [\"trial\"])"
+                .into(),
+        },
+        content: files
+            .iter()
+            .map(|(name, text)| SourceFile {
+                path: format!("/mods/sparks_plus/content/{name}"),
+                text: text.to_string(),
+            })
+            .collect(),
+        levels: vec![],
+        scenarios: vec![],
+        translations: vec![],
+    };
+    mods::load(chaos_outpost::content::embedded_files(), &[base, extra])
+        .unwrap_or_else(|ps| panic!("the base game loads: {ps:?}"))
+}
+
+/// A chapter's own catalogue (`content::catalogue`): the trial's `sparks.ron` is read typed,
+/// makes the deck of T1, counts in the content hash, and a mod adds, patches and removes its
+/// entries by id like any catalogue's.
+#[test]
+fn t1_the_chapters_own_catalogue_makes_the_deck_and_a_mod_changes_it_by_id() {
+    let db = trial::content();
+    let ids: Vec<&str> = db
+        .catalogue::<trial::Spark>()
+        .iter()
+        .map(|s| s.id.as_str())
+        .collect();
+    assert_eq!(ids, ["spark", "ember", "flare", "blaze", "nova"]);
+    assert_eq!(trial::full_deck(&db), [1, 1, 2, 2, 3, 3, 4, 5]);
+    assert_eq!(
+        db.name_of("blaze"),
+        Some("Blaze"),
+        "its names are content names"
+    );
+    let (db2, report) = over_trial(&[(
+        "sparks.ron",
+        "(remove: [\"spark\"], add: [(id: \"comet\", name: \"Comet\", value: 9)], \
+          patch: {\"nova\": (copies: 3)})",
+    )]);
+    assert_eq!(report.errors(), 0, "{}", report.text());
+    assert_eq!(trial::full_deck(&db2), [2, 2, 3, 3, 4, 5, 5, 5, 9]);
+    assert_ne!(
+        db.hash(),
+        db2.hash(),
+        "the catalogue is in the content hash"
+    );
+    // And the game deals from it.
+    let mut app = setup::headless_app(Arc::new(db2));
+    let w = app.world_mut();
+    setup::start_game_for(w, "trial", None, 3, &["Ana".into(), "Bo".into()]).expect("starts");
+    let t = trial_state(w);
+    let mut dealt: Vec<u8> = t.hands.values().flatten().chain(&t.deck).copied().collect();
+    dealt.sort();
+    assert_eq!(
+        dealt,
+        [2, 2, 3, 3, 4, 5, 5, 5, 9],
+        "the patched deck, shuffled and dealt"
+    );
+}
+
+/// A broken entry of a chapter's catalogue is reported at its file, line and field, from the
+/// chapter's own check or from the parser, and the mod is left out; a file the program does
+/// not know is refused with the name it looks like.
+#[test]
+fn a_broken_chapter_catalogue_is_reported_at_its_file_line_and_field() {
+    let (_, report) = over_trial(&[(
+        "sparks.ron",
+        "(\n    add: [\n        (id: \"dud\", name: \"Dud\", value: 0),\n    ],\n)\n",
+    )]);
+    let p = report
+        .mods
+        .iter()
+        .flat_map(|m| &m.problems)
+        .find(|p| p.field == "sparks[dud].value")
+        .unwrap_or_else(|| panic!("no problem at sparks[dud].value: {}", report.text()));
+    assert_eq!(p.file, "/mods/sparks_plus/content/sparks.ron");
+    assert_eq!(p.line, 3, "{p:?}");
+    assert!(p.message.contains("1 to 9"), "{p:?}");
+    let m = report
+        .mods
+        .iter()
+        .find(|m| m.id == "sparks_plus")
+        .expect("the mod");
+    assert!(!m.loaded, "a mod with an error is left out");
+
+    let (_, report) = over_trial(&[(
+        "sparks.ron",
+        "[\n    (id: \"x\", name: \"X\", value: 2, colour: 1),\n]\n",
+    )]);
+    let p = report
+        .mods
+        .iter()
+        .flat_map(|m| &m.problems)
+        .find(|p| p.file.ends_with("sparks.ron"))
+        .unwrap_or_else(|| panic!("no parse problem: {}", report.text()));
+    assert_eq!(
+        (p.line, p.severity),
+        (2, chaos_outpost::content::Severity::Error)
+    );
+    assert!(p.message.contains("colour"), "{p:?}");
+
+    let (_, report) = over_trial(&[("sparkz.ron", "[]")]);
+    assert!(
+        report.text().contains("did you mean `sparks.ron`"),
+        "{}",
+        report.text()
+    );
+}
+
+/// `schema` lists a registered chapter catalogue with its entry type's doc comments.
+#[test]
+fn the_schema_reference_lists_a_chapters_catalogue() {
+    trial::install();
+    let doc = chaos_outpost::content::schema_doc::markdown();
+    assert!(
+        doc.contains("| `content/sparks.ron` (chapter `trial`) | [`[Spark]`](#spark) |"),
+        "{doc}"
+    );
+    assert!(doc.contains("## Spark"), "{doc}");
+    assert!(doc.contains("| `copies` | `u8` |"), "{doc}");
+}
+
+/// Arguments for the copy of this test program that runs the real command line with the trial
+/// chapter installed (`trial_program_child`), one per line.
+const TRIAL_ARGS: &str = "CHAOS_OUTPOST_TRIAL_ARGS";
+
+/// The program's command line `args` (after `--mod tests/chapters/trial`) as a command that
+/// runs it with the trial chapter installed: a copy of this test program, which installs the
+/// chapter and calls `cli::main_from` as the shipped program's `main` does.
+pub fn trial_program(args: &[&str]) -> std::process::Command {
+    let mut all = vec!["--mod".to_string(), trial::folder().display().to_string()];
+    all.extend(args.iter().map(|a| a.to_string()));
+    let mut c = std::process::Command::new(std::env::current_exe().expect("this test program"));
+    c.args([
+        "--exact",
+        "--ignored",
+        "chapter_seams::trial_program_child",
+        "--nocapture",
+        "--test-threads=1",
+    ])
+    .env(TRIAL_ARGS, all.join("\n"));
+    c
+}
+
+/// The child of `trial_program`: not a test of its own.
+#[test]
+#[ignore = "run by trial_program, in a copy of this test program"]
+fn trial_program_child() {
+    let Ok(args) = std::env::var(TRIAL_ARGS) else {
+        panic!("{TRIAL_ARGS} is not set: run by trial_program");
+    };
+    trial::install();
+    let argv = std::iter::once("chaos-outpost").chain(args.split('\n'));
+    let code = chaos_outpost::cli::main_from(argv.map(std::ffi::OsString::from));
+    assert_eq!(code, std::process::ExitCode::SUCCESS, "the command failed");
+    eprintln!("the trial program ran");
+}
+
+/// Runs `trial_program(args)` and gives its standard output, after it succeeded.
+fn run_trial_program(args: &[&str]) -> String {
+    let out = trial_program(args).output().expect("the test program runs");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    );
+    assert!(
+        out.status.success() && stderr.contains("the trial program ran"),
+        "{args:?}: {}\n{stdout}\n{stderr}",
+        out.status
+    );
+    stdout
+}
+
+/// The real `fuzz` and `soak` commands on the chapter's level, with the chapter installed as
+/// the shipped program installs its own: no finding, no drift.
+#[test]
+fn the_fuzz_and_soak_commands_play_the_chapters_level() {
+    let fuzz = run_trial_program(&[
+        "fuzz",
+        "--levels",
+        "trial",
+        "--actions",
+        "3000",
+        "--moves",
+        "300",
+        "--seed",
+        "11",
+    ]);
+    assert!(
+        fuzz.contains("10 games on trial") && fuzz.contains("no finding"),
+        "{fuzz}"
+    );
+    let soak = run_trial_program(&[
+        "soak", "--levels", "trial", "--games", "4", "--cycles", "12", "--seed", "5",
+    ]);
+    assert!(
+        soak.contains("soak: 4 replays") && soak.contains("no drift"),
+        "{soak}"
+    );
+}
+
+/// `check` says a level can't start where it names a chapter this program lacks, at the
+/// level's `chapters` field, as starting it would refuse it.
+#[test]
+fn check_refuses_a_level_that_plays_a_chapter_the_program_lacks() {
+    let dir = std::env::temp_dir().join(format!("chaos-outpost-nochapter-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("levels")).expect("dir");
+    std::fs::write(
+        dir.join("mod.ron"),
+        "(id: \"lost\", name: \"Lost chapter\", version: \"1.0.0\")",
+    )
+    .expect("manifest");
+    let level = std::fs::read_to_string(trial::folder().join("levels/trial.ron"))
+        .expect("the trial level")
+        .replace("id: \"trial\"", "id: \"lost\"")
+        .replace("chapters: [\"trial\"]", "chapters: [\"trial\", \"nope\"]")
+        .replace("ext: {", "ext: {\"nope\": (),");
+    std::fs::write(dir.join("levels/lost.ron"), &level).expect("level");
+    trial::install();
+    let r = chaos_outpost::cli::check::check(std::slice::from_ref(&dir), &[trial::folder()]);
+    let p = r
+        .problems
+        .iter()
+        .find(|p| p.field == "levels[lost].chapters")
+        .unwrap_or_else(|| panic!("no problem at levels[lost].chapters: {:?}", r.problems));
+    assert_eq!(p.severity, chaos_outpost::content::Severity::Error);
+    assert!(p.file.ends_with("levels/lost.ron"), "{p:?}");
+    let line = level
+        .lines()
+        .position(|l| l.contains("chapters:"))
+        .expect("line")
+        + 1;
+    assert_eq!(p.line, line, "{p:?}");
+    assert!(
+        p.message.contains("`nope`") && p.message.contains("trial"),
+        "{p:?}"
+    );
+    // The trial level itself starts: no such problem for it.
+    assert!(
+        !r.problems
+            .iter()
+            .any(|p| p.field.starts_with("levels[trial]")),
+        "{:?}",
+        r.problems
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -5,8 +5,9 @@
 //!
 //! Its rules, cited as T-numbers in its code, refusals and tests:
 //! - **T1 (draw, automatic step `TDRAW`)**: each Eladrin seat draws up to `hand` cards (level
-//!   `ext.trial`); an empty deck is made again from the level's cards, shuffled with the game's
-//!   dice. Hands are hidden: a seat sees only its own.
+//!   `ext.trial`); an empty deck is made again from the chapter's cards (its own catalogue
+//!   `content/sparks.ron`: each spark's value, `copies` times), shuffled with the game's dice.
+//!   Hands are hidden: a seat sees only its own.
 //! - **T2 (stake, a decision by Chaos, step `TBID`)**: Chaos stakes 1 to 3, once a cycle; the
 //!   step waits while no stake is set (or until Chaos says `Done`).
 //! - **T3 (council, rounds among the seats then Chaos, step `TCOUNCIL`)**: on its turn a seat
@@ -26,6 +27,7 @@ use bevy_egui::egui;
 use serde::{Deserialize, Serialize};
 
 use chaos_outpost::ai::{self, Choice, ScorerAppExt};
+use chaos_outpost::content::catalogue::{self, CatalogueEntry, Check, SchemaSource};
 use chaos_outpost::content::{Among, Camp, ContentDb, Who, embedded_files, mods};
 use chaos_outpost::rules::chapter::{
     self, ChapterAction, ChapterAppExt, ChapterRefusal, ChapterState, Place, TurnUse, Viewer,
@@ -44,12 +46,71 @@ pub const ID: &str = "trial";
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrialLevel {
-    /// The cards, by value.
-    pub deck: Vec<u8>,
     /// Cards in a hand after the draw (T1).
     pub hand: u8,
     /// Flame to light the beacon (T6).
     pub goal: u32,
+}
+
+/// A spark card of the trial chapter (`content/sparks.ron`, its own catalogue file): the deck
+/// holds `copies` cards of `value` for each, in the file's order, before the shuffle (T1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spark {
+    /// Unique id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// The flame it gives when played (T3), 1 to 9.
+    pub value: u8,
+    /// How many of it the deck holds, 1 to 20.
+    #[serde(default = "one")]
+    pub copies: u8,
+}
+
+fn one() -> u8 {
+    1
+}
+
+impl CatalogueEntry for Spark {
+    const FILE: &'static str = "sparks.ron";
+    const CHAPTER: &'static str = ID;
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn check(&self, _db: &ContentDb) -> Vec<Check> {
+        let mut out = Vec::new();
+        if !(1..=9).contains(&self.value) {
+            out.push(Check::error(
+                "value",
+                format!(
+                    "a spark's value is 1 to 9 ({} is {}): 0 is how a face-down card reads",
+                    self.id, self.value
+                ),
+            ));
+        }
+        if !(1..=20).contains(&self.copies) {
+            out.push(Check::error(
+                "copies",
+                format!(
+                    "a deck holds 1 to 20 copies of a spark, not {}",
+                    self.copies
+                ),
+            ));
+        }
+        out
+    }
+}
+
+/// The deck T1 makes: each spark's value, `copies` times, in the file's order.
+pub fn full_deck(db: &ContentDb) -> Vec<u8> {
+    db.catalogue::<Spark>()
+        .iter()
+        .flat_map(|s| std::iter::repeat_n(s.value, s.copies as usize))
+        .collect()
 }
 
 /// The chapter's state: saved, hashed, undone with the game. Every field has a default, so a
@@ -290,7 +351,7 @@ fn hook(world: &mut World, hook: &str, arg: i32, _at: Option<hexx::Hex>) {
 
 /// Each seat draws until it holds `n` cards (`more`: draws `n` more).
 fn deal(world: &mut World, n: usize, more: bool) {
-    let level: TrialLevel = chapter::level_ext(world, ID).unwrap_or_default();
+    let full = full_deck(&world.content());
     let seats = chapter::seats(world);
     world.resource_scope(|world, mut t: Mut<Trial>| {
         for seat in 0..seats {
@@ -301,10 +362,10 @@ fn deal(world: &mut World, n: usize, more: bool) {
             };
             while t.hands.get(&seat).map_or(0, Vec::len) < want.min(100) {
                 if t.deck.is_empty() {
-                    if level.deck.is_empty() {
+                    if full.is_empty() {
                         return;
                     }
-                    let mut deck = level.deck.clone();
+                    let mut deck = full.clone();
                     let mut rng = world.resource_mut::<GameRng>();
                     for i in (1..deck.len()).rev() {
                         let j = rng.below(i + 1);
@@ -527,6 +588,11 @@ pub fn install() {
         },
     );
     chapter_panel::install::<Trial>(ID, hand_panel);
+    catalogue::register::<Spark>(SchemaSource {
+        path: "tests/rules/trial.rs",
+        text: include_str!("trial.rs"),
+        types: &["Spark"],
+    });
 }
 
 /// The chapter's content folder (a mod folder: its level and AI weights).

@@ -258,34 +258,30 @@ fn run_window(name: &str, program: impl FnOnce(&std::path::Path) -> Command) -> 
     Some(out)
 }
 
-/// Where the window of the trial chapter writes, in the copy of this test program that runs
-/// it (`trial_window_child`).
-const TRIAL_WINDOW: &str = "CHAOS_OUTPOST_TRIAL_WINDOW";
-
-/// The trial chapter (`tests/rules/trial.rs`, not in the shipped program) in the real window,
-/// hot-seat for two: this test program runs a copy of itself under Xvfb, where
-/// `trial_window_child` installs the chapter and runs the real `play` command with it
-/// (`tests/ui/trial.ron`). The council's hand panel, the track bar and the hand-off screen are
-/// seen by the real window; Ana's card, played from the list of legal actions, moved her flame.
 #[test]
 fn the_trial_chapter_plays_in_the_real_window_with_its_hand_panel_and_track_bar() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join("tests/ui/trial.ron");
     let Some(out) = run_window("trial", |out| {
-        let mut c = Command::new(std::env::current_exe().expect("this test program"));
-        c.args([
-            "--exact",
-            "--ignored",
-            "window::trial_window_child",
-            "--nocapture",
-            "--test-threads=1",
+        crate::chapter_seams::trial_program(&[
+            "play",
+            "--level",
+            "trial",
+            "--seed",
+            "1",
+            "--players",
+            "Ana,Bo",
+            "--script",
+            &script.display().to_string(),
+            "--out",
+            &out.display().to_string(),
         ])
-        .env(TRIAL_WINDOW, out);
-        c
     }) else {
         return;
     };
     let log = std::fs::read_to_string(out.join("log.txt")).unwrap_or_default();
     assert!(
-        log.contains("the trial window ran"),
+        log.contains("the trial program ran"),
         "the child test didn't run the window: {log}"
     );
     for shot in ["council_ana.png", "council_bo.png", "council_bo_fr.png"] {
@@ -315,39 +311,4 @@ fn the_trial_chapter_plays_in_the_real_window_with_its_hand_panel_and_track_bar(
     assert_eq!(flame, played as i32, "T3: her flame rose by the card");
     assert_eq!(trial.hands[&0].len(), 1, "T1 dealt two, she played one");
     let _ = std::fs::remove_dir_all(&out);
-}
-
-/// The window of `the_trial_chapter_plays_in_the_real_window…`, run in a copy of this program
-/// under Xvfb (`--ignored`): not a test of its own.
-#[test]
-#[ignore = "the child of the_trial_chapter_plays_in_the_real_window_…, run by it"]
-fn trial_window_child() {
-    let Some(out) = std::env::var_os(TRIAL_WINDOW) else {
-        return;
-    };
-    crate::trial::install();
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let folder = crate::trial::folder();
-    let script = root.join("tests/ui/trial.ron");
-    let code = chaos_outpost::cli::main_from(
-        [
-            "chaos-outpost".as_ref(),
-            "--mod".as_ref(),
-            folder.as_os_str(),
-            "play".as_ref(),
-            "--level".as_ref(),
-            "trial".as_ref(),
-            "--seed".as_ref(),
-            "1".as_ref(),
-            "--players".as_ref(),
-            "Ana,Bo".as_ref(),
-            "--script".as_ref(),
-            script.as_os_str(),
-            "--out".as_ref(),
-            out.as_os_str(),
-        ]
-        .map(std::ffi::OsStr::to_os_string),
-    );
-    assert_eq!(code, std::process::ExitCode::SUCCESS, "the window failed");
-    eprintln!("the trial window ran");
 }
