@@ -10,12 +10,20 @@ use crate::rules::{Action, Army, GameWorld, Portal};
 
 /// Chaos' choice among the legal actions.
 pub fn choose(world: &mut World, legal: &[Action]) -> Choice {
+    let (cas, fallback) = scorers(world);
+    best(world, legal, cas, fallback)
+}
+
+/// Chaos' candidates in the main phase now, and what it does when none proposes anything:
+/// inside an activation, and outside one.
+pub fn scorers(world: &mut World) -> (&'static [Candidate], Action) {
+    const ACTIVE: [Candidate; 4] = [merge, attack, corrupt, advance];
+    const IDLE: [Candidate; 2] = [summon, activate];
     if active(world).is_some() {
-        let cas: [Candidate; 4] = [merge, attack, corrupt, advance];
-        return best(world, legal, &cas, Action::EndActivation);
+        (&ACTIVE, Action::EndActivation)
+    } else {
+        (&IDLE, Action::Pass)
     }
-    let cas: [Candidate; 2] = [summon, activate];
-    best(world, legal, &cas, Action::Pass)
 }
 
 /// Summon at the first open rift still free this turn.

@@ -17,13 +17,9 @@ use crate::rules::{Action, Army, GameWorld, Portal, Research, StepKind};
 pub fn choose(world: &mut World, legal: &[Action]) -> Choice {
     match world.step_kind() {
         StepKind::Decision { .. } => upkeep(world, legal),
-        StepKind::Turns if active(world).is_some() => {
-            let cas: [Candidate; 5] = [ritual, attack, explore, defend, card];
-            best(world, legal, &cas, Action::EndActivation)
-        }
         StepKind::Turns => {
-            let cas: [Candidate; 4] = [build_improvement, build_lab, recruit, activate];
-            best(world, legal, &cas, Action::Pass)
+            let (cas, fallback) = scorers(world);
+            best(world, legal, cas, fallback)
         }
         // A chapter's rounds: its own scorers play them (`ai::ChapterScorers`).
         StepKind::Round { .. } => Choice {
@@ -36,6 +32,18 @@ pub fn choose(world: &mut World, legal: &[Action]) -> Choice {
             action: Action::Done,
             why: "done",
         },
+    }
+}
+
+/// The Eladrins' main-phase candidates now, and what they do when none proposes anything:
+/// inside an activation, and outside one.
+pub fn scorers(world: &mut World) -> (&'static [Candidate], Action) {
+    const ACTIVE: [Candidate; 5] = [ritual, attack, explore, defend, card];
+    const IDLE: [Candidate; 4] = [build_improvement, build_lab, recruit, activate];
+    if active(world).is_some() {
+        (&ACTIVE, Action::EndActivation)
+    } else {
+        (&IDLE, Action::Pass)
     }
 }
 

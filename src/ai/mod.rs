@@ -4,10 +4,14 @@
 //! `assets/content/ai.ron` so a modder can tune them. Scores are integers and every list is in a
 //! stable order, so the AI's choice depends only on the game state (and its seeded RNG).
 //!
+//! A camp may also think ahead (`search.rs`): the candidates' proposals are played out on a
+//! copy of the game and the best position reached wins.
+//!
 //! The AI sends its choice as an ordinary `Action`: it can never do what a player couldn't.
 
 pub mod chaos;
 pub mod eladrin;
+pub mod search;
 
 use bevy::prelude::*;
 use hexx::Hex;
@@ -78,7 +82,13 @@ fn decide_as(world: &mut World, by: Camp) -> (Camp, Choice) {
         (Camp::Chaos, _) => chaos::choose(world, &legal),
         (Camp::Eladrins, _) => eladrin::choose(world, &legal),
     };
-    (by, with_chapters(world, by, &legal, core))
+    let choice = with_chapters(world, by, &legal, core);
+    // A camp that thinks ahead weighs the proposals by playing them out (`search`).
+    let choice = match search::brain_of(world, by) {
+        search::Brain::Heuristic => choice,
+        search::Brain::Search { nodes } => search::refine(world, by, &legal, choice, nodes),
+    };
+    (by, choice)
 }
 
 /// A chapter's candidate for a camp: registered by the chapter's plugin with

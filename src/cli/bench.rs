@@ -22,6 +22,9 @@ pub struct Args {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    /// Also time a searching Chaos with this node budget per decision (0: don't).
+    #[arg(long, default_value_t = 400)]
+    search: u32,
 }
 
 /// `bench`.
@@ -56,6 +59,24 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
         }
         reports.push(r);
     }
+    let mut searches = Vec::new();
+    for id in ids.iter().filter(|_| a.search > 0) {
+        let s = crate::sim::bench::search(db.clone(), id, a.games, a.search, a.cycles)?;
+        if !a.json {
+            writeln!(
+                out,
+                "{:<12} search ({} nodes): state copy median {:.2} ms, Chaos decision median {:.2} ms (p95 {:.2}), {} simulated actions/s, {} playouts/s",
+                s.level,
+                s.nodes,
+                s.copy_median_us as f64 / 1000.0,
+                s.decision_median_us as f64 / 1000.0,
+                s.decision_p95_us as f64 / 1000.0,
+                s.nodes_per_s,
+                s.playouts_per_s
+            )?;
+        }
+        searches.push(s);
+    }
     if a.json {
         let build = if cfg!(debug_assertions) {
             "debug"
@@ -65,7 +86,7 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
         writeln!(
             out,
             "{}",
-            serde_json::json!({ "bench": reports, "build": build })
+            serde_json::json!({ "bench": reports, "search": searches, "build": build })
         )?;
     }
     Ok(())

@@ -43,6 +43,13 @@ pub struct Args {
     /// Autosaves to keep.
     #[arg(long, default_value_t = 5)]
     keep: usize,
+    /// Chaos' AI: `heuristic`, `search` or `search:NODES` (the difficulty's, from
+    /// `ai.ron: search.budgets`, otherwise).
+    #[arg(long, value_name = "AI")]
+    chaos_ai: Option<String>,
+    /// The Eladrins' AI, the same way.
+    #[arg(long, value_name = "AI")]
+    eladrin_ai: Option<String>,
 }
 
 /// `sim`.
@@ -65,12 +72,19 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
         return Err(format!("no difficulty `{d}`; known: {}", known.join(", ")).into());
     }
     let db = Arc::new(db);
+    let brains = brains(&db, difficulty.unwrap_or(""), &id, &a)?;
     let mut reports = Vec::new();
     for k in 0..a.games {
-        let s = a.seed.wrapping_add(k as u64);
+        let game = sim::Game {
+            level: &id,
+            difficulty,
+            seed: a.seed.wrapping_add(k as u64),
+            max_cycles: a.cycles,
+            brains,
+        };
         let (mut app, report) = match &a.autosave {
-            None => sim::play_game(db.clone(), &id, difficulty, s, a.cycles)?,
-            Some(dir) => sim::play_game_with(db.clone(), &id, difficulty, s, a.cycles, &mut |w| {
+            None => sim::play(db.clone(), &game, &mut |_| Ok(()))?,
+            Some(dir) => sim::play(db.clone(), &game, &mut |w| {
                 snapshot::autosave(w, dir, a.keep).map(|_| ())
             })?,
         };
@@ -101,6 +115,17 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
             "win_rate_ci95": stats.win_rate_ci95,
             "mean_cycles": stats.mean_cycles,
             "outcomes": stats.outcomes,
+            "battles_per_game": stats.battles_per_game,
+            "games_with_battles": stats.games_with_battles,
+            "units_lost_per_game": {
+                "eladrins": stats.units_lost_per_game.0,
+                "chaos": stats.units_lost_per_game.1,
+            },
+            "decision_us": {
+                "eladrins": {"median": stats.eladrin_decision_us.0, "p95": stats.eladrin_decision_us.1},
+                "chaos": {"median": stats.chaos_decision_us.0, "p95": stats.chaos_decision_us.1},
+            },
+            "ai": {"chaos": brains.map(|b| format!("{:?}", b.chaos)), "eladrins": brains.map(|b| format!("{:?}", b.eladrin))},
             "per_cycle_mean": stats.per_cycle_mean,
             "results": reports,
         });
@@ -131,6 +156,23 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
         }
         writeln!(
             out,
+            "battles: {:.1} per game, in {:.0} % of games; units lost per game: Eladrins {:.1}, \
+             Chaos {:.1}",
+            stats.battles_per_game,
+            stats.games_with_battles * 100.0,
+            stats.units_lost_per_game.0,
+            stats.units_lost_per_game.1
+        )?;
+        writeln!(
+            out,
+            "thinking per decision (median / p95): Eladrins {:.2} / {:.2} ms, Chaos {:.2} / {:.2} ms",
+            stats.eladrin_decision_us.0 as f64 / 1000.0,
+            stats.eladrin_decision_us.1 as f64 / 1000.0,
+            stats.chaos_decision_us.0 as f64 / 1000.0,
+            stats.chaos_decision_us.1 as f64 / 1000.0
+        )?;
+        writeln!(
+            out,
             "{} games: Eladrins won {:.1} % (95 % CI {:.1}–{:.1} %), mean {:.1} cycles",
             reports.len(),
             stats.eladrin_win_rate * 100.0,
@@ -140,6 +182,44 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
         )?;
     }
     Ok(())
+}
+
+/// The brains `--chaos-ai` / `--eladrin-ai` ask for, the other camp's from the difficulty;
+/// `None` when neither is given (each game's difficulty decides).
+fn brains(
+    db: &crate::content::ContentDb,
+    difficulty: &str,
+    level: &str,
+    a: &Args,
+) -> Result<Option<crate::ai::search::Brains>, Failure> {
+    use crate::ai::search::Brain;
+    if a.chaos_ai.is_none() && a.eladrin_ai.is_none() {
+        return Ok(None);
+    }
+    let d = if difficulty.is_empty() {
+        db.levels
+            .get(level)
+            .map(|l| l.difficulty.clone())
+            .unwrap_or_default()
+    } else {
+        difficulty.to_string()
+    };
+    let budget = db
+        .set
+        .ai
+        .search
+        .budgets
+        .get(&d)
+        .copied()
+        .unwrap_or_default();
+    let pick = |flag: &Option<String>, nodes: u32| match flag {
+        Some(s) => Brain::parse(s).map_err(Failure::Usage),
+        None => Ok(Brain::of_budget(nodes)),
+    };
+    Ok(Some(crate::ai::search::Brains {
+        chaos: pick(&a.chaos_ai, budget.chaos)?,
+        eladrin: pick(&a.eladrin_ai, budget.eladrin)?,
+    }))
 }
 
 /// One game's table: a row per cycle, then the result.

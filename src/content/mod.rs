@@ -378,9 +378,12 @@ impl ContentDb {
             .or_else(|| self.catalogue_name(id))
     }
     /// A hash of what the content means (not how its files are laid out): two builds whose
-    /// content hashes match play a replay the same way. Comments and spacing don't count.
+    /// content hashes match play a replay the same way. Comments and spacing don't count, nor
+    /// the AIs' weights and search (`ai.ron`): a replay is its actions, the AI is not asked.
     pub fn hash(&self) -> u64 {
-        let text = ron::to_string(&(&self.set, &self.levels)).unwrap_or_default();
+        let mut set = self.set.clone();
+        set.ai = AiWeights::default();
+        let text = ron::to_string(&(&set, &self.levels)).unwrap_or_default();
         crate::ground::hash::fnv1a(text.as_bytes())
     }
     /// The difficulty with this id.

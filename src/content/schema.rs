@@ -921,6 +921,105 @@ pub struct AiWeights {
     /// The chapters' scorers' weights: chapter id → weight name → weight.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub chapters: BTreeMap<String, BTreeMap<String, i64>>,
+    /// The search the AIs think ahead with, and each difficulty's budget.
+    pub search: SearchSettings,
+}
+
+/// The AIs' search (ai.ron `search`, `ai::search`). Where the candidates propose different
+/// actions, each is played out on a copy of the game, with dice of its own, by both AIs'
+/// candidates for up to `horizon` actions; the position reached is scored by `eval`. Budgets
+/// count simulated actions (nodes), not time, so a choice is the same on every machine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SearchSettings {
+    /// Each difficulty's budgets, by difficulty id; one not listed plays the candidates alone.
+    pub budgets: BTreeMap<String, SearchBudget>,
+    /// Playouts of each candidate (their dice differ).
+    pub rollouts: u32,
+    /// Actions a playout plays at most (it also stops where the main phase ends).
+    pub horizon: u32,
+    /// Candidates weighed at most, best by the candidates' own scores first.
+    pub candidates: u32,
+    /// How much better (in `eval` points, mean over the playouts) another proposal must do
+    /// than the candidates' own choice to be played instead: luck in a few playouts is not
+    /// an edge.
+    pub margin: i64,
+    /// How a position is scored.
+    pub eval: EvalWeights,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings {
+            budgets: BTreeMap::new(),
+            rollouts: 2,
+            horizon: 16,
+            candidates: 5,
+            margin: 100,
+            eval: EvalWeights::default(),
+        }
+    }
+}
+
+/// One difficulty's search budgets: simulated actions per decision, per camp (0: the
+/// candidates alone, without search).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SearchBudget {
+    /// The Chaos AI's.
+    pub chaos: u32,
+    /// The Eladrin AI's.
+    pub eladrin: u32,
+}
+
+/// How the search scores a position, from Chaos' side (the Eladrins' score is its negative).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EvalWeights {
+    /// Each unit alive (for its camp).
+    pub unit: i64,
+    /// Each hit point a unit has left (for its camp).
+    pub hp: i64,
+    /// Each corrupted tile (for Chaos).
+    pub corrupted: i64,
+    /// Each portal cell built (for the Eladrins).
+    pub cell: i64,
+    /// Each crystal on the portal's power track (for the Eladrins).
+    pub power: i64,
+    /// Each corruption marker on the power track (for Chaos).
+    pub marker: i64,
+    /// Each Eladrin outpost standing (for the Eladrins).
+    pub outpost: i64,
+    /// Each improvement on an uncorrupted tile (for the Eladrins: what feeds the portal).
+    pub improvement: i64,
+    /// Each resource in the Eladrin outposts' stocks (for the Eladrins).
+    pub stock: i64,
+    /// Each famine token on an Eladrin army (for Chaos).
+    pub famine: i64,
+    /// Each hex between a Chaos army and the nearest Eladrin outpost, up to 8 (against Chaos:
+    /// an army far from the outposts threatens nothing).
+    pub distance: i64,
+    /// A game won.
+    pub win: i64,
+}
+
+impl Default for EvalWeights {
+    fn default() -> Self {
+        EvalWeights {
+            unit: 120,
+            hp: 40,
+            corrupted: 30,
+            cell: 150,
+            power: 120,
+            marker: 200,
+            outpost: 500,
+            improvement: 80,
+            stock: 10,
+            famine: 40,
+            distance: 6,
+            win: 100_000,
+        }
+    }
 }
 
 /// All the base content (and a mod's, later) in one place.

@@ -159,7 +159,7 @@ pub(super) fn content<'a>(
 
 /// Each catalogue file and its checks, in the order problems are listed.
 #[allow(clippy::type_complexity)]
-const CATALOGUES: [(&str, fn(&ContentDb, &mut Report)); 15] = [
+const CATALOGUES: [(&str, fn(&ContentDb, &mut Report)); 16] = [
     ("rules.ron", rules_numbers),
     ("terrains.ron", terrains),
     ("improvements.ron", improvements),
@@ -175,7 +175,55 @@ const CATALOGUES: [(&str, fn(&ContentDb, &mut Report)); 15] = [
     ("portal.ron", portal),
     ("difficulty.ron", difficulties),
     ("tracks.ron", tracks),
+    ("ai.ron", ai_search),
 ];
+
+/// The most nodes a search budget may spend on one decision.
+pub const MAX_SEARCH_NODES: u32 = 1_000_000;
+
+/// `ai.ron: search`: bounded numbers, budgets of known difficulties.
+fn ai_search(db: &ContentDb, r: &mut Report) {
+    let s = &db.set.ai.search;
+    for (field, value, lo, hi) in [
+        ("rollouts", s.rollouts, 1, 16),
+        ("horizon", s.horizon, 1, 200),
+        ("candidates", s.candidates, 1, 12),
+    ] {
+        if !(lo..=hi).contains(&value) {
+            r.err(
+                &["search", field],
+                format!("ai.search.{field}"),
+                format!("{field} is {lo} to {hi}, not {value}"),
+            );
+        }
+    }
+    for (d, b) in &s.budgets {
+        let anchor = format!("\"{d}\"");
+        if db.difficulty(d).is_none() {
+            r.warn(
+                &["search", &anchor],
+                format!("ai.search.budgets[{d}]"),
+                format!(
+                    "no difficulty `{d}` in difficulty.ron, so this budget is never used; \
+                     difficulties: {}",
+                    db.set
+                        .difficulties
+                        .iter()
+                        .map(|x| x.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
+        if b.chaos > MAX_SEARCH_NODES || b.eladrin > MAX_SEARCH_NODES {
+            r.err(
+                &["search", &anchor],
+                format!("ai.search.budgets[{d}]"),
+                format!("a budget is 0 to {MAX_SEARCH_NODES} nodes a decision"),
+            );
+        }
+    }
+}
 
 /// The most a track may hold, either way (tracks are bounded, saves stay small).
 pub const TRACK_LIMIT: i32 = 1_000_000;

@@ -101,8 +101,16 @@ pub struct GameReport {
     pub actions: usize,
     /// Final state hash.
     pub hash: String,
+    /// Battles fought (R9.5).
+    pub battles: u32,
+    /// Units that died, per side: (Eladrins, Chaos).
+    pub units_lost: (u32, u32),
     /// Per-cycle summaries.
     pub per_cycle: Vec<CycleSummary>,
+    /// Each decision's thinking time in microseconds, per camp: (Eladrins, Chaos). Wall-clock
+    /// figures for the report, never part of the game.
+    #[serde(skip)]
+    pub decision_us: (Vec<u32>, Vec<u32>),
 }
 
 /// Plays one AI-vs-AI game for at most `max_cycles` cycles.
@@ -132,11 +140,53 @@ pub fn play_game_with(
     max_cycles: u32,
     each_cycle: &mut dyn FnMut(&mut World) -> Result<(), String>,
 ) -> Result<(App, GameReport), String> {
+    let game = Game {
+        level,
+        difficulty,
+        seed,
+        max_cycles,
+        brains: None,
+    };
+    play(content, &game, each_cycle)
+}
+
+/// One headless game to play: where, how hard, its seed, how long, and who thinks how.
+#[derive(Debug, Clone, Copy)]
+pub struct Game<'a> {
+    /// The level's id.
+    pub level: &'a str,
+    /// The difficulty (the level's default when `None`).
+    pub difficulty: Option<&'a str>,
+    /// The seed.
+    pub seed: u64,
+    /// Cycles at most.
+    pub max_cycles: u32,
+    /// Each camp's AI (`sim --chaos-ai`); `None`: the difficulty's (`ai.ron: search`).
+    pub brains: Option<crate::ai::search::Brains>,
+}
+
+/// Plays `game` AI against AI, calling `each_cycle` when every new cycle's main phase begins.
+pub fn play(
+    content: Arc<ContentDb>,
+    game: &Game,
+    each_cycle: &mut dyn FnMut(&mut World) -> Result<(), String>,
+) -> Result<(App, GameReport), String> {
+    let Game {
+        level,
+        difficulty,
+        seed,
+        max_cycles,
+        brains,
+    } = *game;
     let mut app = setup::new_game(content, level, difficulty, seed)?;
+    if let Some(b) = brains {
+        app.insert_resource(b);
+    }
     let world = app.world_mut();
     let mut per_cycle = Vec::new();
     let mut last_cycle = 0;
     let mut actions = 0usize;
+    let mut tally = Tally::default();
     // Bound the loop: a game is a few hundred actions; a stuck policy must not hang.
     for _ in 0..1_000_000 {
         if world.resource::<Outcome>().winner.is_some() {
@@ -151,13 +201,21 @@ pub fn play_game_with(
             per_cycle.push(summarize(world));
             each_cycle(world)?;
         }
+        let t = std::time::Instant::now();
         let (by, action) = next_action(world);
+        let us = t.elapsed().as_micros().min(u32::MAX as u128) as u32;
+        match by {
+            Camp::Eladrins => tally.decision_us.0.push(us),
+            Camp::Chaos => tally.decision_us.1.push(us),
+        }
+        tally.note_armies(world);
         match submit(world, by, action.clone()) {
             Ok(()) => actions += 1,
             Err(e) => {
                 return Err(format!("the AI proposed an illegal action {action:?}: {e}"));
             }
         }
+        tally.read_events(world);
     }
     let o = world.resource::<Outcome>().clone();
     let cycles = world.resource::<Cycle>().number.min(max_cycles);
@@ -174,9 +232,51 @@ pub fn play_game_with(
         cycles,
         actions,
         hash,
+        battles: tally.battles,
+        units_lost: tally.lost,
         per_cycle,
+        decision_us: tally.decision_us,
     };
     Ok((app, report))
+}
+
+/// What a game's events add up to: battles, deaths per side, thinking times.
+#[derive(Default)]
+struct Tally {
+    battles: u32,
+    lost: (u32, u32),
+    decision_us: (Vec<u32>, Vec<u32>),
+    /// Each army's camp as last seen (a destroyed army's deaths still count for its side).
+    camps: std::collections::HashMap<u32, Camp>,
+    /// Events of the chronicle already read.
+    read: usize,
+}
+
+impl Tally {
+    fn note_armies(&mut self, world: &mut World) {
+        for a in world.query::<&Army>().iter(world) {
+            self.camps.insert(a.id, a.camp);
+        }
+    }
+    fn read_events(&mut self, world: &World) {
+        let ch = &world.resource::<crate::rules::Chronicle>().0;
+        // The chronicle drops its older half when full (`CHRONICLE_MAX`).
+        if ch.len() < self.read {
+            self.read = self.read.saturating_sub(crate::rules::CHRONICLE_MAX / 2);
+        }
+        for e in ch.iter().skip(self.read) {
+            match e {
+                crate::rules::GameEvent::BattleStarted { .. } => self.battles += 1,
+                crate::rules::GameEvent::UnitDied { army, .. } => match self.camps.get(army) {
+                    Some(Camp::Eladrins) => self.lost.0 += 1,
+                    Some(Camp::Chaos) => self.lost.1 += 1,
+                    None => {}
+                },
+                _ => {}
+            }
+        }
+        self.read = ch.len();
+    }
 }
 
 /// Statistics over a batch of games.
@@ -193,6 +293,16 @@ pub struct BatchStats {
     /// Per cycle: (cycle, games still running, mean stock total, mean corrupted tiles, mean
     /// famine, mean Eladrin units, mean Chaos units, mean portal cells, mean power, mean markers).
     pub per_cycle_mean: Vec<[f64; 10]>,
+    /// Mean battles per game.
+    pub battles_per_game: f64,
+    /// Share of games with at least one battle.
+    pub games_with_battles: f64,
+    /// Mean units lost per game: (Eladrins, Chaos).
+    pub units_lost_per_game: (f64, f64),
+    /// Thinking time per decision, microseconds: (median, 95th percentile), for the Eladrins.
+    pub eladrin_decision_us: (u32, u32),
+    /// The same for Chaos.
+    pub chaos_decision_us: (u32, u32),
 }
 
 /// Win rate with its Wilson interval, outcomes and per-cycle averages.
@@ -235,11 +345,32 @@ pub fn batch_stats(reports: &[GameReport]) -> BatchStats {
             mean(&|c| c.corruption as f64),
         ]);
     }
+    let spread = |v: Vec<u32>| {
+        let mut v = v;
+        v.sort_unstable();
+        let at = |q: f64| {
+            v.get(((v.len().saturating_sub(1)) as f64 * q).round() as usize)
+                .copied()
+                .unwrap_or(0)
+        };
+        (at(0.5), at(0.95))
+    };
+    let all = |f: &dyn Fn(&GameReport) -> &Vec<u32>| -> Vec<u32> {
+        reports.iter().flat_map(|r| f(r).iter().copied()).collect()
+    };
     BatchStats {
         eladrin_win_rate: p,
         win_rate_ci95: ((centre - half).max(0.0), (centre + half).min(1.0)),
         mean_cycles: reports.iter().map(|r| r.cycles as f64).sum::<f64>() / n,
         outcomes,
         per_cycle_mean,
+        battles_per_game: reports.iter().map(|r| r.battles as f64).sum::<f64>() / n,
+        games_with_battles: reports.iter().filter(|r| r.battles > 0).count() as f64 / n,
+        units_lost_per_game: (
+            reports.iter().map(|r| r.units_lost.0 as f64).sum::<f64>() / n,
+            reports.iter().map(|r| r.units_lost.1 as f64).sum::<f64>() / n,
+        ),
+        eladrin_decision_us: spread(all(&|r| &r.decision_us.0)),
+        chaos_decision_us: spread(all(&|r| &r.decision_us.1)),
     }
 }

@@ -1038,3 +1038,27 @@ fn check_refuses_a_level_that_plays_a_chapter_the_program_lacks() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The search AI needs nothing of a chapter but its candidates: on the trial level, both
+/// camps searching play only legal actions, the chapter's included, to an end.
+#[test]
+fn the_search_ai_plays_the_chapters_level_with_its_actions() {
+    use chaos_outpost::ai::search::{Brain, Brains};
+    let mut app = game(9);
+    app.insert_resource(Brains {
+        chaos: Brain::Search { nodes: 120 },
+        eladrin: Brain::Search { nodes: 120 },
+    });
+    let w = app.world_mut();
+    let mut chapter_moves = 0;
+    for _ in 0..3000 {
+        if w.resource::<Outcome>().winner.is_some() {
+            break;
+        }
+        let (by, a) = sim::next_action(w);
+        chapter_moves += usize::from(matches!(a, Action::Chapter { .. }));
+        submit(w, by, a.clone()).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+    }
+    assert!(w.resource::<Outcome>().winner.is_some(), "the game ended");
+    assert!(chapter_moves > 5, "only {chapter_moves} chapter actions");
+}

@@ -46,10 +46,19 @@ fn sim_prints_json_with_the_fields_tools_need() {
         "--cycles",
         "10",
         "--json",
+        "--chaos-ai",
+        "search:60",
     ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
     assert_eq!(v["games"], 2);
+    // Who played, battles, deaths per side and thinking time (issue 18).
+    assert_eq!(v["ai"]["chaos"], "Search { nodes: 60 }");
+    assert_eq!(v["ai"]["eladrins"], "Heuristic");
+    assert!(v["battles_per_game"].as_f64().is_some_and(|b| b >= 0.0));
+    assert!(v["units_lost_per_game"]["eladrins"].as_f64().is_some());
+    assert!(v["decision_us"]["chaos"]["p95"].as_u64().is_some());
+    assert!(v["results"][0]["battles"].as_u64().is_some());
     assert!(
         v["eladrin_win_rate"]
             .as_f64()
@@ -85,6 +94,12 @@ fn bad_input_gets_a_clear_message_and_a_non_zero_exit() {
     let (code, _, err) = run(&["sim", "--difficulty", "nightmare"]);
     assert_eq!(code, 1);
     assert!(err.contains("nightmare"), "{err}");
+    let (code, _, err) = run(&["sim", "--chaos-ai", "deep"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`deep`") && err.contains("search:NODES"),
+        "{err}"
+    );
     let (code, _, err) = run(&["replay", "/nonexistent/replay.ron"]);
     assert_eq!(code, 1);
     assert!(err.contains("/nonexistent/replay.ron"), "{err}");

@@ -4,6 +4,7 @@
 mod common;
 
 mod ai;
+mod ai_search;
 mod chapter_seams;
 mod cli;
 mod colour;

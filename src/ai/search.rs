@@ -1,0 +1,350 @@
+//! Thinking ahead: a bounded search over the candidates' proposals (issue 18).
+//!
+//! In a main-phase turn the candidates of `chaos.rs` / `eladrin.rs` (and the chapters') each
+//! propose their best action. Every legal attack is added (the odds alone don't say what a
+//! battle changes). Where they disagree, the search plays each proposal out on a copy of the
+//! game:
+//! - the copy is a headless world restored from a snapshot of this one, kept per thread and
+//!   reused;
+//! - the copy's dice come from their own generator, seeded from the game's seed and the number
+//!   of actions so far, so the game's dice are never drawn and the search never sees them;
+//! - both camps then play the candidates alone, for up to `horizon` actions or until the main
+//!   phase ends;
+//! - the position reached is scored by `eval` (`ai.ron: search.eval`).
+//!
+//! Each proposal is played `rollouts` times, all with the same dice per rollout (common random
+//! numbers: the proposals are compared on the same luck). The best mean wins, and a tie goes
+//! to the candidates' own order. The budget counts simulated actions, not time: the same state
+//! and seed give the same choice on every machine, so `sim`, replays and tests stay exact.
+//!
+//! Which camp searches, and with how many nodes, is its `Brain`. By default it comes from the
+//! game's difficulty (`ai.ron: search.budgets`); `sim --chaos-ai` and tests set `Brains`.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use hexx::Hex;
+
+use super::{Candidate, ChapterScorers, Choice};
+use crate::content::{Camp, ContentDb, EvalWeights};
+use crate::rules::chapter::InPlay;
+use crate::rules::snapshot::{self, Snapshot};
+use crate::rules::{
+    Action, Army, Cycle, GameRng, GameSetup, GameWorld, Outcome, Outpost, Portal, StepKind, Tile,
+    setup, submit,
+};
+
+/// How an AI picks its action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Brain {
+    /// The candidates alone: the best score plays.
+    Heuristic,
+    /// The candidates' proposals weighed by playing them out, with this many simulated
+    /// actions per decision at most.
+    Search {
+        /// The node budget.
+        nodes: u32,
+    },
+}
+
+impl Brain {
+    /// `heuristic`, `search` (the default budget, 400) or `search:NODES`.
+    pub fn parse(s: &str) -> Result<Brain, String> {
+        match s.split_once(':') {
+            None if s == "heuristic" => Ok(Brain::Heuristic),
+            None if s == "search" => Ok(Brain::Search { nodes: 400 }),
+            Some(("search", n)) => match n.parse::<u32>() {
+                Ok(nodes) if (1..=1_000_000).contains(&nodes) => Ok(Brain::Search { nodes }),
+                _ => Err(format!(
+                    "`{s}`: a search budget is 1 to 1000000 nodes (`search:400`)"
+                )),
+            },
+            _ => Err(format!(
+                "`{s}`: an AI is `heuristic`, `search` or `search:NODES`"
+            )),
+        }
+    }
+    /// The brain a budget gives: 0 nodes is the heuristic.
+    pub fn of_budget(nodes: u32) -> Brain {
+        if nodes == 0 {
+            Brain::Heuristic
+        } else {
+            Brain::Search { nodes }
+        }
+    }
+}
+
+/// Each camp's brain in this world, when set (by `sim`, a test, a playout); otherwise the
+/// difficulty's budgets decide (`brain_of`). Not game state: never saved nor hashed.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Brains {
+    /// Chaos'.
+    pub chaos: Brain,
+    /// The Eladrins'.
+    pub eladrin: Brain,
+}
+
+/// The brain that plays `camp` here.
+pub fn brain_of(world: &World, camp: Camp) -> Brain {
+    if let Some(b) = world.get_resource::<Brains>() {
+        return match camp {
+            Camp::Chaos => b.chaos,
+            Camp::Eladrins => b.eladrin,
+        };
+    }
+    let db = world.content();
+    let difficulty = &world.resource::<GameSetup>().difficulty;
+    let budget = db
+        .set
+        .ai
+        .search
+        .budgets
+        .get(difficulty)
+        .copied()
+        .unwrap_or_default();
+    Brain::of_budget(match camp {
+        Camp::Chaos => budget.chaos,
+        Camp::Eladrins => budget.eladrin,
+    })
+}
+
+/// The search's choice for `by` in a main-phase turn, `heuristic` being what the candidates
+/// alone would play. Without two distinct proposals, or without budget for one playout, it is
+/// `heuristic`.
+pub fn refine(
+    world: &mut World,
+    by: Camp,
+    legal: &[Action],
+    heuristic: Choice,
+    nodes: u32,
+) -> Choice {
+    if !matches!(world.step_kind(), StepKind::Turns) {
+        return heuristic;
+    }
+    let settings = world.content().set.ai.search.clone();
+    let mut props = proposals(world, by, legal, &heuristic);
+    props.truncate(settings.candidates.clamp(1, 12) as usize);
+    if props.len() < 2 {
+        return heuristic;
+    }
+    let rollouts = settings.rollouts.clamp(1, 16);
+    let per = nodes / (props.len() as u32 * rollouts);
+    let horizon = per.min(settings.horizon.min(200));
+    if horizon == 0 {
+        return heuristic;
+    }
+    let snap = snapshot::capture(world);
+    let seed = {
+        let s = world.resource::<GameSetup>().seed;
+        let n = world.resource::<crate::rules::ActionLog>().0.len() as u64;
+        mix(mix(s, n), by as u64)
+    };
+    let content = world.content();
+    let mut best: Option<(i64, usize)> = None;
+    for (i, p) in props.iter().enumerate() {
+        let mut total = 0i64;
+        for r in 0..rollouts {
+            let Some(score) = playout(&content, &snap, by, &p.action, mix(seed, r as u64), horizon)
+            else {
+                total = i64::MIN / 2;
+                break;
+            };
+            total += score;
+        }
+        let mean = total / rollouts as i64;
+        // The candidates' own choice (first) stands unless another beats it by the margin.
+        let bar = if i == 0 { mean } else { mean - settings.margin };
+        if best.is_none_or(|(b, _)| bar > b) {
+            best = Some((if i == 0 { mean } else { bar }, i));
+        }
+    }
+    best.and_then(|(_, i)| props.into_iter().nth(i))
+        .unwrap_or(heuristic)
+}
+
+/// The distinct actions proposed now, the heuristic's choice first, then by score: each
+/// candidate's proposal, the chapters' scorers', every legal attack, and the fallback.
+fn proposals(world: &mut World, by: Camp, legal: &[Action], heuristic: &Choice) -> Vec<Choice> {
+    let (cas, fallback): (&[Candidate], Action) = match by {
+        Camp::Chaos => super::chaos::scorers(world),
+        Camp::Eladrins => super::eladrin::scorers(world),
+    };
+    let mut all: Vec<Choice> = cas
+        .iter()
+        .filter_map(|ca| ca(world, legal))
+        .filter(|c| legal.contains(&c.action))
+        .collect();
+    if let Some(scorers) = world.get_resource::<ChapterScorers>().cloned() {
+        let in_play = world.resource::<InPlay>().clone();
+        for (chapter, camp, ca) in scorers.0 {
+            if camp == by
+                && in_play.has(chapter)
+                && let Some(c) = ca(world, legal)
+                && legal.contains(&c.action)
+            {
+                all.push(c);
+            }
+        }
+    }
+    for a in legal {
+        if matches!(a, Action::Engage { .. }) {
+            all.push(Choice {
+                score: 0,
+                action: a.clone(),
+                why: "attack",
+            });
+        }
+    }
+    if legal.contains(&fallback) {
+        all.push(Choice {
+            score: 0,
+            action: fallback,
+            why: "nothing better",
+        });
+    }
+    // Stable: by score, then in the order proposed.
+    all.sort_by_key(|c| std::cmp::Reverse(c.score));
+    let mut out = vec![heuristic.clone()];
+    for c in all {
+        if !out.iter().any(|o| o.action == c.action) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+thread_local! {
+    /// This thread's copy of the game for playouts, with the content it was made for.
+    static SCRATCH: RefCell<Option<(Arc<ContentDb>, App)>> = const { RefCell::new(None) };
+    /// (Copies made, actions simulated) on this thread so far, for `bench`.
+    static COUNT: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// (Copies of the game restored, actions simulated) by this thread's searches so far: the
+/// search's throughput is these over its time (`bench`).
+pub fn counted() -> (u64, u64) {
+    COUNT.with(|c| c.get())
+}
+
+fn count(copies: u64, nodes: u64) {
+    COUNT.with(|c| {
+        let (a, b) = c.get();
+        c.set((a + copies, b + nodes));
+    });
+}
+
+/// Plays `first` then both camps' candidates for up to `horizon` actions on a copy of `snap`
+/// with dice seeded by `seed`; the position's score for `by` (`None`: `first` was refused).
+fn playout(
+    content: &Arc<ContentDb>,
+    snap: &Snapshot,
+    by: Camp,
+    first: &Action,
+    seed: u64,
+    horizon: u32,
+) -> Option<i64> {
+    SCRATCH.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.as_ref().is_none_or(|(c, _)| !Arc::ptr_eq(c, content)) {
+            let mut app = setup::headless_app(content.clone());
+            app.insert_resource(Brains {
+                chaos: Brain::Heuristic,
+                eladrin: Brain::Heuristic,
+            });
+            *slot = Some((content.clone(), app));
+        }
+        let (_, app) = slot.as_mut()?;
+        let w = app.world_mut();
+        snapshot::restore(w, snap).ok()?;
+        count(1, 1);
+        // The copy's messages are read by nobody: dropped, so a long search keeps no backlog.
+        w.resource_mut::<Messages<crate::rules::GameEvent>>()
+            .clear();
+        w.insert_resource(GameRng::seeded(seed));
+        submit(w, by, first.clone()).ok()?;
+        let cycle = w.resource::<Cycle>().number;
+        for _ in 0..horizon {
+            // Through the next upkeep (its corruption and famine are what a turn's moves
+            // lead to), up to the next main phase.
+            let c = w.resource::<Cycle>().number;
+            if w.resource::<Outcome>().winner.is_some()
+                || (c != cycle && matches!(w.step_kind(), StepKind::Turns))
+            {
+                break;
+            }
+            let (who, choice) = super::decide(w);
+            if submit(w, who, choice.action).is_err() {
+                break;
+            }
+            count(0, 1);
+        }
+        Some(match by {
+            Camp::Chaos => evaluate(w),
+            Camp::Eladrins => -evaluate(w),
+        })
+    })
+}
+
+/// The position's score from Chaos' side (`ai.ron: search.eval`).
+pub fn evaluate(world: &mut World) -> i64 {
+    let db = world.content();
+    let e: &EvalWeights = &db.set.ai.search.eval;
+    if let Some(w) = world.resource::<Outcome>().winner {
+        return match w {
+            Camp::Chaos => e.win,
+            Camp::Eladrins => -e.win,
+        };
+    }
+    let mut outposts: Vec<Hex> = Vec::new();
+    let mut stock = 0i64;
+    for o in world.query::<&Outpost>().iter(world) {
+        outposts.push(o.hex);
+        stock += o.stock.total() as i64;
+    }
+    let mut score = -(outposts.len() as i64) * e.outpost - stock * e.stock;
+    for a in world.query::<&Army>().iter(world) {
+        let side = match a.camp {
+            Camp::Chaos => 1,
+            Camp::Eladrins => -1,
+        };
+        for u in &a.units {
+            let hp = db
+                .unit(&u.kind)
+                .map_or(1, |t| t.hp.saturating_sub(u.wounds)) as i64;
+            score += side * (e.unit + e.hp * hp);
+        }
+        match a.camp {
+            Camp::Eladrins => score += a.famine as i64 * e.famine,
+            Camp::Chaos => {
+                let d = outposts
+                    .iter()
+                    .map(|h| h.unsigned_distance_to(a.hex))
+                    .min()
+                    .unwrap_or(0)
+                    .min(8);
+                score -= d as i64 * e.distance;
+            }
+        }
+    }
+    for t in world.query::<&Tile>().iter(world) {
+        if t.is_corrupted() {
+            score += e.corrupted;
+        } else if t.improvement.is_some() {
+            score -= e.improvement;
+        }
+    }
+    let p = world.resource::<Portal>();
+    score -= p.built.iter().sum::<u32>() as i64 * e.cell;
+    score -= p.power as i64 * e.power;
+    score += p.corruption as i64 * e.marker;
+    score
+}
+
+/// A 64-bit mix of two numbers (splitmix64's finaliser), for the playouts' seeds.
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a ^ b.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
