@@ -147,10 +147,11 @@ fn bad_search_settings_are_reported_at_their_line() {
         .iter_mut()
         .find(|f| f.path.ends_with("ai.ron"))
         .expect("ai.ron");
-    let text = ai.text.trim_end().trim_end_matches(')').to_string();
-    ai.text = format!(
-        "{text}\n    search: (\n        rollouts: 40,\n        budgets: {{\"nightmare\": (chaos: 10)}},\n    ),\n)\n"
-    );
+    assert!(ai.text.contains("rollouts: 2,") && ai.text.contains("budgets: {},"));
+    ai.text = ai
+        .text
+        .replace("rollouts: 2,", "rollouts: 40,")
+        .replace("budgets: {},", "budgets: {\"nightmare\": (chaos: 10)},");
     let lines: Vec<&str> = ai.text.lines().collect();
     let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).expect(needle) + 1;
     let (rollouts, budget) = (at("rollouts: 40"), at("nightmare"));
@@ -172,4 +173,42 @@ fn bad_search_settings_are_reported_at_their_line() {
     let p = find("ai.search.budgets[nightmare]");
     assert_eq!(p.line, budget, "{p:?}");
     assert!(p.message.contains("easy, normal, hard"), "{p:?}");
+}
+
+/// The search's fast copy (`restore_trusted`: tiles rewritten in place on the same board) gives
+/// exactly the state a full `restore` gives, whatever the copy held before: another moment of
+/// the same game, another level.
+#[test]
+fn the_fast_copy_gives_the_same_state_as_a_full_restore() {
+    use chaos_outpost::rules::snapshot::restore_trusted;
+    let db = Arc::new(base());
+    let mut scratch = setup::headless_app(db.clone());
+    for (level, seed) in [
+        ("standard", 5),
+        ("standard", 6),
+        ("first_light", 2),
+        ("standard", 5),
+    ] {
+        let mut app = setup::new_game(db.clone(), level, None, seed).expect("game");
+        let w = app.world_mut();
+        for step in 0..120 {
+            if w.resource::<Outcome>().winner.is_some() {
+                break;
+            }
+            if step % 15 == 0 {
+                let snap = capture(w);
+                restore_trusted(scratch.world_mut(), &snap).expect("fast copy");
+                let mut full = setup::headless_app(db.clone());
+                restore(full.world_mut(), &snap).expect("restore");
+                assert_eq!(
+                    state_hash(scratch.world_mut()),
+                    state_hash(full.world_mut()),
+                    "{level} seed {seed} at action {step}"
+                );
+                assert_eq!(state_hash(scratch.world_mut()), state_hash(w));
+            }
+            let (by, a) = sim::next_action(w);
+            submit(w, by, a).expect("legal");
+        }
+    }
 }
