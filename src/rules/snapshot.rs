@@ -219,22 +219,7 @@ pub fn restore(world: &mut World, s: &Snapshot) -> Result<(), String> {
     if let Some(level) = db_level(world, &s.setup.level) {
         super::chapter::set_level(world, &level)?;
     }
-    let step = world
-        .resource::<CycleOrder>()
-        .position(&s.step_id)
-        .unwrap_or(0);
-    let mut cycle = s.cycle.clone();
-    cycle.step = step;
-    world.insert_resource(cycle);
-    world.insert_resource(StepDone(s.step_done));
-    world.insert_resource(GameRng::from_state(s.rng));
-    macro_rules! restore {
-        ($($f:ident: $t:ty),* $(,)?) => {
-            $(world.insert_resource(s.$f.clone());)*
-        };
-    }
-    super::state::plain_state!(restore);
-    super::chapter::restore(world, &s.chapters)?;
+    restore_resources(world, s)?;
     if s.version < 2 {
         // Version 1 had no census: count the living as the units created so far.
         world.resource_mut::<super::units::Census>().created =
@@ -281,6 +266,14 @@ pub fn restore_trusted(world: &mut World, s: &Snapshot) -> Result<(), String> {
         world.spawn(a.clone());
     }
     // The same level: its cycle order and chapters in play stand as they are.
+    restore_resources(world, s)?;
+    world.insert_resource(super::Chronicle::default());
+    Ok(())
+}
+
+/// The cycle (its step found by id in the cycle order in place), the dice, the plain state
+/// and the chapters' states of `s`: what both restores put back after the map.
+fn restore_resources(world: &mut World, s: &Snapshot) -> Result<(), String> {
     let step = world
         .resource::<CycleOrder>()
         .position(&s.step_id)
@@ -297,7 +290,6 @@ pub fn restore_trusted(world: &mut World, s: &Snapshot) -> Result<(), String> {
     }
     super::state::plain_state!(restore);
     super::chapter::restore(world, &s.chapters)?;
-    world.insert_resource(super::Chronicle::default());
     Ok(())
 }
 
