@@ -133,23 +133,29 @@ pub fn weight(world: &World, chapter: &str, name: &str) -> i64 {
 
 /// The chapters' scorers for `by` against the core's choice: the higher score plays.
 fn with_chapters(world: &mut World, by: Camp, legal: &[Action], core: Choice) -> Choice {
-    let Some(scorers) = world.get_resource::<ChapterScorers>().cloned() else {
-        return core;
-    };
-    let in_play = world.resource::<InPlay>().clone();
     let mut top = core;
-    for (chapter, camp, ca) in scorers.0 {
-        if camp != by || !in_play.has(chapter) {
-            continue;
-        }
-        if let Some(c) = ca(world, legal)
-            && legal.contains(&c.action)
-            && c.score > top.score
-        {
+    for c in chapter_proposals(world, by, legal) {
+        if c.score > top.score {
             top = c;
         }
     }
     top
+}
+
+/// What the scorers of the chapters in play propose for `by`, legal ones only, in the order
+/// they were registered.
+pub fn chapter_proposals(world: &mut World, by: Camp, legal: &[Action]) -> Vec<Choice> {
+    let Some(scorers) = world.get_resource::<ChapterScorers>().cloned() else {
+        return Vec::new();
+    };
+    let in_play = world.resource::<InPlay>().clone();
+    scorers
+        .0
+        .into_iter()
+        .filter(|(chapter, camp, _)| *camp == by && in_play.has(chapter))
+        .filter_map(|(_, _, ca)| ca(world, legal))
+        .filter(|c| legal.contains(&c.action))
+        .collect()
 }
 
 /// The hexes of Eladrin outposts, by id.

@@ -26,9 +26,8 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use hexx::Hex;
 
-use super::{Candidate, ChapterScorers, Choice};
+use super::{Candidate, Choice};
 use crate::content::{Camp, ContentDb, EvalWeights};
-use crate::rules::chapter::InPlay;
 use crate::rules::snapshot::{self, Snapshot};
 use crate::rules::{
     Action, Army, Cycle, GameRng, GameSetup, GameWorld, Outcome, Outpost, Portal, StepKind, Tile,
@@ -93,8 +92,15 @@ pub fn brain_of(world: &World, camp: Camp) -> Brain {
             Camp::Eladrins => b.eladrin,
         };
     }
-    let db = world.content();
-    let difficulty = &world.resource::<GameSetup>().difficulty;
+    budget_brain(
+        &world.content(),
+        &world.resource::<GameSetup>().difficulty,
+        camp,
+    )
+}
+
+/// The brain `ai.ron: search.budgets` gives `camp` on `difficulty` (the heuristic where none).
+pub fn budget_brain(db: &ContentDb, difficulty: &str, camp: Camp) -> Brain {
     let budget = db
         .set
         .ai
@@ -175,18 +181,7 @@ fn proposals(world: &mut World, by: Camp, legal: &[Action], heuristic: &Choice) 
         .filter_map(|ca| ca(world, legal))
         .filter(|c| legal.contains(&c.action))
         .collect();
-    if let Some(scorers) = world.get_resource::<ChapterScorers>().cloned() {
-        let in_play = world.resource::<InPlay>().clone();
-        for (chapter, camp, ca) in scorers.0 {
-            if camp == by
-                && in_play.has(chapter)
-                && let Some(c) = ca(world, legal)
-                && legal.contains(&c.action)
-            {
-                all.push(c);
-            }
-        }
-    }
+    all.extend(super::chapter_proposals(world, by, legal));
     for a in legal {
         if matches!(a, Action::Engage { .. }) {
             all.push(Choice {

@@ -204,21 +204,13 @@ fn brains(
     } else {
         difficulty.to_string()
     };
-    let budget = db
-        .set
-        .ai
-        .search
-        .budgets
-        .get(&d)
-        .copied()
-        .unwrap_or_default();
-    let pick = |flag: &Option<String>, nodes: u32| match flag {
+    let pick = |flag: &Option<String>, camp| match flag {
         Some(s) => Brain::parse(s).map_err(Failure::Usage),
-        None => Ok(Brain::of_budget(nodes)),
+        None => Ok(crate::ai::search::budget_brain(db, &d, camp)),
     };
     Ok(Some(crate::ai::search::Brains {
-        chaos: pick(&a.chaos_ai, budget.chaos)?,
-        eladrin: pick(&a.eladrin_ai, budget.eladrin)?,
+        chaos: pick(&a.chaos_ai, crate::content::Camp::Chaos)?,
+        eladrin: pick(&a.eladrin_ai, crate::content::Camp::Eladrins)?,
     }))
 }
 

@@ -100,7 +100,8 @@ pub struct SearchReport {
     pub level: String,
     /// The Chaos AI's node budget.
     pub nodes: u32,
-    /// Median copy of the game (capture and restore into a reused world), microseconds.
+    /// Median copy of the game as the search makes it (capture, then `restore_trusted` into a
+    /// reused world), microseconds.
     pub copy_median_us: u64,
     /// Median Chaos decision with the search, microseconds.
     pub decision_median_us: u64,
@@ -143,7 +144,7 @@ pub fn search(
             if chaos && copies.len() < 200 {
                 let t = Instant::now();
                 let snap = crate::rules::snapshot::capture(world);
-                crate::rules::snapshot::restore(scratch.world_mut(), &snap)?;
+                crate::rules::snapshot::restore_trusted(scratch.world_mut(), &snap)?;
                 copies.push(t.elapsed().as_micros() as u64);
             }
             let before = counted();

@@ -850,6 +850,19 @@ fn t1_the_chapters_own_catalogue_makes_the_deck_and_a_mod_changes_it_by_id() {
     );
 }
 
+/// The first problem of a mod report that `want` picks (the report shown when there is none).
+fn problem(
+    report: &chaos_outpost::content::mods::ModReport,
+    want: impl Fn(&chaos_outpost::content::Problem) -> bool,
+) -> &chaos_outpost::content::Problem {
+    report
+        .mods
+        .iter()
+        .flat_map(|m| &m.problems)
+        .find(|p| want(p))
+        .unwrap_or_else(|| panic!("no such problem: {}", report.text()))
+}
+
 /// A broken entry of a chapter's catalogue is reported at its file, line and field, from the
 /// chapter's own check or from the parser, and the mod is left out; a file the program does
 /// not know is refused with the name it looks like.
@@ -859,12 +872,7 @@ fn a_broken_chapter_catalogue_is_reported_at_its_file_line_and_field() {
         "sparks.ron",
         "(\n    add: [\n        (id: \"dud\", name: \"Dud\", value: 0),\n    ],\n)\n",
     )]);
-    let p = report
-        .mods
-        .iter()
-        .flat_map(|m| &m.problems)
-        .find(|p| p.field == "sparks[dud].value")
-        .unwrap_or_else(|| panic!("no problem at sparks[dud].value: {}", report.text()));
+    let p = problem(&report, |p| p.field == "sparks[dud].value");
     assert_eq!(p.file, "/mods/sparks_plus/content/sparks.ron");
     assert_eq!(p.line, 3, "{p:?}");
     assert!(p.message.contains("1 to 9"), "{p:?}");
@@ -879,12 +887,7 @@ fn a_broken_chapter_catalogue_is_reported_at_its_file_line_and_field() {
         "sparks.ron",
         "[\n    (id: \"x\", name: \"X\", value: 2, colour: 1),\n]\n",
     )]);
-    let p = report
-        .mods
-        .iter()
-        .flat_map(|m| &m.problems)
-        .find(|p| p.file.ends_with("sparks.ron"))
-        .unwrap_or_else(|| panic!("no parse problem: {}", report.text()));
+    let p = problem(&report, |p| p.file.ends_with("sparks.ron"));
     assert_eq!(
         (p.line, p.severity),
         (2, chaos_outpost::content::Severity::Error)
