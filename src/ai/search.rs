@@ -27,7 +27,7 @@ use bevy::prelude::*;
 use hexx::Hex;
 
 use super::{Candidate, Choice};
-use crate::content::{Camp, ContentDb, EvalWeights};
+use crate::content::{Camp, ContentDb, EvalWeights, SearchSettings};
 use crate::rules::snapshot::{self, Snapshot};
 use crate::rules::{
     Action, Army, Cycle, GameRng, GameSetup, GameWorld, Outcome, Outpost, Portal, StepKind, Tile,
@@ -151,8 +151,15 @@ pub fn refine(
     for (i, p) in props.iter().enumerate() {
         let mut total = 0i64;
         for r in 0..rollouts {
-            let Some(score) = playout(&content, &snap, by, &p.action, mix(seed, r as u64), horizon)
-            else {
+            let Some(score) = playout(
+                &content,
+                &snap,
+                by,
+                &p.action,
+                mix(seed, r as u64),
+                horizon,
+                &settings,
+            ) else {
                 total = i64::MIN / 2;
                 break;
             };
@@ -191,6 +198,7 @@ fn proposals(world: &mut World, by: Camp, legal: &[Action], heuristic: &Choice) 
             });
         }
     }
+    all.extend(alternatives(world, by, legal));
     if legal.contains(&fallback) {
         all.push(Choice {
             score: 0,
@@ -205,6 +213,64 @@ fn proposals(world: &mut World, by: Camp, legal: &[Action], heuristic: &Choice) 
         if !out.iter().any(|o| o.action == c.action) {
             out.push(c);
         }
+    }
+    out
+}
+
+/// What the candidates may not think of, inside an activation: every card action and ritual
+/// (a taint's attempt is made wherever the unit stands, R6.2; a cleansing rite is never the
+/// candidates' choice), a move towards each place that matters (the
+/// portal, the nearest enemy army, the nearest enemy outpost or open rift, the nearest own
+/// outpost), and holding still; between activations, activating any army.
+fn alternatives(world: &mut World, by: Camp, legal: &[Action]) -> Vec<Choice> {
+    let alt = |action: &Action, why| Choice {
+        score: 0,
+        action: action.clone(),
+        why,
+    };
+    let Some(me) = super::active(world) else {
+        // Between activations: any army may be the one to act.
+        return legal
+            .iter()
+            .filter(|a| matches!(a, Action::Activate { .. }))
+            .map(|a| alt(a, "activate"))
+            .collect();
+    };
+    let mut out: Vec<Choice> = legal
+        .iter()
+        .filter(|a| matches!(a, Action::UseCard { .. } | Action::Ritual { .. }))
+        .map(|a| alt(a, "card"))
+        .collect();
+    let nearest = |from: Hex, hexes: Vec<Hex>| {
+        hexes
+            .into_iter()
+            .min_by_key(|h| (h.unsigned_distance_to(from), (h.x, h.y)))
+    };
+    let enemies: Vec<Hex> = super::armies_of(world, by.enemy())
+        .iter()
+        .map(|a| a.hex)
+        .collect();
+    let outposts = super::outpost_hexes(world);
+    let (places, home) = match by {
+        Camp::Chaos => (outposts, Vec::new()),
+        Camp::Eladrins => (
+            crate::rules::upkeep::corruption::open_rifts(world),
+            outposts,
+        ),
+    };
+    let targets = [
+        Some(world.resource::<Portal>().hex),
+        nearest(me.hex, enemies),
+        nearest(me.hex, places),
+        nearest(me.hex, home),
+    ];
+    for t in targets.into_iter().flatten() {
+        if let Some((_, a)) = super::move_towards(legal, me.hex, t) {
+            out.push(alt(&a, "towards"));
+        }
+    }
+    if legal.contains(&Action::EndActivation) {
+        out.push(alt(&Action::EndActivation, "hold"));
     }
     out
 }
@@ -238,7 +304,9 @@ fn playout(
     first: &Action,
     seed: u64,
     horizon: u32,
+    settings: &SearchSettings,
 ) -> Option<i64> {
+    let (turns, upkeep) = (settings.turns, settings.upkeep);
     SCRATCH.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.as_ref().is_none_or(|(c, _)| !Arc::ptr_eq(c, content)) {
@@ -257,26 +325,61 @@ fn playout(
         w.resource_mut::<Messages<crate::rules::GameEvent>>()
             .clear();
         w.insert_resource(GameRng::seeded(seed));
-        submit(w, by, first.clone()).ok()?;
         let cycle = w.resource::<Cycle>().number;
-        for _ in 0..horizon {
-            // Through the next upkeep (its corruption and famine are what a turn's moves
-            // lead to), up to the next main phase.
-            let c = w.resource::<Cycle>().number;
+        // Without `upkeep`, every playout stops where this main phase ends: a pass that ends
+        // it is scored on the position it leaves, not credited with the upkeep's corruption
+        // (which `submit` runs up to the next decision) while the others stop short of it.
+        let ended = |w: &mut World| {
+            w.resource::<Cycle>().number != cycle || !matches!(w.step_kind(), StepKind::Turns)
+        };
+        let play = |w: &mut World, who: Camp, action: Action| -> Option<Option<i64>> {
+            let before = (!upkeep && matches!(action, Action::Pass)).then(|| evaluate(w));
+            submit(w, who, action).ok()?;
+            Some(match before {
+                Some(b) if ended(w) => Some(b),
+                _ => None,
+            })
+        };
+        let mut stop = play(w, by, first.clone())?;
+        let mut last = by;
+        let mut passes = 0;
+        for i in 0..horizon {
+            if stop.is_some() {
+                break;
+            }
+            // Through the next upkeep to the next main phase with `upkeep`, else to this
+            // main phase's end; `turns` changes of hands at most.
+            let turns_now = matches!(w.step_kind(), StepKind::Turns);
             if w.resource::<Outcome>().winner.is_some()
-                || (c != cycle && matches!(w.step_kind(), StepKind::Turns))
+                || (w.resource::<Cycle>().number != cycle && turns_now)
+                || (!upkeep && ended(w))
             {
                 break;
             }
             let (who, choice) = super::decide(w);
-            if submit(w, who, choice.action).is_err() {
-                break;
+            if who != last {
+                passes += 1;
+                last = who;
+                if passes == turns {
+                    break;
+                }
+            }
+            // Each action's dice of its own (seed, its place in the playout): the proposals
+            // drew different numbers of dice first, yet what follows meets the same luck.
+            w.insert_resource(GameRng::seeded(mix(seed, i as u64 + 1)));
+            match play(w, who, choice.action) {
+                Some(s) => stop = s,
+                None => break,
             }
             count(0, 1);
         }
+        let score = match stop {
+            Some(s) => s,
+            None => evaluate(w),
+        };
         Some(match by {
-            Camp::Chaos => evaluate(w),
-            Camp::Eladrins => -evaluate(w),
+            Camp::Chaos => score,
+            Camp::Eladrins => -score,
         })
     })
 }
@@ -310,7 +413,14 @@ pub fn evaluate(world: &mut World) -> i64 {
             score += side * (e.unit + e.hp * hp);
         }
         match a.camp {
-            Camp::Eladrins => score += a.famine as i64 * e.famine,
+            Camp::Eladrins => {
+                score += a.famine as i64 * e.famine;
+                // Standing on corruption: each unit rolls its resistance at the next upkeep
+                // (R6.3).
+                if world.tile(a.hex).is_some_and(|t| t.is_corrupted()) {
+                    score += a.units.len() as i64 * e.exposed;
+                }
+            }
             Camp::Chaos => {
                 let d = outposts
                     .iter()
@@ -318,13 +428,22 @@ pub fn evaluate(world: &mut World) -> i64 {
                     .min()
                     .unwrap_or(0)
                     .min(8);
-                score -= d as i64 * e.distance;
+                // A bonus for closing in, never a cost: a unit just summoned far away
+                // must not count against Chaos.
+                score += (8 - d) as i64 * e.distance * a.units.len() as i64;
             }
         }
     }
+    let portal = world.resource::<Portal>().hex;
+    let reach = e.reach.min(64);
     for t in world.query::<&Tile>().iter(world) {
         if t.is_corrupted() {
             score += e.corrupted;
+            let d = t.hex.unsigned_distance_to(portal);
+            score += reach.saturating_sub(d) as i64 * e.approach;
+            if t.rift == crate::rules::Rift::Open {
+                score += e.rift;
+            }
         } else if t.improvement.is_some() {
             score -= e.improvement;
         }

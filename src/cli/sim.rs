@@ -50,6 +50,10 @@ pub struct Args {
     /// The Eladrins' AI, the same way.
     #[arg(long, value_name = "AI")]
     eladrin_ai: Option<String>,
+    /// Games played at once, on as many threads (default: the machine's cores; 1 with
+    /// `--autosave`). Each game has its own seed, so the results are the same for any number.
+    #[arg(long)]
+    jobs: Option<usize>,
 }
 
 /// `sim`.
@@ -73,8 +77,14 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
     }
     let db = Arc::new(db);
     let brains = brains(&db, difficulty.unwrap_or(""), &id, &a)?;
-    let mut reports = Vec::new();
-    for k in 0..a.games {
+    let jobs = match (&a.autosave, a.jobs) {
+        // Autosaves go to one folder in the order the window writes them: one game at a time.
+        (Some(_), _) => 1,
+        (None, Some(0)) => return Err(Failure::Usage("--jobs must be at least 1".into())),
+        (None, Some(j)) => j.min(256),
+        (None, None) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let play_one = |k: u32| -> Result<Played, Failure> {
         let game = sim::Game {
             level: &id,
             difficulty,
@@ -88,21 +98,35 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
                 snapshot::autosave(w, dir, a.keep).map(|_| ())
             })?,
         };
-        if k == 0 && a.log {
-            for e in &app.world().resource::<crate::rules::Chronicle>().0 {
-                eprintln!("{e}");
-            }
+        // The first game's log and replay, taken here: the game itself stays on its thread.
+        let log = if k == 0 && a.log {
+            let chronicle = &app.world().resource::<crate::rules::Chronicle>().0;
+            chronicle.iter().map(|e| e.to_string()).collect()
+        } else {
+            Vec::new()
+        };
+        let replay = (k == 0 && a.record.is_some()).then(|| snapshot::replay_of(app.world_mut()));
+        Ok(Played {
+            report,
+            log,
+            replay,
+        })
+    };
+    let played = play_all(a.games, jobs, &play_one)?;
+    let mut reports = Vec::new();
+    for (k, p) in played.into_iter().enumerate() {
+        for line in &p.log {
+            eprintln!("{line}");
         }
         if k == 0
-            && let Some(path) = &a.record
+            && let (Some(path), Some(r)) = (&a.record, &p.replay)
         {
-            let r = snapshot::replay_of(app.world_mut());
-            snapshot::write_replay(&r, path)?;
+            snapshot::write_replay(r, path)?;
         }
         if !a.json {
-            print_report(&report, out)?;
+            print_report(&p.report, out)?;
         }
-        reports.push(report);
+        reports.push(p.report);
     }
     let stats = sim::batch_stats(&reports);
     if a.json {
@@ -182,6 +206,61 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
         )?;
     }
     Ok(())
+}
+
+/// One game played by `sim`: its report, and for the first game its log and replay when asked.
+struct Played {
+    report: sim::GameReport,
+    log: Vec<String>,
+    replay: Option<snapshot::Replay>,
+}
+
+/// Plays games `0..games` on `jobs` threads, each taking the next game not yet started;
+/// the results in game order. The first failure stops the batch.
+fn play_all(
+    games: u32,
+    jobs: usize,
+    play_one: &(dyn Fn(u32) -> Result<Played, Failure> + Sync),
+) -> Result<Vec<Played>, Failure> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let jobs = jobs.clamp(1, games.max(1) as usize);
+    if jobs == 1 {
+        return (0..games).map(play_one).collect();
+    }
+    let next = AtomicU32::new(0);
+    let mut done: Vec<(u32, Result<Played, Failure>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= games {
+                            break;
+                        }
+                        let r = play_one(k);
+                        let failed = r.is_err();
+                        mine.push((k, r));
+                        if failed {
+                            // The others stop at their next game.
+                            next.store(games, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| match w.join() {
+                Ok(v) => v,
+                Err(p) => std::panic::resume_unwind(p),
+            })
+            .collect()
+    });
+    done.sort_by_key(|(k, _)| *k);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// The brains `--chaos-ai` / `--eladrin-ai` ask for, the other camp's from the difficulty;

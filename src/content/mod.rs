@@ -381,9 +381,52 @@ impl ContentDb {
     /// content hashes match play a replay the same way. Comments and spacing don't count, nor
     /// the AIs' weights and search (`ai.ron`): a replay is its actions, the AI is not asked.
     pub fn hash(&self) -> u64 {
-        let mut set = self.set.clone();
-        set.ai = AiWeights::default();
-        let text = ron::to_string(&(&set, &self.levels)).unwrap_or_default();
+        // Every field but `ai`, named one by one: a new field fails to compile here until it
+        // is hashed or left out on purpose. (Hashing the set with `ai` at its default made
+        // every new AI setting change the hash.)
+        let ContentSet {
+            rules,
+            terrains,
+            improvements,
+            buildings,
+            outpost_sizes,
+            units,
+            events,
+            chaos,
+            research,
+            artifacts,
+            exploration,
+            rituals,
+            portal,
+            difficulties,
+            ai: _,
+            tracks,
+            catalogues,
+        } = &self.set;
+        let text = ron::to_string(&(
+            (
+                rules,
+                terrains,
+                improvements,
+                buildings,
+                outpost_sizes,
+                units,
+                events,
+                chaos,
+            ),
+            (
+                research,
+                artifacts,
+                exploration,
+                rituals,
+                portal,
+                difficulties,
+                tracks,
+                catalogues,
+            ),
+            &self.levels,
+        ))
+        .unwrap_or_default();
         crate::ground::hash::fnv1a(text.as_bytes())
     }
     /// The difficulty with this id.

@@ -936,8 +936,15 @@ pub struct SearchSettings {
     pub budgets: BTreeMap<String, SearchBudget>,
     /// Playouts of each candidate (their dice differ).
     pub rollouts: u32,
-    /// Actions a playout plays at most (it also stops where the main phase ends).
+    /// Actions a playout plays at most (it also stops at the next main phase).
     pub horizon: u32,
+    /// Turns a playout plays: it stops when the decision has passed from one camp to the other
+    /// this many times (1: the searching camp's own turn played out; 2: and the reply; 0: no
+    /// limit but `horizon`).
+    pub turns: u32,
+    /// Whether a playout goes on through the next upkeep (to the next main phase) or stops
+    /// where this main phase ends.
+    pub upkeep: bool,
     /// Candidates weighed at most, best by the candidates' own scores first.
     pub candidates: u32,
     /// How much better (in `eval` points, mean over the playouts) another proposal must do
@@ -952,9 +959,11 @@ impl Default for SearchSettings {
     fn default() -> Self {
         SearchSettings {
             budgets: BTreeMap::new(),
-            rollouts: 2,
+            rollouts: 3,
             horizon: 16,
-            candidates: 5,
+            turns: 1,
+            upkeep: false,
+            candidates: 8,
             margin: 100,
             eval: EvalWeights::default(),
         }
@@ -996,9 +1005,19 @@ pub struct EvalWeights {
     pub stock: i64,
     /// Each famine token on an Eladrin army (for Chaos).
     pub famine: i64,
-    /// Each hex between a Chaos army and the nearest Eladrin outpost, up to 8 (against Chaos:
-    /// an army far from the outposts threatens nothing).
+    /// Each Eladrin unit standing on a corrupted tile (for Chaos: it rolls its resistance at
+    /// the next upkeep, R6.3).
+    pub exposed: i64,
+    /// Each Chaos unit, per hex it stands closer than 8 to the nearest Eladrin outpost (for
+    /// Chaos: a unit far from the outposts threatens nothing).
     pub distance: i64,
+    /// Each corrupted tile within `reach` hexes of the portal, per hex closer than `reach`
+    /// (for Chaos: corruption next to the portal puts markers on its track, R8.3).
+    pub approach: i64,
+    /// How far from the portal corruption counts for `approach`, in hexes.
+    pub reach: u32,
+    /// Each open rift (for Chaos: one corruption attempt per rift each upkeep, R6.1).
+    pub rift: i64,
     /// A game won.
     pub win: i64,
 }
@@ -1008,15 +1027,19 @@ impl Default for EvalWeights {
         EvalWeights {
             unit: 120,
             hp: 40,
-            corrupted: 30,
+            corrupted: 100,
             cell: 150,
             power: 120,
-            marker: 200,
+            marker: 400,
             outpost: 500,
             improvement: 80,
             stock: 10,
             famine: 40,
-            distance: 6,
+            exposed: 80,
+            distance: 20,
+            approach: 30,
+            reach: 6,
+            rift: 0,
             win: 100_000,
         }
     }

@@ -187,6 +187,8 @@ fn ai_search(db: &ContentDb, r: &mut Report) {
     for (field, value, lo, hi) in [
         ("rollouts", s.rollouts, 1, 16),
         ("horizon", s.horizon, 1, 200),
+        ("turns", s.turns, 0, 100),
+        ("reach", s.eval.reach, 0, 64),
         ("candidates", s.candidates, 1, 12),
     ] {
         if !(lo..=hi).contains(&value) {

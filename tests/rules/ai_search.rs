@@ -147,14 +147,19 @@ fn bad_search_settings_are_reported_at_their_line() {
         .iter_mut()
         .find(|f| f.path.ends_with("ai.ron"))
         .expect("ai.ron");
-    assert!(ai.text.contains("rollouts: 2,") && ai.text.contains("budgets: {},"));
+    assert!(
+        ai.text.contains("rollouts: 3,")
+            && ai.text.contains("budgets: {},")
+            && ai.text.contains("turns: 1,")
+    );
     ai.text = ai
         .text
-        .replace("rollouts: 2,", "rollouts: 40,")
+        .replace("rollouts: 3,", "rollouts: 40,")
+        .replace("turns: 1,", "turns: 500,")
         .replace("budgets: {},", "budgets: {\"nightmare\": (chaos: 10)},");
     let lines: Vec<&str> = ai.text.lines().collect();
     let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).expect(needle) + 1;
-    let (rollouts, budget) = (at("rollouts: 40"), at("nightmare"));
+    let (rollouts, budget, turns) = (at("rollouts: 40"), at("nightmare"), at("turns: 500"));
     let ps = match chaos_outpost::content::ContentDb::from_files(files) {
         Ok(db) => db.warnings,
         Err(ps) => ps,
@@ -170,6 +175,9 @@ fn bad_search_settings_are_reported_at_their_line() {
         (rollouts, chaos_outpost::content::Severity::Error)
     );
     assert!(p.message.contains("1 to 16"), "{p:?}");
+    let p = find("ai.search.turns");
+    assert_eq!(p.line, turns, "{p:?}");
+    assert!(p.message.contains("0 to 100"), "{p:?}");
     let p = find("ai.search.budgets[nightmare]");
     assert_eq!(p.line, budget, "{p:?}");
     assert!(p.message.contains("easy, normal, hard"), "{p:?}");
@@ -211,4 +219,127 @@ fn the_fast_copy_gives_the_same_state_as_a_full_restore() {
             submit(w, by, a).expect("legal");
         }
     }
+}
+
+/// Plays `level` (seed `seed`) with the candidates alone until `found` holds at a Chaos
+/// main-phase decision; that world.
+fn heuristic_game_until(
+    level: &str,
+    seed: u64,
+    found: impl Fn(&mut bevy::prelude::World, &[chaos_outpost::rules::Action]) -> bool,
+) -> bevy::prelude::App {
+    let db = Arc::new(base());
+    let mut app = setup::new_game(db, level, None, seed).expect("game");
+    app.insert_resource(Brains {
+        chaos: Brain::Heuristic,
+        eladrin: Brain::Heuristic,
+    });
+    for _ in 0..5000 {
+        let w = app.world_mut();
+        assert!(
+            w.resource::<Outcome>().winner.is_none(),
+            "the game ended first"
+        );
+        if w.deciding() == Camp::Chaos && w.in_turns() {
+            let legal = chaos_outpost::rules::legal::legal_actions(w, Camp::Chaos);
+            if found(w, &legal) {
+                return app;
+            }
+        }
+        let (by, c) = ai::decide(w);
+        submit(w, by, c.action).expect("legal");
+    }
+    panic!("no such decision");
+}
+
+/// The playouts of every proposal stop at the same kind of point: a Chaos pass that ends the
+/// main phase (the Eladrins passed just before) is scored on the position it leaves, not on
+/// the upkeep that `submit` then runs (its corruption would make passing look better than
+/// acting). Before this, the searching Chaos passed where the candidates summoned or
+/// activated (hard, seeds 101 and 102).
+#[test]
+fn a_pass_that_ends_the_main_phase_is_not_credited_with_the_next_upkeep() {
+    use chaos_outpost::rules::{Action, ActionLog};
+    let heuristic = Brains {
+        chaos: Brain::Heuristic,
+        eladrin: Brain::Heuristic,
+    };
+    let mut checked = 0;
+    for seed in [101, 102] {
+        let db = Arc::new(base());
+        let mut app = setup::new_game(db, "hard", None, seed).expect("game");
+        for _ in 0..3000 {
+            app.insert_resource(heuristic);
+            let w = app.world_mut();
+            if w.resource::<Outcome>().winner.is_some() {
+                break;
+            }
+            let (by, c) = ai::decide(w);
+            let after_pass = matches!(
+                w.resource::<ActionLog>().0.last(),
+                Some((Camp::Eladrins, Action::Pass))
+            );
+            if by == Camp::Chaos && w.in_turns() && after_pass && c.action != Action::Pass {
+                app.insert_resource(searching(400));
+                let (_, searched) = ai::decide(app.world_mut());
+                assert_ne!(
+                    searched.action,
+                    Action::Pass,
+                    "seed {seed}: the search passed rather than {:?}",
+                    c.action
+                );
+                checked += 1;
+            }
+            submit(app.world_mut(), by, c.action).expect("legal");
+        }
+    }
+    assert!(checked >= 3, "only {checked} decisions after a pass");
+}
+
+/// The evaluation: a Chaos unit closing in on an outpost counts for Chaos, one summoned far
+/// away never against it; an Eladrin army standing on corruption counts for Chaos (R6.3).
+#[test]
+fn the_evaluation_rewards_closing_in_and_corruption_under_eladrin_feet() {
+    use chaos_outpost::ai::search::evaluate;
+    use chaos_outpost::rules::{Action, Army};
+    let mut app = heuristic_game_until("standard", 7, |_, legal| {
+        legal.iter().any(|a| matches!(a, Action::Summon { .. }))
+    });
+    let w = app.world_mut();
+    let before = evaluate(w);
+    let legal = chaos_outpost::rules::legal::legal_actions(w, Camp::Chaos);
+    let summon = legal
+        .iter()
+        .find(|a| matches!(a, Action::Summon { .. }))
+        .cloned()
+        .expect("a summon");
+    submit(w, Camp::Chaos, summon).expect("summon");
+    assert!(
+        evaluate(w) > before,
+        "a new Chaos unit far from the outposts lowered Chaos' score"
+    );
+    // An Eladrin army put on a corrupted tile: Chaos' score rises by the exposure.
+    let e = w
+        .armies_where(|a| a.camp == Camp::Eladrins)
+        .into_iter()
+        .next()
+        .expect("an Eladrin army");
+    let here = w.get::<Army>(e).expect("army").hex;
+    let was = evaluate(w);
+    w.tile_mut(here).expect("tile").corrupted = true;
+    let units = w.get::<Army>(e).expect("army").units.len() as i64;
+    let weights = w.content().set.ai.search.eval.clone();
+    let near = weights
+        .reach
+        .saturating_sub(here.unsigned_distance_to(w.resource::<chaos_outpost::rules::Portal>().hex))
+        as i64;
+    let improvement = if w.tile(here).is_some_and(|t| t.improvement.is_some()) {
+        weights.improvement
+    } else {
+        0
+    };
+    assert_eq!(
+        evaluate(w) - was,
+        weights.corrupted + near * weights.approach + units * weights.exposed + improvement
+    );
 }

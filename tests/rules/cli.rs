@@ -83,6 +83,42 @@ fn sim_prints_json_with_the_fields_tools_need() {
     );
 }
 
+/// `sim --jobs`: games played on several threads give the same games, in the same order, as
+/// one at a time (each game has its own seed), and `--jobs 0` is refused.
+#[test]
+fn sim_on_several_threads_plays_the_same_games() {
+    let games = |jobs: &str| {
+        let (code, out, err) = run(&[
+            "sim",
+            "--level",
+            "first_light",
+            "--seed",
+            "5",
+            "--games",
+            "5",
+            "--cycles",
+            "8",
+            "--json",
+            "--jobs",
+            jobs,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+        v["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .map(|r| (r["seed"].clone(), r["hash"].clone()))
+            .collect::<Vec<_>>()
+    };
+    let one = games("1");
+    assert_eq!(one.len(), 5);
+    assert_eq!(games("3"), one);
+    let (code, _, err) = run(&["sim", "--jobs", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--jobs"), "{err}");
+}
+
 #[test]
 fn bad_input_gets_a_clear_message_and_a_non_zero_exit() {
     let (code, _, err) = run(&["sim", "--level", "atlantis"]);
