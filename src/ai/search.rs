@@ -167,7 +167,11 @@ pub fn refine(
         }
         let mean = total / rollouts as i64;
         // The candidates' own choice (first) stands unless another beats it by the margin.
-        let bar = if i == 0 { mean } else { mean - settings.margin };
+        let margin = match by {
+            Camp::Chaos => settings.margin.chaos,
+            Camp::Eladrins => settings.margin.eladrin,
+        } as i64;
+        let bar = if i == 0 { mean } else { mean - margin };
         if best.is_none_or(|(b, _)| bar > b) {
             best = Some((if i == 0 { mean } else { bar }, i));
         }

@@ -381,10 +381,16 @@ impl ContentDb {
     /// content hashes match play a replay the same way. Comments and spacing don't count, nor
     /// the AIs' weights and search (`ai.ron`): a replay is its actions, the AI is not asked.
     pub fn hash(&self) -> u64 {
-        // Every field but `ai`, named one by one: a new field fails to compile here until it
-        // is hashed or left out on purpose. (Hashing the set with `ai` at its default made
-        // every new AI setting change the hash.)
-        let ContentSet {
+        // Every field but `ai`, named once: destructured without `..`, so a new field fails
+        // to compile here until it is hashed or left out on purpose. (Hashing the set with
+        // `ai` at its default made every new AI setting change the hash.)
+        macro_rules! all_but_ai {
+            ($($field:ident),*) => {{
+                let ContentSet { ai: _, $($field),* } = &self.set;
+                ron::to_string(&(($($field,)*), &self.levels)).unwrap_or_default()
+            }};
+        }
+        let text = all_but_ai!(
             rules,
             terrains,
             improvements,
@@ -399,34 +405,9 @@ impl ContentDb {
             rituals,
             portal,
             difficulties,
-            ai: _,
             tracks,
-            catalogues,
-        } = &self.set;
-        let text = ron::to_string(&(
-            (
-                rules,
-                terrains,
-                improvements,
-                buildings,
-                outpost_sizes,
-                units,
-                events,
-                chaos,
-            ),
-            (
-                research,
-                artifacts,
-                exploration,
-                rituals,
-                portal,
-                difficulties,
-                tracks,
-                catalogues,
-            ),
-            &self.levels,
-        ))
-        .unwrap_or_default();
+            catalogues
+        );
         crate::ground::hash::fnv1a(text.as_bytes())
     }
     /// The difficulty with this id.

@@ -948,9 +948,9 @@ pub struct SearchSettings {
     /// Candidates weighed at most, best by the candidates' own scores first.
     pub candidates: u32,
     /// How much better (in `eval` points, mean over the playouts) another proposal must do
-    /// than the candidates' own choice to be played instead: luck in a few playouts is not
-    /// an edge.
-    pub margin: i64,
+    /// than the candidates' own choice to be played instead, per camp: luck in a few playouts
+    /// is not an edge.
+    pub margin: SearchBudget,
     /// How a position is scored.
     pub eval: EvalWeights,
 }
@@ -964,14 +964,17 @@ impl Default for SearchSettings {
             turns: 1,
             upkeep: false,
             candidates: 8,
-            margin: 100,
+            margin: SearchBudget {
+                chaos: 30,
+                eladrin: 100,
+            },
             eval: EvalWeights::default(),
         }
     }
 }
 
-/// One difficulty's search budgets: simulated actions per decision, per camp (0: the
-/// candidates alone, without search).
+/// A number per camp: a difficulty's search budgets (simulated actions per decision; 0: the
+/// candidates alone, without search), or the search's margins.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SearchBudget {
