@@ -2,20 +2,25 @@
 //!
 //! In a main-phase turn the candidates of `chaos.rs` / `eladrin.rs` (and the chapters') each
 //! propose their best action. Every legal attack is added (the odds alone don't say what a
-//! battle changes). Where they disagree, the search plays each proposal out on a copy of the
-//! game:
+//! battle changes), and what the candidates don't think of (`alternatives`: card actions and
+//! rituals, moves towards the places that matter, holding still, activating any army). The
+//! search plays each proposal out on a copy of the game:
 //! - the copy is a headless world restored from a snapshot of this one, kept per thread and
 //!   reused;
-//! - the copy's dice come from their own generator, seeded from the game's seed and the number
-//!   of actions so far, so the game's dice are never drawn and the search never sees them;
-//! - both camps then play the candidates alone, for up to `horizon` actions or until the main
-//!   phase ends;
+//! - the copy's dice come from their own generator, seeded from the game's seed, the number of
+//!   actions so far and each action's place in the playout, so the game's dice are never drawn
+//!   and the search never sees them;
+//! - both camps then play the candidates alone until the decision has changed hands `turns`
+//!   times (1: the searching camp's own turn played out), for `horizon` actions at most, and no
+//!   further than the end of the main phase (a pass that ends it is scored on the position it
+//!   leaves, not on the upkeep `submit` runs next);
 //! - the position reached is scored by `eval` (`ai.ron: search.eval`).
 //!
 //! Each proposal is played `rollouts` times, all with the same dice per rollout (common random
-//! numbers: the proposals are compared on the same luck). The best mean wins, and a tie goes
-//! to the candidates' own order. The budget counts simulated actions, not time: the same state
-//! and seed give the same choice on every machine, so `sim`, replays and tests stay exact.
+//! numbers: the proposals are compared on the same luck). The best mean wins if it beats the
+//! candidates' own choice by the camp's `margin`. The budget counts simulated actions, not
+//! time: the same state and seed give the same choice on every machine, so `sim`, replays and
+//! tests stay exact.
 //!
 //! Which camp searches, and with how many nodes, is its `Brain`. By default it comes from the
 //! game's difficulty (`ai.ron: search.budgets`); `sim --chaos-ai` and tests set `Brains`.
