@@ -319,7 +319,11 @@ fn playout(
     SCRATCH.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.as_ref().is_none_or(|(c, _)| !Arc::ptr_eq(c, content)) {
-            let mut app = setup::headless_app(content.clone());
+            // The copy plays with the candidates' odds from fewer simulated battles.
+            let mut playing = (**content).clone();
+            playing.set.ai.chaos.odds_samples = settings.odds_samples;
+            playing.set.ai.eladrin.odds_samples = settings.odds_samples;
+            let mut app = setup::headless_app(Arc::new(playing));
             app.insert_resource(Brains {
                 chaos: Brain::Heuristic,
                 eladrin: Brain::Heuristic,

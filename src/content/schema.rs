@@ -945,6 +945,9 @@ pub struct SearchSettings {
     /// Whether a playout goes on through the next upkeep (to the next main phase) or stops
     /// where this main phase ends.
     pub upkeep: bool,
+    /// Battles simulated for the candidates' odds inside a playout (the candidates' own
+    /// `odds_samples` at the real decision): most of a playout's time went to them.
+    pub odds_samples: u32,
     /// Candidates weighed at most, best by the candidates' own scores first.
     pub candidates: u32,
     /// How much better (in `eval` points, mean over the playouts) another proposal must do
@@ -963,6 +966,7 @@ impl Default for SearchSettings {
             horizon: 16,
             turns: 1,
             upkeep: false,
+            odds_samples: 40,
             candidates: 8,
             margin: SearchBudget {
                 chaos: 30,

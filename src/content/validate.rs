@@ -188,6 +188,7 @@ fn ai_search(db: &ContentDb, r: &mut Report) {
         ("rollouts", s.rollouts, 1, 16),
         ("horizon", s.horizon, 1, 200),
         ("turns", s.turns, 0, 100),
+        ("odds_samples", s.odds_samples, 1, 10_000),
         ("reach", s.eval.reach, 0, 64),
         ("candidates", s.candidates, 1, 12),
     ] {
