@@ -59,9 +59,7 @@ pub fn target_of(world: &mut World, army: &Army) -> Option<Hex> {
             .into_iter()
             .map(|a| a.hex),
     );
-    targets
-        .into_iter()
-        .min_by_key(|h| (h.unsigned_distance_to(army.hex), (h.x, h.y)))
+    super::nearest(army.hex, targets)
 }
 
 /// Activate the first army that can still act and has somewhere to go or someone to fight.

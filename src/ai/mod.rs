@@ -167,6 +167,13 @@ pub fn outpost_hexes(world: &mut World) -> Vec<Hex> {
         .collect()
 }
 
+/// The hex of `hexes` nearest `from`, the lowest on ties (a stable choice).
+pub fn nearest(from: Hex, hexes: Vec<Hex>) -> Option<Hex> {
+    hexes
+        .into_iter()
+        .min_by_key(|h| (h.unsigned_distance_to(from), (h.x, h.y)))
+}
+
 /// The active army, if an activation is open.
 pub fn active(world: &mut World) -> Option<Army> {
     let id = world.resource::<Cycle>().activation?;

@@ -114,10 +114,7 @@ pub fn budget_brain(db: &ContentDb, difficulty: &str, camp: Camp) -> Brain {
         .get(difficulty)
         .copied()
         .unwrap_or_default();
-    Brain::of_budget(match camp {
-        Camp::Chaos => budget.chaos,
-        Camp::Eladrins => budget.eladrin,
-    })
+    Brain::of_budget(budget.of(camp))
 }
 
 /// The search's choice for `by` in a main-phase turn, `heuristic` being what the candidates
@@ -172,10 +169,7 @@ pub fn refine(
         }
         let mean = total / rollouts as i64;
         // The candidates' own choice (first) stands unless another beats it by the margin.
-        let margin = match by {
-            Camp::Chaos => settings.margin.chaos,
-            Camp::Eladrins => settings.margin.eladrin,
-        } as i64;
+        let margin = settings.margin.of(by) as i64;
         let bar = if i == 0 { mean } else { mean - margin };
         if best.is_none_or(|(b, _)| bar > b) {
             best = Some((if i == 0 { mean } else { bar }, i));
@@ -250,11 +244,6 @@ fn alternatives(world: &mut World, by: Camp, legal: &[Action]) -> Vec<Choice> {
         .filter(|a| matches!(a, Action::UseCard { .. } | Action::Ritual { .. }))
         .map(|a| alt(a, "card"))
         .collect();
-    let nearest = |from: Hex, hexes: Vec<Hex>| {
-        hexes
-            .into_iter()
-            .min_by_key(|h| (h.unsigned_distance_to(from), (h.x, h.y)))
-    };
     let enemies: Vec<Hex> = super::armies_of(world, by.enemy())
         .iter()
         .map(|a| a.hex)
@@ -269,9 +258,9 @@ fn alternatives(world: &mut World, by: Camp, legal: &[Action]) -> Vec<Choice> {
     };
     let targets = [
         Some(world.resource::<Portal>().hex),
-        nearest(me.hex, enemies),
-        nearest(me.hex, places),
-        nearest(me.hex, home),
+        super::nearest(me.hex, enemies),
+        super::nearest(me.hex, places),
+        super::nearest(me.hex, home),
     ];
     for t in targets.into_iter().flatten() {
         if let Some((_, a)) = super::move_towards(legal, me.hex, t) {

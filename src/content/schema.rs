@@ -933,10 +933,11 @@ pub struct AiWeights {
 #[serde(deny_unknown_fields, default)]
 pub struct SearchSettings {
     /// Each difficulty's budgets, by difficulty id; one not listed plays the candidates alone.
-    pub budgets: BTreeMap<String, SearchBudget>,
+    pub budgets: BTreeMap<String, PerCamp>,
     /// Playouts of each candidate (their dice differ).
     pub rollouts: u32,
-    /// Actions a playout plays at most (it also stops at the next main phase).
+    /// Actions a playout plays at most (it also stops where this main phase ends, or with
+    /// `upkeep` at the next one).
     pub horizon: u32,
     /// Turns a playout plays: it stops when the decision has passed from one camp to the other
     /// this many times (1: the searching camp's own turn played out; 2: and the reply; 0: no
@@ -953,7 +954,7 @@ pub struct SearchSettings {
     /// How much better (in `eval` points, mean over the playouts) another proposal must do
     /// than the candidates' own choice to be played instead, per camp: luck in a few playouts
     /// is not an edge.
-    pub margin: SearchBudget,
+    pub margin: PerCamp,
     /// How a position is scored.
     pub eval: EvalWeights,
 }
@@ -968,7 +969,7 @@ impl Default for SearchSettings {
             upkeep: false,
             odds_samples: 40,
             candidates: 8,
-            margin: SearchBudget {
+            margin: PerCamp {
                 chaos: 30,
                 eladrin: 100,
             },
@@ -981,11 +982,21 @@ impl Default for SearchSettings {
 /// candidates alone, without search), or the search's margins.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct SearchBudget {
+pub struct PerCamp {
     /// The Chaos AI's.
     pub chaos: u32,
     /// The Eladrin AI's.
     pub eladrin: u32,
+}
+
+impl PerCamp {
+    /// `camp`'s number.
+    pub fn of(&self, camp: Camp) -> u32 {
+        match camp {
+            Camp::Chaos => self.chaos,
+            Camp::Eladrins => self.eladrin,
+        }
+    }
 }
 
 /// How the search scores a position, from Chaos' side (the Eladrins' score is its negative).

@@ -92,7 +92,7 @@ fn the_difficulty_sets_each_camps_brain() {
     let mut db = base();
     db.set.ai.search.budgets.insert(
         "hard".into(),
-        chaos_outpost::content::SearchBudget {
+        chaos_outpost::content::PerCamp {
             chaos: 300,
             eladrin: 0,
         },
