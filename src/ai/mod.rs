@@ -86,7 +86,9 @@ fn decide_as(world: &mut World, by: Camp) -> (Camp, Choice) {
     // A camp that thinks ahead weighs the proposals by playing them out (`search`).
     let choice = match search::brain_of(world, by) {
         search::Brain::Heuristic => choice,
-        search::Brain::Search { nodes } => search::refine(world, by, &legal, choice, nodes),
+        search::Brain::Search { nodes, margin } => {
+            search::refine(world, by, &legal, choice, nodes, margin)
+        }
     };
     (by, choice)
 }

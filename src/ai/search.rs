@@ -22,8 +22,10 @@
 //! time: the same state and seed give the same choice on every machine, so `sim`, replays and
 //! tests stay exact.
 //!
-//! Which camp searches, and with how many nodes, is its `Brain`. By default it comes from the
-//! game's difficulty (`ai.ron: search.budgets`); `sim --chaos-ai` and tests set `Brains`.
+//! Which camp searches, with how many nodes and which margin, is its `Brain`. By default it
+//! comes from the game's difficulty (`ai.ron: search.budgets` and `search.margins`: the margin
+//! is a difficulty's skill, measured to matter far more than the nodes); `sim --chaos-ai` and
+//! tests set `Brains`.
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -49,32 +51,57 @@ pub enum Brain {
     Search {
         /// The node budget.
         nodes: u32,
+        /// How much better than the candidates' own choice another proposal must score to be
+        /// played: a difficulty's skill (`ai.ron: search.margins`); `None`: the camp's
+        /// `search.margin`.
+        margin: Option<u32>,
     },
 }
 
+/// The most nodes a brain written on the command line may spend (as `ai.ron`'s budgets).
+const MAX_NODES: u32 = crate::content::MAX_SEARCH_NODES;
+
 impl Brain {
-    /// `heuristic`, `search` (the default budget, 400) or `search:NODES`.
+    /// `heuristic`, `search` (the default budget, 400), `search:NODES` or
+    /// `search:NODES:MARGIN`.
     pub fn parse(s: &str) -> Result<Brain, String> {
-        match s.split_once(':') {
-            None if s == "heuristic" => Ok(Brain::Heuristic),
-            None if s == "search" => Ok(Brain::Search { nodes: 400 }),
-            Some(("search", n)) => match n.parse::<u32>() {
-                Ok(nodes) if (1..=1_000_000).contains(&nodes) => Ok(Brain::Search { nodes }),
-                _ => Err(format!(
-                    "`{s}`: a search budget is 1 to 1000000 nodes (`search:400`)"
-                )),
-            },
+        let mut parts = s.split(':');
+        let (kind, nodes, margin) = (parts.next(), parts.next(), parts.next());
+        let number = |x: &str, lo: u32| {
+            x.parse::<u32>()
+                .ok()
+                .filter(|n| (lo..=MAX_NODES).contains(n))
+        };
+        match (kind, nodes, margin, parts.next()) {
+            (Some("heuristic"), None, None, None) => Ok(Brain::Heuristic),
+            (Some("search"), None, None, None) => Ok(Brain::Search {
+                nodes: 400,
+                margin: None,
+            }),
+            (Some("search"), Some(n), m, None) => {
+                let nodes = number(n, 1).ok_or_else(|| {
+                    format!("`{s}`: a search budget is 1 to {MAX_NODES} nodes (`search:400`)")
+                })?;
+                let margin = m
+                    .map(|m| {
+                        number(m, 0).ok_or_else(|| {
+                            format!("`{s}`: a margin is 0 to {MAX_NODES} points (`search:400:30`)")
+                        })
+                    })
+                    .transpose()?;
+                Ok(Brain::Search { nodes, margin })
+            }
             _ => Err(format!(
-                "`{s}`: an AI is `heuristic`, `search` or `search:NODES`"
+                "`{s}`: an AI is `heuristic`, `search`, `search:NODES` or `search:NODES:MARGIN`"
             )),
         }
     }
     /// The brain a budget gives: 0 nodes is the heuristic.
-    pub fn of_budget(nodes: u32) -> Brain {
+    pub fn of_budget(nodes: u32, margin: Option<u32>) -> Brain {
         if nodes == 0 {
             Brain::Heuristic
         } else {
-            Brain::Search { nodes }
+            Brain::Search { nodes, margin }
         }
     }
 }
@@ -104,17 +131,18 @@ pub fn brain_of(world: &World, camp: Camp) -> Brain {
     )
 }
 
-/// The brain `ai.ron: search.budgets` gives `camp` on `difficulty` (the heuristic where none).
+/// The brain `ai.ron: search.budgets` gives `camp` on `difficulty` (the heuristic where none),
+/// with the difficulty's margin from `search.margins` where it has one.
 pub fn budget_brain(db: &ContentDb, difficulty: &str, camp: Camp) -> Brain {
-    let budget = db
-        .set
-        .ai
-        .search
+    let s = &db.set.ai.search;
+    let nodes = s
         .budgets
         .get(difficulty)
         .copied()
-        .unwrap_or_default();
-    Brain::of_budget(budget.of(camp))
+        .unwrap_or_default()
+        .of(camp);
+    let margin = s.margins.get(difficulty).map(|m| m.of(camp));
+    Brain::of_budget(nodes, margin)
 }
 
 /// The search's choice for `by` in a main-phase turn, `heuristic` being what the candidates
@@ -126,6 +154,7 @@ pub fn refine(
     legal: &[Action],
     heuristic: Choice,
     nodes: u32,
+    margin: Option<u32>,
 ) -> Choice {
     if !matches!(world.step_kind(), StepKind::Turns) {
         return heuristic;
@@ -169,7 +198,7 @@ pub fn refine(
         }
         let mean = total / rollouts as i64;
         // The candidates' own choice (first) stands unless another beats it by the margin.
-        let margin = settings.margin.of(by) as i64;
+        let margin = margin.unwrap_or(settings.margin.of(by)) as i64;
         let bar = if i == 0 { mean } else { mean - margin };
         if best.is_none_or(|(b, _)| bar > b) {
             best = Some((if i == 0 { mean } else { bar }, i));

@@ -43,8 +43,8 @@ pub struct Args {
     /// Autosaves to keep.
     #[arg(long, default_value_t = 5)]
     keep: usize,
-    /// Chaos' AI: `heuristic`, `search` or `search:NODES` (the difficulty's, from
-    /// `ai.ron: search.budgets`, otherwise).
+    /// Chaos' AI: `heuristic`, `search`, `search:NODES` or `search:NODES:MARGIN` (the
+    /// difficulty's, from `ai.ron: search.budgets` and `margins`, otherwise).
     #[arg(long, value_name = "AI")]
     chaos_ai: Option<String>,
     /// The Eladrins' AI, the same way.

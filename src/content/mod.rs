@@ -17,6 +17,7 @@ pub mod translations;
 mod validate;
 
 pub use merge::mod_catalogs;
+pub use validate::MAX_SEARCH_NODES;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;

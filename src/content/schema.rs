@@ -934,6 +934,9 @@ pub struct AiWeights {
 pub struct SearchSettings {
     /// Each difficulty's budgets, by difficulty id; one not listed plays the candidates alone.
     pub budgets: BTreeMap<String, PerCamp>,
+    /// Each difficulty's margins, by difficulty id, where they differ from `margin`: a
+    /// difficulty's skill (a larger margin trusts the candidates' own choice more often).
+    pub margins: BTreeMap<String, PerCamp>,
     /// Playouts of each candidate (their dice differ).
     pub rollouts: u32,
     /// Actions a playout plays at most (it also stops where this main phase ends, or with
@@ -963,6 +966,7 @@ impl Default for SearchSettings {
     fn default() -> Self {
         SearchSettings {
             budgets: BTreeMap::new(),
+            margins: BTreeMap::new(),
             rollouts: 3,
             horizon: 16,
             turns: 1,

@@ -200,30 +200,39 @@ fn ai_search(db: &ContentDb, r: &mut Report) {
             );
         }
     }
-    for (d, b) in &s.budgets {
-        let anchor = format!("\"{d}\"");
-        if db.difficulty(d).is_none() {
-            r.warn(
-                &["search", &anchor],
-                format!("ai.search.budgets[{d}]"),
-                format!(
-                    "no difficulty `{d}` in difficulty.ron, so this budget is never used; \
-                     difficulties: {}",
-                    db.set
-                        .difficulties
-                        .iter()
-                        .map(|x| x.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            );
-        }
-        if b.chaos > MAX_SEARCH_NODES || b.eladrin > MAX_SEARCH_NODES {
-            r.err(
-                &["search", &anchor],
-                format!("ai.search.budgets[{d}]"),
-                format!("a budget is 0 to {MAX_SEARCH_NODES} nodes a decision"),
-            );
+    for (table, per, what) in [
+        (
+            "budgets",
+            &s.budgets,
+            "a budget is 0 to {MAX} nodes a decision",
+        ),
+        ("margins", &s.margins, "a margin is 0 to {MAX} points"),
+    ] {
+        for (d, b) in per {
+            let anchor = format!("\"{d}\"");
+            if db.difficulty(d).is_none() {
+                r.warn(
+                    &["search", table, &anchor],
+                    format!("ai.search.{table}[{d}]"),
+                    format!(
+                        "no difficulty `{d}` in difficulty.ron, so this entry is never used; \
+                         difficulties: {}",
+                        db.set
+                            .difficulties
+                            .iter()
+                            .map(|x| x.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+            }
+            if b.chaos > MAX_SEARCH_NODES || b.eladrin > MAX_SEARCH_NODES {
+                r.err(
+                    &["search", table, &anchor],
+                    format!("ai.search.{table}[{d}]"),
+                    what.replace("{MAX}", &MAX_SEARCH_NODES.to_string()),
+                );
+            }
         }
     }
 }

@@ -130,7 +130,10 @@ pub fn search(
     for g in 0..games {
         let mut app = setup::new_game(content.clone(), level, None, 2000 + g as u64)?;
         app.insert_resource(Brains {
-            chaos: Brain::Search { nodes },
+            chaos: Brain::Search {
+                nodes,
+                margin: None,
+            },
             eladrin: Brain::Heuristic,
         });
         let world = app.world_mut();

@@ -15,8 +15,14 @@ use crate::common::*;
 
 fn searching(nodes: u32) -> Brains {
     Brains {
-        chaos: Brain::Search { nodes },
-        eladrin: Brain::Search { nodes },
+        chaos: Brain::Search {
+            nodes,
+            margin: None,
+        },
+        eladrin: Brain::Search {
+            nodes,
+            margin: None,
+        },
     }
 }
 
@@ -85,6 +91,46 @@ fn a_searching_game_is_the_same_twice() {
     assert_ne!(h.hash, a.hash, "the search changed nothing at all");
 }
 
+/// A difficulty's skill is its margin: with one no proposal can beat, the searching Chaos
+/// plays the candidates' own choice at every decision, so the game is the heuristic's game
+/// action for action; with the default margin (30) it is another game.
+#[test]
+fn a_margin_no_proposal_beats_plays_the_heuristics_game() {
+    let db = Arc::new(base());
+    let with = |chaos: Brain| sim::Game {
+        level: "standard",
+        difficulty: None,
+        seed: 4,
+        max_cycles: 12,
+        brains: Some(Brains {
+            chaos,
+            eladrin: Brain::Heuristic,
+        }),
+    };
+    let play = |g: &sim::Game| {
+        sim::play(db.clone(), g, &mut |_| Ok(()))
+            .expect("legal game")
+            .1
+    };
+    let heuristic = play(&with(Brain::Heuristic));
+    let sure = play(&with(Brain::Search {
+        nodes: 200,
+        margin: Some(1_000_000),
+    }));
+    let bold = play(&with(Brain::Search {
+        nodes: 200,
+        margin: None,
+    }));
+    assert_eq!(
+        (&sure.hash, sure.actions),
+        (&heuristic.hash, heuristic.actions)
+    );
+    assert_ne!(
+        bold.hash, heuristic.hash,
+        "the default margin changed nothing"
+    );
+}
+
 /// Without `Brains`, a camp thinks as its difficulty's budget in `ai.ron: search.budgets`
 /// says; a difficulty without one plays the candidates alone.
 #[test]
@@ -97,11 +143,21 @@ fn the_difficulty_sets_each_camps_brain() {
             eladrin: 0,
         },
     );
+    db.set.ai.search.margins.insert(
+        "hard".into(),
+        chaos_outpost::content::PerCamp {
+            chaos: 7,
+            eladrin: 9,
+        },
+    );
     let db = Arc::new(db);
     let app = setup::new_game(db.clone(), "standard", Some("hard"), 1).expect("game");
     assert_eq!(
         ai::search::brain_of(app.world(), Camp::Chaos),
-        Brain::Search { nodes: 300 }
+        Brain::Search {
+            nodes: 300,
+            margin: Some(7)
+        }
     );
     assert_eq!(
         ai::search::brain_of(app.world(), Camp::Eladrins),
@@ -115,11 +171,32 @@ fn the_difficulty_sets_each_camps_brain() {
 }
 
 #[test]
-fn a_brain_is_written_heuristic_search_or_search_nodes() {
+fn a_brain_is_written_heuristic_search_search_nodes_or_with_its_margin() {
     assert_eq!(Brain::parse("heuristic"), Ok(Brain::Heuristic));
-    assert_eq!(Brain::parse("search:250"), Ok(Brain::Search { nodes: 250 }));
+    assert_eq!(
+        Brain::parse("search:250"),
+        Ok(Brain::Search {
+            nodes: 250,
+            margin: None
+        })
+    );
+    assert_eq!(
+        Brain::parse("search:250:0"),
+        Ok(Brain::Search {
+            nodes: 250,
+            margin: Some(0)
+        })
+    );
     assert!(matches!(Brain::parse("search"), Ok(Brain::Search { .. })));
-    for bad in ["search:0", "search:x", "deep", "search:99999999"] {
+    for bad in [
+        "search:0",
+        "search:x",
+        "deep",
+        "search:99999999",
+        "search:400:-1",
+        "search:400:30:1",
+        "heuristic:3",
+    ] {
         let e = Brain::parse(bad).expect_err(bad);
         assert!(e.contains(bad), "{e}");
     }
@@ -150,16 +227,19 @@ fn bad_search_settings_are_reported_at_their_line() {
     assert!(
         ai.text.contains("rollouts: 3,")
             && ai.text.contains("budgets: {},")
+            && ai.text.contains("margins: {},")
             && ai.text.contains("turns: 1,")
     );
     ai.text = ai
         .text
         .replace("rollouts: 3,", "rollouts: 40,")
         .replace("turns: 1,", "turns: 500,")
-        .replace("budgets: {},", "budgets: {\"nightmare\": (chaos: 10)},");
+        .replace("budgets: {},", "budgets: {\"nightmare\": (chaos: 10)},")
+        .replace("margins: {},", "margins: {\"hard\": (chaos: 2000000)},");
     let lines: Vec<&str> = ai.text.lines().collect();
     let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).expect(needle) + 1;
     let (rollouts, budget, turns) = (at("rollouts: 40"), at("nightmare"), at("turns: 500"));
+    let margin = at("2000000");
     let ps = match chaos_outpost::content::ContentDb::from_files(files) {
         Ok(db) => db.warnings,
         Err(ps) => ps,
@@ -181,6 +261,12 @@ fn bad_search_settings_are_reported_at_their_line() {
     let p = find("ai.search.budgets[nightmare]");
     assert_eq!(p.line, budget, "{p:?}");
     assert!(p.message.contains("easy, normal, hard"), "{p:?}");
+    let p = find("ai.search.margins[hard]");
+    assert_eq!(
+        (p.line, p.severity),
+        (margin, chaos_outpost::content::Severity::Error)
+    );
+    assert!(p.message.contains("a margin is 0 to 1000000"), "{p:?}");
 }
 
 /// The search's fast copy (`restore_trusted`: tiles rewritten in place on the same board) gives

@@ -1049,8 +1049,14 @@ fn the_search_ai_plays_the_chapters_level_with_its_actions() {
     use chaos_outpost::ai::search::{Brain, Brains};
     let mut app = game(9);
     app.insert_resource(Brains {
-        chaos: Brain::Search { nodes: 120 },
-        eladrin: Brain::Search { nodes: 120 },
+        chaos: Brain::Search {
+            nodes: 120,
+            margin: None,
+        },
+        eladrin: Brain::Search {
+            nodes: 120,
+            margin: None,
+        },
     });
     let w = app.world_mut();
     let mut chapter_moves = 0;
