@@ -106,6 +106,23 @@ impl Brain {
     }
 }
 
+/// Written as `parse` reads it (`heuristic`, `search:400`, `search:400:30`), for reports.
+impl std::fmt::Display for Brain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Brain::Heuristic => write!(f, "heuristic"),
+            Brain::Search {
+                nodes,
+                margin: None,
+            } => write!(f, "search:{nodes}"),
+            Brain::Search {
+                nodes,
+                margin: Some(m),
+            } => write!(f, "search:{nodes}:{m}"),
+        }
+    }
+}
+
 /// Each camp's brain in this world, when set (by `sim`, a test, a playout); otherwise the
 /// difficulty's budgets decide (`brain_of`). Not game state: never saved nor hashed.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]

@@ -149,7 +149,7 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
                 "eladrins": {"median": stats.eladrin_decision_us.0, "p95": stats.eladrin_decision_us.1},
                 "chaos": {"median": stats.chaos_decision_us.0, "p95": stats.chaos_decision_us.1},
             },
-            "ai": {"chaos": brains.map(|b| format!("{:?}", b.chaos)), "eladrins": brains.map(|b| format!("{:?}", b.eladrin))},
+            "ai": {"chaos": brains.map(|b| b.chaos.to_string()), "eladrins": brains.map(|b| b.eladrin.to_string())},
             "per_cycle_mean": stats.per_cycle_mean,
             "results": reports,
         });
@@ -263,8 +263,8 @@ fn play_all(
     done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// The brains `--chaos-ai` / `--eladrin-ai` ask for, the other camp's from the difficulty;
-/// `None` when neither is given (each game's difficulty decides).
+/// The brains `--chaos-ai` / `--eladrin-ai` ask for, a camp without its flag the one its
+/// difficulty gives (`ai.ron: search.budgets`), so the report always says who played.
 fn brains(
     db: &crate::content::ContentDb,
     difficulty: &str,
@@ -272,9 +272,6 @@ fn brains(
     a: &Args,
 ) -> Result<Option<crate::ai::search::Brains>, Failure> {
     use crate::ai::search::Brain;
-    if a.chaos_ai.is_none() && a.eladrin_ai.is_none() {
-        return Ok(None);
-    }
     let d = if difficulty.is_empty() {
         db.levels
             .get(level)

@@ -53,8 +53,9 @@ fn sim_prints_json_with_the_fields_tools_need() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
     assert_eq!(v["games"], 2);
     // Who played, battles, deaths per side and thinking time (issue 18).
-    assert_eq!(v["ai"]["chaos"], "Search { nodes: 60 }");
-    assert_eq!(v["ai"]["eladrins"], "Heuristic");
+    // Written as `--chaos-ai` takes it.
+    assert_eq!(v["ai"]["chaos"], "search:60");
+    assert_eq!(v["ai"]["eladrins"], "heuristic");
     assert!(v["battles_per_game"].as_f64().is_some_and(|b| b >= 0.0));
     assert!(v["units_lost_per_game"]["eladrins"].as_f64().is_some());
     assert!(v["decision_us"]["chaos"]["p95"].as_u64().is_some());
