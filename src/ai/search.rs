@@ -11,7 +11,8 @@
 //!   actions so far and each action's place in the playout, so the game's dice are never drawn
 //!   and the search never sees them;
 //! - both camps then play the candidates alone until the decision has changed hands `turns`
-//!   times (1: the searching camp's own turn played out), for `horizon` actions at most, and no
+//!   times for the searching camp (1: its own turn played out; 2: and the reply, the
+//!   Eladrins' setting), for `horizon` actions at most, and no
 //!   further than the end of the main phase (a pass that ends it is scored on the position it
 //!   leaves, not on the upkeep `submit` runs next);
 //! - the position reached is scored by `eval` (`ai.ron: search.eval`).
@@ -350,7 +351,7 @@ fn playout(
     horizon: u32,
     settings: &SearchSettings,
 ) -> Option<i64> {
-    let (turns, upkeep) = (settings.turns, settings.upkeep);
+    let (turns, upkeep) = (settings.turns.of(by), settings.upkeep);
     SCRATCH.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.as_ref().is_none_or(|(c, _)| !Arc::ptr_eq(c, content)) {
@@ -380,13 +381,15 @@ fn playout(
         let ended = |w: &mut World| {
             w.resource::<Cycle>().number != cycle || !matches!(w.step_kind(), StepKind::Turns)
         };
+        let score_of = |w: &mut World| score_ending(w, settings.foresight);
         let play = |w: &mut World, who: Camp, action: Action| -> Option<Option<i64>> {
-            let before = (!upkeep && matches!(action, Action::Pass)).then(|| evaluate(w));
+            // The pass that ends the main phase (the other camp passed just before) is scored
+            // on the position it leaves, and not played: the upkeep would follow.
+            if !upkeep && matches!(action, Action::Pass) && w.resource::<Cycle>().passes >= 1 {
+                return Some(Some(score_of(w)));
+            }
             submit(w, who, action).ok()?;
-            Some(match before {
-                Some(b) if ended(w) => Some(b),
-                _ => None,
-            })
+            Some(ended(w).then(|| score_of(w)))
         };
         let mut stop = play(w, by, first.clone())?;
         let mut last = by;
@@ -423,13 +426,25 @@ fn playout(
         }
         let score = match stop {
             Some(s) => s,
-            None => evaluate(w),
+            None => score_of(w),
         };
         Some(match by {
             Camp::Chaos => score,
             Camp::Eladrins => -score,
         })
     })
+}
+
+/// The score, from Chaos' side, of the position a playout ends on: `evaluate`, after the next
+/// upkeep's feeding (R5.3–R5.5: no dice) is played on this world when `foresight` is on and a
+/// main phase is under way, so that an army grown past what its zone can feed shows its
+/// famine tokens and the units they kill. It changes the world: the search calls it on its
+/// copy, which the next playout restores.
+pub fn score_ending(world: &mut World, foresight: bool) -> i64 {
+    if foresight && matches!(world.step_kind(), StepKind::Turns) {
+        let _ = world.try_run_schedule(crate::rules::StepSchedule("R5"));
+    }
+    evaluate(world)
 }
 
 /// The position's score from Chaos' side (`ai.ron: search.eval`).
@@ -455,9 +470,8 @@ pub fn evaluate(world: &mut World) -> i64 {
             Camp::Eladrins => -1,
         };
         for u in &a.units {
-            let hp = db
-                .unit(&u.kind)
-                .map_or(1, |t| t.hp.saturating_sub(u.wounds)) as i64;
+            // Famine tokens take a hit point from every unit (R5.4), as wounds do.
+            let hp = crate::rules::units::hp_left(world, a, u).max(0) as i64;
             score += side * (e.unit + e.hp * hp);
         }
         match a.camp {

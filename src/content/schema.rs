@@ -942,13 +942,17 @@ pub struct SearchSettings {
     /// Actions a playout plays at most (it also stops where this main phase ends, or with
     /// `upkeep` at the next one).
     pub horizon: u32,
-    /// Turns a playout plays: it stops when the decision has passed from one camp to the other
-    /// this many times (1: the searching camp's own turn played out; 2: and the reply; 0: no
-    /// limit but `horizon`).
-    pub turns: u32,
+    /// Turns a playout plays, per searching camp: it stops when the decision has passed from
+    /// one camp to the other this many times (1: the searching camp's own turn played out; 2:
+    /// and the reply; 0: no limit but `horizon`).
+    pub turns: PerCamp,
     /// Whether a playout goes on through the next upkeep (to the next main phase) or stops
     /// where this main phase ends.
     pub upkeep: bool,
+    /// Whether a playout's last position is scored as the next upkeep's feeding would leave
+    /// it (R5.3–R5.4, played on the copy: it has no dice), so that an army grown past what
+    /// its zone can feed counts its famine tokens and the units they kill.
+    pub foresight: bool,
     /// Battles simulated for the candidates' odds inside a playout (the candidates' own
     /// `odds_samples` at the real decision): most of a playout's time went to them.
     pub odds_samples: u32,
@@ -969,8 +973,12 @@ impl Default for SearchSettings {
             margins: BTreeMap::new(),
             rollouts: 3,
             horizon: 16,
-            turns: 1,
+            turns: PerCamp {
+                chaos: 1,
+                eladrin: 1,
+            },
             upkeep: false,
+            foresight: false,
             odds_samples: 40,
             candidates: 8,
             margin: PerCamp {

@@ -187,7 +187,7 @@ fn ai_search(db: &ContentDb, r: &mut Report) {
     for (field, value, lo, hi) in [
         ("rollouts", s.rollouts, 1, 16),
         ("horizon", s.horizon, 1, 200),
-        ("turns", s.turns, 0, 100),
+        ("turns", s.turns.chaos.max(s.turns.eladrin), 0, 100),
         ("odds_samples", s.odds_samples, 1, 10_000),
         ("reach", s.eval.reach, 0, 64),
         ("candidates", s.candidates, 1, 12),

@@ -228,17 +228,20 @@ fn bad_search_settings_are_reported_at_their_line() {
         ai.text.contains("rollouts: 3,")
             && ai.text.contains("budgets: {},")
             && ai.text.contains("margins: {},")
-            && ai.text.contains("turns: 1,")
+            && ai.text.contains("turns: (chaos: 1, eladrin: 2),")
     );
     ai.text = ai
         .text
         .replace("rollouts: 3,", "rollouts: 40,")
-        .replace("turns: 1,", "turns: 500,")
+        .replace(
+            "turns: (chaos: 1, eladrin: 2),",
+            "turns: (chaos: 1, eladrin: 500),",
+        )
         .replace("budgets: {},", "budgets: {\"nightmare\": (chaos: 10)},")
         .replace("margins: {},", "margins: {\"hard\": (chaos: 2000000)},");
     let lines: Vec<&str> = ai.text.lines().collect();
     let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).expect(needle) + 1;
-    let (rollouts, budget, turns) = (at("rollouts: 40"), at("nightmare"), at("turns: 500"));
+    let (rollouts, budget, turns) = (at("rollouts: 40"), at("nightmare"), at("eladrin: 500"));
     let margin = at("2000000");
     let ps = match chaos_outpost::content::ContentDb::from_files(files) {
         Ok(db) => db.warnings,
@@ -427,5 +430,47 @@ fn the_evaluation_rewards_closing_in_and_corruption_under_eladrin_feet() {
     assert_eq!(
         evaluate(w) - was,
         weights.corrupted + near * weights.approach + units * weights.exposed + improvement
+    );
+}
+
+/// The evaluation's foresight: the position a playout ends on is scored as the next upkeep's
+/// feeding leaves it (R5.3–R5.4). Four rangers eat 2 food (one started group of 3 more); with 1
+/// food in reach the army takes one famine token, and every unit loses a hit point (R5.4),
+/// which the score counts. Without foresight, or with enough food, nothing changes.
+#[test]
+fn foresight_scores_the_famine_the_next_feeding_brings() {
+    use chaos_outpost::ai::search::{evaluate, score_ending};
+    use chaos_outpost::content::Res;
+    let scenario = |food: u32| {
+        let mut s = Builder::new(3)
+            .outpost("Dawn", (0, 0), "camp", st(&[(Res::Food, food)]), &[])
+            .army(
+                Camp::Eladrins,
+                (0, 0),
+                &["ranger", "ranger", "ranger", "ranger"],
+            )
+            .build();
+        s.at("R9");
+        s
+    };
+    let weights = base().set.ai.search.eval;
+    let mut s = scenario(1);
+    let now = evaluate(s.w());
+    assert_eq!(score_ending(s.w(), false), now, "without foresight");
+    let ahead = score_ending(s.w(), true);
+    let army = s.army_at((0, 0), Camp::Eladrins).expect("army");
+    assert_eq!(army.famine, 1, "R5.4: one food short, one token");
+    // Chaos' side: the token, and a hit point off each of the 4 rangers; the food eaten.
+    assert_eq!(
+        ahead - now,
+        weights.famine + 4 * weights.hp + weights.stock,
+        "famine seen ahead"
+    );
+    let mut fed = scenario(2);
+    let now = evaluate(fed.w());
+    assert_eq!(
+        score_ending(fed.w(), true) - now,
+        2 * weights.stock,
+        "fed: only the food eaten"
     );
 }
