@@ -30,6 +30,9 @@ fn chaos_attacks_a_lone_starving_army_it_can_beat() {
         .army(Camp::Eladrins, (2, 0), &["ranger"])
         .army(Camp::Chaos, (2, 0), &["abomination"])
         .build();
+    // The candidate itself, without the search normal plays with (which rather marches on the
+    // undefended outpost next door: tests/rules/ai_search.rs).
+    s.w().insert_resource(heuristic_brains());
     let e = s.army_id((2, 0), Camp::Eladrins);
     s.army_mut(e, |a| a.famine = 2);
     s.run("R9");

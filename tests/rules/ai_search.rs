@@ -163,11 +163,46 @@ fn the_difficulty_sets_each_camps_brain() {
         ai::search::brain_of(app.world(), Camp::Eladrins),
         Brain::Heuristic
     );
-    let app = setup::new_game(db, "standard", Some("normal"), 1).expect("game");
+    db_without_budget_plays_the_candidates(db);
+}
+
+fn db_without_budget_plays_the_candidates(db: Arc<chaos_outpost::content::ContentDb>) {
+    assert!(!db.set.ai.search.budgets.contains_key("easy"));
+    let app = setup::new_game(db, "standard", Some("easy"), 1).expect("game");
     assert_eq!(
         ai::search::brain_of(app.world(), Camp::Chaos),
         Brain::Heuristic
     );
+}
+
+/// Difficulty is skill first (issue 18): the shipped easy Chaos plays its candidates alone,
+/// normal and hard think ahead, hard with more nodes and a smaller margin (it follows what it
+/// finds more often); the Eladrin AI plays its candidates at every difficulty.
+#[test]
+fn each_shipped_difficulty_plays_a_more_skilled_chaos_than_the_one_below() {
+    let db = Arc::new(base());
+    let brain = |d: &str, camp| ai::search::budget_brain(&db, d, camp);
+    assert_eq!(brain("easy", Camp::Chaos), Brain::Heuristic);
+    let (
+        Brain::Search {
+            nodes: n1,
+            margin: Some(m1),
+        },
+        Brain::Search {
+            nodes: n2,
+            margin: Some(m2),
+        },
+    ) = (brain("normal", Camp::Chaos), brain("hard", Camp::Chaos))
+    else {
+        panic!("normal and hard Chaos search with their own margins");
+    };
+    assert!(
+        n2 >= n1 && m2 < m1,
+        "hard ({n2}, {m2}) against normal ({n1}, {m1})"
+    );
+    for d in ["easy", "normal", "hard"] {
+        assert_eq!(brain(d, Camp::Eladrins), Brain::Heuristic, "{d}");
+    }
 }
 
 #[test]
@@ -226,8 +261,8 @@ fn bad_search_settings_are_reported_at_their_line() {
         .expect("ai.ron");
     assert!(
         ai.text.contains("rollouts: 3,")
-            && ai.text.contains("budgets: {},")
-            && ai.text.contains("margins: {},")
+            && ai.text.contains("budgets: {")
+            && ai.text.contains("\"hard\": (chaos: 30),")
             && ai.text.contains("turns: (chaos: 1, eladrin: 2),")
     );
     ai.text = ai
@@ -237,8 +272,8 @@ fn bad_search_settings_are_reported_at_their_line() {
             "turns: (chaos: 1, eladrin: 2),",
             "turns: (chaos: 1, eladrin: 500),",
         )
-        .replace("budgets: {},", "budgets: {\"nightmare\": (chaos: 10)},")
-        .replace("margins: {},", "margins: {\"hard\": (chaos: 2000000)},");
+        .replace("budgets: {", "budgets: {\"nightmare\": (chaos: 10),")
+        .replace("\"hard\": (chaos: 30),", "\"hard\": (chaos: 2000000),");
     let lines: Vec<&str> = ai.text.lines().collect();
     let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).expect(needle) + 1;
     let (rollouts, budget, turns) = (at("rollouts: 40"), at("nightmare"), at("eladrin: 500"));

@@ -235,7 +235,7 @@ fn a_level_tweak_adds_armies_and_stock_only_on_its_difficulty() {
     // Hard itself gives no crystals; the tweak gives 4 to each outpost.
     let outposts = db.levels["first_light"].outposts.len() as u32;
     assert_eq!(hard_crystals, normal_crystals + 4 * outposts);
-    // difficulty.ron's hard puts 1 marker; the tweak takes it away again.
+    // difficulty.ron's hard puts no marker; the tweak's -1 stops at none.
     assert_eq!((normal_markers, hard_markers), (0, 0));
     assert!(text.ends_with("On this level: One more warband."), "{text}");
     let (easy_units, ..) = start("easy");

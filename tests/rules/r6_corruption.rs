@@ -50,15 +50,19 @@ fn r6_2_distance_raises_and_corrupted_neighbours_lower_the_difficulty() {
 
 #[test]
 fn r6_2_difficulty_level_adjusts_the_target() {
-    let mut s = Builder::new(8).rift((6, 0)).difficulty("hard").build();
-    let rifts = open_rifts(s.w());
-    let hard = s
-        .w()
-        .resource::<chaos_outpost::content::Content>()
+    // The shipped hard difficulty leaves corruption as written (its skill is the search):
+    // a difficulty that makes corruption rolls 2 easier.
+    let mut s = Builder::new(8)
+        .rift((6, 0))
         .difficulty("hard")
-        .map(|d| d.corruption_difficulty)
-        .unwrap_or(0);
-    assert_eq!(difficulty(s.w(), &rifts, hex((5, 0))), Some(9 + hard));
+        .with(|c| {
+            if let Some(d) = c.difficulties.iter_mut().find(|d| d.id == "hard") {
+                d.corruption_difficulty = -2;
+            }
+        })
+        .build();
+    let rifts = open_rifts(s.w());
+    assert_eq!(difficulty(s.w(), &rifts, hex((5, 0))), Some(9 - 2));
 }
 
 #[test]
