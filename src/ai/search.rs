@@ -134,6 +134,17 @@ pub struct Brains {
     pub eladrin: Brain,
 }
 
+impl Brains {
+    /// Both camps play their candidates alone: the playouts' copy, tests of a candidate,
+    /// games recorded before a difficulty searched.
+    pub fn heuristic() -> Brains {
+        Brains {
+            chaos: Brain::Heuristic,
+            eladrin: Brain::Heuristic,
+        }
+    }
+}
+
 /// The brain that plays `camp` here.
 pub fn brain_of(world: &World, camp: Camp) -> Brain {
     if let Some(b) = world.get_resource::<Brains>() {
@@ -360,10 +371,7 @@ fn playout(
             playing.set.ai.chaos.odds_samples = settings.odds_samples;
             playing.set.ai.eladrin.odds_samples = settings.odds_samples;
             let mut app = setup::headless_app(Arc::new(playing));
-            app.insert_resource(Brains {
-                chaos: Brain::Heuristic,
-                eladrin: Brain::Heuristic,
-            });
+            app.insert_resource(Brains::heuristic());
             *slot = Some((content.clone(), app));
         }
         let (_, app) = slot.as_mut()?;
@@ -442,7 +450,7 @@ fn playout(
 /// copy, which the next playout restores.
 pub fn score_ending(world: &mut World, foresight: bool) -> i64 {
     if foresight && matches!(world.step_kind(), StepKind::Turns) {
-        let _ = world.try_run_schedule(crate::rules::StepSchedule("R5"));
+        crate::rules::upkeep::maintenance::feed_now(world);
     }
     evaluate(world)
 }

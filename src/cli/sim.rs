@@ -90,7 +90,7 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
             difficulty,
             seed: a.seed.wrapping_add(k as u64),
             max_cycles: a.cycles,
-            brains,
+            brains: Some(brains),
         };
         let (mut app, report) = match &a.autosave {
             None => sim::play(db.clone(), &game, &mut |_| Ok(()))?,
@@ -149,7 +149,7 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
                 "eladrins": {"median": stats.eladrin_decision_us.0, "p95": stats.eladrin_decision_us.1},
                 "chaos": {"median": stats.chaos_decision_us.0, "p95": stats.chaos_decision_us.1},
             },
-            "ai": {"chaos": brains.map(|b| b.chaos.to_string()), "eladrins": brains.map(|b| b.eladrin.to_string())},
+            "ai": {"chaos": brains.chaos.to_string(), "eladrins": brains.eladrin.to_string()},
             "per_cycle_mean": stats.per_cycle_mean,
             "results": reports,
         });
@@ -270,7 +270,7 @@ fn brains(
     difficulty: &str,
     level: &str,
     a: &Args,
-) -> Result<Option<crate::ai::search::Brains>, Failure> {
+) -> Result<crate::ai::search::Brains, Failure> {
     use crate::ai::search::Brain;
     let d = if difficulty.is_empty() {
         db.levels
@@ -284,10 +284,10 @@ fn brains(
         Some(s) => Brain::parse(s).map_err(Failure::Usage),
         None => Ok(crate::ai::search::budget_brain(db, &d, camp)),
     };
-    Ok(Some(crate::ai::search::Brains {
+    Ok(crate::ai::search::Brains {
         chaos: pick(&a.chaos_ai, crate::content::Camp::Chaos)?,
         eladrin: pick(&a.eladrin_ai, crate::content::Camp::Eladrins)?,
-    }))
+    })
 }
 
 /// One game's table: a row per cycle, then the result.

@@ -83,7 +83,7 @@ pub fn upkeep_forecast(world: &mut World) -> Vec<Warning> {
     let mut sandbox = super::setup::headless_app(db.clone());
     let w2 = sandbox.world_mut();
     if super::snapshot::restore(w2, &snap).is_ok() {
-        let _ = w2.try_run_schedule(super::StepSchedule("R5"));
+        super::upkeep::maintenance::feed_now(w2);
         let mut after: Vec<Army> = w2.query::<&Army>().iter(w2).cloned().collect();
         after.sort_by_key(|a| a.id);
         for a in world.armies() {

@@ -32,7 +32,8 @@ fn chaos_attacks_a_lone_starving_army_it_can_beat() {
         .build();
     // The candidate itself, without the search normal plays with (which rather marches on the
     // undefended outpost next door: tests/rules/ai_search.rs).
-    s.w().insert_resource(heuristic_brains());
+    s.w()
+        .insert_resource(chaos_outpost::ai::search::Brains::heuristic());
     let e = s.army_id((2, 0), Camp::Eladrins);
     s.army_mut(e, |a| a.famine = 2);
     s.run("R9");

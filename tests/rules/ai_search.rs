@@ -163,10 +163,7 @@ fn the_difficulty_sets_each_camps_brain() {
         ai::search::brain_of(app.world(), Camp::Eladrins),
         Brain::Heuristic
     );
-    db_without_budget_plays_the_candidates(db);
-}
-
-fn db_without_budget_plays_the_candidates(db: Arc<chaos_outpost::content::ContentDb>) {
+    // A difficulty without a budget: the candidates alone.
     assert!(!db.set.ai.search.budgets.contains_key("easy"));
     let app = setup::new_game(db, "standard", Some("easy"), 1).expect("game");
     assert_eq!(

@@ -328,13 +328,3 @@ pub fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     out.sort();
     out
 }
-
-/// Both camps play their candidates alone, whatever the difficulty's search budgets (for tests
-/// of a candidate, and for games recorded before the search played a difficulty).
-pub fn heuristic_brains() -> chaos_outpost::ai::search::Brains {
-    use chaos_outpost::ai::search::{Brain, Brains};
-    Brains {
-        chaos: Brain::Heuristic,
-        eladrin: Brain::Heuristic,
-    }
-}

@@ -48,7 +48,7 @@ fn a_save_written_before_the_relayering_loads_and_plays_on_to_the_same_end() {
     let mut app = setup::headless_app(Arc::new(base()));
     // The AI the game was recorded with: the candidates alone (normal thinks ahead since
     // issue 18, a change of play, not a refactoring).
-    app.insert_resource(heuristic_brains());
+    app.insert_resource(chaos_outpost::ai::search::Brains::heuristic());
     let w = app.world_mut();
     snapshot::load(w, &golden("standard_seed5_c0009.save.ron")).expect("the old save loads");
     assert_eq!(w.resource::<chaos_outpost::rules::Cycle>().number, 9);

@@ -37,6 +37,12 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// This step played now on `world`, as the upkeep would play it (it has no dice): for the
+/// copies that the upkeep forecast and the search's foresight look ahead on, never the game.
+pub fn feed_now(world: &mut World) {
+    let _ = world.try_run_schedule(StepSchedule("R5"));
+}
+
 /// Food an army needs this upkeep, and psara (R5.3): ceil(eaters / group) each.
 pub fn army_needs(world: &World, army: &Army) -> (u32, u32) {
     let db = world.content();
