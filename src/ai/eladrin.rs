@@ -38,7 +38,7 @@ pub fn choose(world: &mut World, legal: &[Action]) -> Choice {
 /// The Eladrins' main-phase candidates now, and what they do when none proposes anything:
 /// inside an activation, and outside one.
 pub fn scorers(world: &mut World) -> (&'static [Candidate], Action) {
-    const ACTIVE: [Candidate; 5] = [ritual, attack, explore, defend, card];
+    const ACTIVE: [Candidate; 6] = [ritual, attack, explore, sally, defend, card];
     const IDLE: [Candidate; 4] = [build_improvement, build_lab, recruit, activate];
     if active(world).is_some() {
         (&ACTIVE, Action::EndActivation)
@@ -283,11 +283,10 @@ fn worth_activating(world: &mut World, army: &Army) -> Option<&'static str> {
     if has(&Skill::Ritualist) && world.resource::<Portal>().corruption > 0 {
         return Some("ritual");
     }
-    let military = army
-        .units
-        .iter()
-        .any(|u| db.unit(&u.kind).is_some_and(|t| t.military));
-    if military
+    if sally_target(world, army).is_some() {
+        return Some("sally");
+    }
+    if is_military(world, army)
         && let Some((o, _)) = threats(world).first().copied()
         && o != army.hex
     {
@@ -349,6 +348,63 @@ pub fn ritual(world: &mut World, legal: &[Action]) -> Option<Choice> {
 pub fn attack(world: &mut World, legal: &[Action]) -> Option<Choice> {
     let w = world.content().set.ai.eladrin.clone();
     super::best_attack(world, legal, w.odds_samples, w.attack_min_odds, w.attack)
+}
+
+/// Whether the army has a military unit (one that fights for the outposts).
+fn is_military(world: &World, army: &Army) -> bool {
+    let db = world.content();
+    army.units
+        .iter()
+        .any(|u| db.unit(&u.kind).is_some_and(|t| t.military))
+}
+
+/// The Chaos army a military `army` would sally out against: the nearest within
+/// `sally_radius` that threatens an outpost (`threat_radius`) and that it beats with at least
+/// `sally_min_odds` by the rules' own `battle_odds`. Closer first, then by id: stable.
+fn sally_target(world: &mut World, army: &Army) -> Option<Hex> {
+    let w = world.content().set.ai.eladrin.clone();
+    if w.sally <= 0 || !is_military(world, army) {
+        return None;
+    }
+    let outposts = outpost_hexes(world);
+    // A garrison strikes only next door: the last military army on an outpost does not go
+    // further (measured: sallies that emptied Dawnwatch lost it to the next Chaos army).
+    let garrison = outposts.contains(&army.hex)
+        && !armies_of(world, Camp::Eladrins)
+            .iter()
+            .any(|a| a.id != army.id && a.hex == army.hex && is_military(world, a));
+    let radius = if garrison { 1 } else { w.sally_radius };
+    let mut near: Vec<Army> = armies_of(world, Camp::Chaos)
+        .into_iter()
+        .filter(|c| {
+            c.hex != army.hex
+                && c.hex.unsigned_distance_to(army.hex) <= radius
+                && outposts
+                    .iter()
+                    .any(|o| o.unsigned_distance_to(c.hex) <= w.threat_radius)
+        })
+        .collect();
+    near.sort_by_key(|c| (c.hex.unsigned_distance_to(army.hex), c.id));
+    near.into_iter()
+        .find(|c| {
+            let odds =
+                crate::rules::main_phase::combat::battle_odds(world, army, c, 0, w.odds_samples);
+            (odds.attacker_wins * 100.0).round() as u32 >= w.sally_min_odds
+        })
+        .map(|c| c.hex)
+}
+
+/// Sally out: march a military army on a threatening Chaos army it can beat (the issue's
+/// counter-attack; `attack` then fights it on its tile).
+pub fn sally(world: &mut World, legal: &[Action]) -> Option<Choice> {
+    let me = active(world)?;
+    let target = sally_target(world, &me)?;
+    let (gain, action) = move_towards(legal, me.hex, target)?;
+    Some(Choice {
+        score: world.content().set.ai.eladrin.sally * gain as i64,
+        action,
+        why: "sally",
+    })
 }
 
 /// Explore the tile.

@@ -226,8 +226,13 @@ pub fn refine(
             total += score;
         }
         let mean = total / rollouts as i64;
-        // The candidates' own choice (first) stands unless another beats it by the margin.
-        let margin = margin.unwrap_or(settings.margin.of(by)) as i64;
+        // The candidates' own choice (first) stands unless another beats it by the margin;
+        // an attack needs at most `attack_margin`.
+        let mut margin = margin.unwrap_or(settings.margin.of(by));
+        if matches!(p.action, Action::Engage { .. }) {
+            margin = margin.min(settings.attack_margin.of(by));
+        }
+        let margin = margin as i64;
         let bar = if i == 0 { mean } else { mean - margin };
         if best.is_none_or(|(b, _)| bar > b) {
             best = Some((if i == 0 { mean } else { bar }, i));

@@ -4,6 +4,7 @@
 //! value, 1 for everything else), never a panic; a closed pipe (`| head`) ends quietly.
 
 mod bench;
+mod campaign;
 pub mod check;
 mod cvd;
 mod framebench;
@@ -78,6 +79,10 @@ enum Cmd {
     Bench(bench::Args),
     /// Replay a replay file and print the final state's hash.
     Replay(replay::Args),
+    /// Campaigns (K1-K4): list them, or play one headless, the AIs playing every chapter in
+    /// turn with the carry-over applied.
+    #[command(subcommand)]
+    Campaign(campaign::Cmd),
 }
 
 /// Why a command failed.
@@ -176,6 +181,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Outcome {
         Some(Cmd::Translations(a)) => translations::run(mods, a, out),
         Some(Cmd::Bench(a)) => bench::run(mods, a, out),
         Some(Cmd::Replay(a)) => replay::run(mods, a, out),
+        Some(Cmd::Campaign(c)) => campaign::run(mods, c, out),
     }
 }
 

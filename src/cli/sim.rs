@@ -91,6 +91,8 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
             seed: a.seed.wrapping_add(k as u64),
             max_cycles: a.cycles,
             brains: Some(brains),
+            players: &[],
+            carry: None,
         };
         let (mut app, report) = match &a.autosave {
             None => sim::play(db.clone(), &game, &mut |_| Ok(()))?,
@@ -217,18 +219,18 @@ struct Played {
 
 /// Plays games `0..games` on `jobs` threads, each taking the next game not yet started;
 /// the results in game order. The first failure stops the batch.
-fn play_all(
+pub(super) fn play_all<T: Send>(
     games: u32,
     jobs: usize,
-    play_one: &(dyn Fn(u32) -> Result<Played, Failure> + Sync),
-) -> Result<Vec<Played>, Failure> {
+    play_one: &(dyn Fn(u32) -> Result<T, Failure> + Sync),
+) -> Result<Vec<T>, Failure> {
     use std::sync::atomic::{AtomicU32, Ordering};
     let jobs = jobs.clamp(1, games.max(1) as usize);
     if jobs == 1 {
         return (0..games).map(play_one).collect();
     }
     let next = AtomicU32::new(0);
-    let mut done: Vec<(u32, Result<Played, Failure>)> = std::thread::scope(|scope| {
+    let mut done: Vec<(u32, Result<T, Failure>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs)
             .map(|_| {
                 scope.spawn(|| {

@@ -36,7 +36,8 @@ keyed!(
     Ritual,
     Difficulty,
     Level,
-    TrackDef
+    TrackDef,
+    Campaign
 );
 
 /// The catalog files a mod may add to or patch: the base game's content files, and
@@ -324,6 +325,7 @@ impl Build {
                 ps
             }
             "tracks.ron" => list(&mut s.tracks, cat, &f, mod_id, o),
+            "campaigns.ron" => list(&mut s.campaigns, cat, &f, mod_id, o),
             "portal.ron" => {
                 if s.portal.is_none() && is_mod_form(&f.text) {
                     vec![problem_at(

@@ -6,6 +6,7 @@
 //! `Problem` naming the file, the line and column, and the field, with a sentence that says how to
 //! fix it.
 
+pub mod campaign;
 pub mod catalogue;
 pub mod map;
 mod merge;
@@ -27,6 +28,7 @@ use std::sync::Arc;
 use bevy::prelude::Resource;
 use serde::de::DeserializeOwned;
 
+pub use campaign::Campaign;
 pub use schema::*;
 
 /// Files embedded at build time: (path relative to the crate root, text).
@@ -101,7 +103,7 @@ pub struct SourceFile {
 }
 
 /// The content files a content set is made of, by file name.
-pub const CONTENT_FILES: [&str; 16] = [
+pub const CONTENT_FILES: [&str; 17] = [
     "rules.ron",
     "terrains.ron",
     "improvements.ron",
@@ -118,6 +120,7 @@ pub const CONTENT_FILES: [&str; 16] = [
     "difficulty.ron",
     "ai.ron",
     "tracks.ron",
+    "campaigns.ron",
 ];
 
 /// All loaded content, checked, with indexes by id.
@@ -380,14 +383,16 @@ impl ContentDb {
     }
     /// A hash of what the content means (not how its files are laid out): two builds whose
     /// content hashes match play a replay the same way. Comments and spacing don't count, nor
-    /// the AIs' weights and search (`ai.ron`): a replay is its actions, the AI is not asked.
+    /// the AIs' weights and search (`ai.ron`): a replay is its actions, the AI is not asked;
+    /// nor the campaigns (`campaigns.ron`): a chapter's game holds what it was given in its
+    /// setup, whatever the campaign file says now.
     pub fn hash(&self) -> u64 {
         // Every field but `ai`, named once: destructured without `..`, so a new field fails
         // to compile here until it is hashed or left out on purpose. (Hashing the set with
         // `ai` at its default made every new AI setting change the hash.)
         macro_rules! all_but_ai {
             ($($field:ident),*) => {{
-                let ContentSet { ai: _, $($field),* } = &self.set;
+                let ContentSet { ai: _, campaigns: _, $($field),* } = &self.set;
                 ron::to_string(&(($($field,)*), &self.levels)).unwrap_or_default()
             }};
         }
@@ -492,7 +497,7 @@ fn base_build(files: Vec<SourceFile>) -> Result<merge::Build, Vec<Problem>> {
             Some((c, f)) => problems.extend(build.apply(c, Arc::new(f.clone()), "base")),
             // Optional: the base game has no portal file of its own in a bare test set, and no
             // tracks (a chapter brings them).
-            None if name == "portal.ron" || name == "tracks.ron" => {}
+            None if matches!(name, "portal.ron" | "tracks.ron" | "campaigns.ron") => {}
             None => problems.push(Problem::whole_file(
                 Path::new(name),
                 format!("missing content file {name}"),

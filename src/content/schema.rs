@@ -888,6 +888,13 @@ pub struct EladrinWeights {
     pub ritual: i64,
     /// Chaos armies within this distance of an outpost threaten it.
     pub threat_radius: u32,
+    /// Sallying out: marching a military army on a Chaos army that threatens an outpost and
+    /// that it can beat (`attack_min_odds`), per hex gained; 0: never.
+    pub sally: i64,
+    /// How far (hexes) an army looks for a Chaos army to sally out against.
+    pub sally_radius: u32,
+    /// Sally out only with at least these odds (percent) of winning the battle.
+    pub sally_min_odds: u32,
     /// Battles simulated to estimate odds.
     pub odds_samples: u32,
 }
@@ -905,6 +912,9 @@ impl Default for EladrinWeights {
             attack_min_odds: 55,
             ritual: 700,
             threat_radius: 3,
+            sally: 130,
+            sally_radius: 3,
+            sally_min_odds: 55,
             odds_samples: 200,
         }
     }
@@ -962,6 +972,10 @@ pub struct SearchSettings {
     /// than the candidates' own choice to be played instead, per camp: luck in a few playouts
     /// is not an edge.
     pub margin: PerCamp,
+    /// The most an attack (an `Engage` proposal) must beat the candidates' own choice by, per
+    /// camp, whatever the difficulty's margin: a battle's playouts are noisy, and a cautious
+    /// margin kept the AI out of the battles the game is about (issue 18).
+    pub attack_margin: PerCamp,
     /// How a position is scored.
     pub eval: EvalWeights,
 }
@@ -982,6 +996,10 @@ impl Default for SearchSettings {
             odds_samples: 40,
             candidates: 8,
             margin: PerCamp {
+                chaos: 30,
+                eladrin: 100,
+            },
+            attack_margin: PerCamp {
                 chaos: 30,
                 eladrin: 100,
             },
@@ -1111,6 +1129,9 @@ pub struct ContentSet {
     /// tracks.ron: the chapters' tracks and counted resources (none in the base game).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tracks: Vec<TrackDef>,
+    /// campaigns.ron: the campaigns (K1), chapters in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub campaigns: Vec<super::campaign::Campaign>,
     /// The chapters' own catalogue files (`content::catalogue`), by file name: each entry in
     /// canonical RON (read typed with `ContentDb::catalogue`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

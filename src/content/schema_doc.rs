@@ -9,10 +9,15 @@ struct Source {
     only: &'static [&'static str],
 }
 
-const SOURCES: [Source; 4] = [
+const SOURCES: [Source; 5] = [
     Source {
         path: "src/content/schema.rs",
         text: include_str!("schema.rs"),
+        only: &[],
+    },
+    Source {
+        path: "src/content/campaign.rs",
+        text: include_str!("campaign.rs"),
         only: &[],
     },
     Source {
@@ -33,7 +38,7 @@ const SOURCES: [Source; 4] = [
 ];
 
 /// Which file holds which type.
-const FILES: [(&str, &str); 21] = [
+const FILES: [(&str, &str); 22] = [
     ("mod.ron", "Manifest"),
     ("content/rules.ron", "RulesNumbers"),
     ("content/terrains.ron", "[Terrain]"),
@@ -51,6 +56,7 @@ const FILES: [(&str, &str); 21] = [
     ("content/difficulty.ron", "[Difficulty]"),
     ("content/ai.ron", "AiWeights"),
     ("content/tracks.ron (chapters)", "[TrackDef]"),
+    ("content/campaigns.ron", "[Campaign]"),
     ("content/levels.ron (mods: patch/remove levels)", "[Level]"),
     ("levels/*.ron", "Level"),
     ("scenarios/*.ron", "Scenario"),

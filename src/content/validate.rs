@@ -159,7 +159,7 @@ pub(super) fn content<'a>(
 
 /// Each catalogue file and its checks, in the order problems are listed.
 #[allow(clippy::type_complexity)]
-const CATALOGUES: [(&str, fn(&ContentDb, &mut Report)); 16] = [
+const CATALOGUES: [(&str, fn(&ContentDb, &mut Report)); 17] = [
     ("rules.ron", rules_numbers),
     ("terrains.ron", terrains),
     ("improvements.ron", improvements),
@@ -176,7 +176,287 @@ const CATALOGUES: [(&str, fn(&ContentDb, &mut Report)); 16] = [
     ("difficulty.ron", difficulties),
     ("tracks.ron", tracks),
     ("ai.ron", ai_search),
+    ("campaigns.ron", campaigns),
 ];
+
+/// `campaigns.ron` (K1–K3): known levels, difficulties, units and technologies; branches that
+/// lead somewhere; fallbacks that give each chapter what it needs; bounded sizes. (`check`
+/// also starts every chapter from its fallback.)
+fn campaigns(db: &ContentDb, r: &mut Report) {
+    use super::campaign::{Goto, MAX_CHAPTERS, MAX_VETERANS, When};
+    let s = &db.set;
+    r.ids(
+        "campaigns",
+        s.campaigns
+            .iter()
+            .map(|c| (c.id.as_str(), vec![c.name.as_str(), c.description.as_str()])),
+    );
+    for c in &s.campaigns {
+        let cid = format!("\"{}\"", c.id);
+        let at = |f: &str| format!("campaigns[{}].{f}", c.id);
+        if c.difficulties.is_empty() {
+            r.err(
+                &[&cid, "difficulties"],
+                at("difficulties"),
+                "list at least one difficulty".into(),
+            );
+        }
+        for d in &c.difficulties {
+            if db.difficulty(d).is_none() {
+                r.err(
+                    &[&cid, "difficulties", &format!("\"{d}\"")],
+                    at("difficulties"),
+                    format!("no difficulty `{d}` in difficulty.ron"),
+                );
+            }
+        }
+        if c.seats.min == 0 || c.seats.min > c.seats.max || c.seats.max > 8 {
+            r.err(
+                &[&cid, "seats"],
+                at("seats"),
+                format!(
+                    "seats are 1 to 8 players, min no more than max (not {} to {})",
+                    c.seats.min, c.seats.max
+                ),
+            );
+        }
+        if c.carry.veterans > MAX_VETERANS {
+            r.err(
+                &[&cid, "carry", "veterans"],
+                at("carry.veterans"),
+                format!("a roster holds at most {MAX_VETERANS} veterans"),
+            );
+        }
+        if c.carry.stock_percent > 100 {
+            r.err(
+                &[&cid, "carry", "stock_percent"],
+                at("carry.stock_percent"),
+                format!("a share is 0 to 100 percent, not {}", c.carry.stock_percent),
+            );
+        }
+        if c.names.len() > MAX_VETERANS as usize * 4
+            || c.names
+                .iter()
+                .any(|n| n.trim().is_empty() || n.chars().count() > 32)
+        {
+            r.err(
+                &[&cid, "names"],
+                at("names"),
+                format!(
+                    "at most {} names, each 1 to 32 characters",
+                    MAX_VETERANS * 4
+                ),
+            );
+        }
+        if c.chapters.is_empty() || c.chapters.len() > MAX_CHAPTERS {
+            r.err(
+                &[&cid, "chapters"],
+                at("chapters"),
+                format!("a campaign has 1 to {MAX_CHAPTERS} chapters"),
+            );
+        }
+        let mut seen = HashSet::new();
+        for ch in &c.chapters {
+            let chid = format!("\"{}\"", ch.id);
+            let a: [&str; 3] = [&cid, "chapters", &chid];
+            let cat = |f: &str| format!("campaigns[{}].chapters[{}].{f}", c.id, ch.id);
+            if !seen.insert(ch.id.as_str()) {
+                r.err(&a, cat("id"), format!("duplicate chapter id `{}`", ch.id));
+            }
+            for text in [&ch.briefing, &ch.name].into_iter().chain(&ch.rules) {
+                if text.chars().count() > MAX_TEXT {
+                    r.err(
+                        &a,
+                        cat("briefing"),
+                        format!("a text is at most {MAX_TEXT} characters"),
+                    );
+                }
+            }
+            let level = db.levels.get(&ch.level);
+            if level.is_none() && !ch.optional {
+                r.err(
+                    &[&cid, "chapters", &chid, "level"],
+                    cat("level"),
+                    format!(
+                        "no level `{}`; known levels: {} (mark the chapter `optional: true` if \
+                         its level ships later)",
+                        ch.level,
+                        db.levels.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                );
+            }
+            if ch.admit > c.carry.veterans {
+                r.warn(
+                    &[&cid, "chapters", &chid, "admit"],
+                    cat("admit"),
+                    format!(
+                        "admits {} veterans but the roster keeps at most {} (`carry.veterans`)",
+                        ch.admit, c.carry.veterans
+                    ),
+                );
+            }
+            if ch.needs.veterans > ch.admit {
+                r.err(
+                    &[&cid, "chapters", &chid, "needs"],
+                    cat("needs.veterans"),
+                    format!(
+                        "needs {} veterans but admits only {}",
+                        ch.needs.veterans, ch.admit
+                    ),
+                );
+            }
+            if (ch.fallback.veterans.len() as u32) < ch.needs.veterans {
+                r.err(
+                    &[&cid, "chapters", &chid, "fallback"],
+                    cat("fallback.veterans"),
+                    format!(
+                        "needs {} veterans, but its fallback gives {}: a cold start would fall \
+                         short (K3)",
+                        ch.needs.veterans,
+                        ch.fallback.veterans.len()
+                    ),
+                );
+            }
+            if ch.fallback.veterans.len() as u32 > ch.admit.max(ch.needs.veterans) {
+                r.err(
+                    &[&cid, "chapters", &chid, "fallback"],
+                    cat("fallback.veterans"),
+                    format!(
+                        "the fallback gives {} units but the chapter admits {}",
+                        ch.fallback.veterans.len(),
+                        ch.admit
+                    ),
+                );
+            }
+            for u in &ch.fallback.veterans {
+                if db.unit(u).is_none_or(|t| t.camp != Camp::Eladrins) {
+                    r.err(
+                        &[&cid, "chapters", &chid, "fallback", &format!("\"{u}\"")],
+                        cat("fallback.veterans"),
+                        format!("no Eladrin unit `{u}` in units.ron"),
+                    );
+                }
+            }
+            for (field, ids) in [
+                ("fallback.research", &ch.fallback.research),
+                ("needs.research", &ch.needs.research),
+            ] {
+                for t in ids {
+                    if db.tech(t).is_none() {
+                        r.err(
+                            &[&cid, "chapters", &chid, &format!("\"{t}\"")],
+                            cat(field),
+                            format!("no technology `{t}` in research.ron"),
+                        );
+                    }
+                }
+            }
+            for t in &ch.needs.research {
+                if !ch.fallback.research.contains(t) {
+                    r.err(
+                        &[&cid, "chapters", &chid, "needs"],
+                        cat("needs.research"),
+                        format!("needs `{t}`, which its fallback does not give (K3)"),
+                    );
+                }
+                if !c.carry.research {
+                    r.warn(
+                        &[&cid, "chapters", &chid, "needs"],
+                        cat("needs.research"),
+                        format!(
+                            "needs `{t}`, but the carry-over keeps no research: it always comes \
+                             from the fallback"
+                        ),
+                    );
+                }
+            }
+            for t in &ch.fallback.artifacts {
+                if !s.artifacts.iter().any(|x| &x.id == t) {
+                    r.err(
+                        &[&cid, "chapters", &chid, &format!("\"{t}\"")],
+                        cat("fallback.artifacts"),
+                        format!("no artifact `{t}` in artifacts.ron"),
+                    );
+                }
+            }
+            if let (Some(l), Some(h)) = (level, ch.muster_at)
+                && !super::map::make_map(db, l)
+                    .iter()
+                    .any(|(x, _)| *x == Hex::new(h.0, h.1))
+            {
+                r.err(
+                    &[&cid, "chapters", &chid, "muster_at"],
+                    cat("muster_at"),
+                    format!("{h:?} is not on level `{}`'s map", ch.level),
+                );
+            }
+            for b in &ch.next {
+                if let Goto::Chapter(to) = &b.to
+                    && c.chapter(to).is_none()
+                {
+                    r.err(
+                        &[&cid, "chapters", &chid, "next", &format!("\"{to}\"")],
+                        cat("next"),
+                        format!(
+                            "no chapter `{to}` in this campaign; chapters: {}",
+                            c.chapters
+                                .iter()
+                                .map(|x| x.id.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    );
+                }
+                if let When::Flag(f) = &b.on
+                    && f.trim().is_empty()
+                {
+                    r.err(
+                        &[&cid, "chapters", &chid, "next"],
+                        cat("next"),
+                        "a flag needs a name".into(),
+                    );
+                }
+            }
+        }
+        // Every chapter can be reached from the first (a chapter nothing leads to is dead data).
+        let mut reach: HashSet<&str> = HashSet::new();
+        let mut todo: Vec<&str> = c
+            .chapters
+            .first()
+            .map(|x| x.id.as_str())
+            .into_iter()
+            .collect();
+        while let Some(id) = todo.pop() {
+            if !reach.insert(id) {
+                continue;
+            }
+            let Some(i) = c.chapters.iter().position(|x| x.id == id) else {
+                continue;
+            };
+            let ch = &c.chapters[i];
+            for b in &ch.next {
+                if let Goto::Chapter(to) = &b.to {
+                    todo.push(to);
+                }
+            }
+            // A won chapter without its own `Won` branch goes on to the next listed.
+            if !ch.next.iter().any(|b| b.on == When::Won)
+                && let Some(n) = c.chapters.get(i + 1)
+            {
+                todo.push(&n.id);
+            }
+        }
+        for ch in &c.chapters {
+            if !reach.contains(ch.id.as_str()) {
+                r.warn(
+                    &[&cid, "chapters", &format!("\"{}\"", ch.id)],
+                    format!("campaigns[{}].chapters[{}]", c.id, ch.id),
+                    "no branch leads to this chapter from the first: it can never be played".into(),
+                );
+            }
+        }
+    }
+}
 
 /// The most nodes a search budget may spend on one decision.
 pub const MAX_SEARCH_NODES: u32 = 1_000_000;
@@ -191,6 +471,18 @@ fn ai_search(db: &ContentDb, r: &mut Report) {
         ("odds_samples", s.odds_samples, 1, 10_000),
         ("reach", s.eval.reach, 0, 64),
         ("candidates", s.candidates, 1, 12),
+        (
+            "attack_margin",
+            s.attack_margin.chaos.max(s.attack_margin.eladrin),
+            0,
+            MAX_SEARCH_NODES,
+        ),
+        (
+            "margin",
+            s.margin.chaos.max(s.margin.eladrin),
+            0,
+            MAX_SEARCH_NODES,
+        ),
     ] {
         if !(lo..=hi).contains(&value) {
             r.err(

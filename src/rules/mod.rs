@@ -13,6 +13,7 @@
 
 pub mod action;
 pub mod board;
+pub mod campaign;
 pub mod chapter;
 pub mod decks;
 pub mod economy;
@@ -320,6 +321,9 @@ pub struct GameSetup {
     /// replay made under older rules plays on as it was made.
     #[serde(default, skip_serializing_if = "version::is_first")]
     pub rules: version::Rules,
+    /// What a campaign chapter was given at its start (K2, K3): none outside a campaign.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carry: Option<campaign::CarryIn>,
 }
 
 impl GameSetup {

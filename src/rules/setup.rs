@@ -68,7 +68,7 @@ pub fn start_game(
     difficulty: Option<&str>,
     seed: u64,
 ) -> Result<(), String> {
-    start_game_under(world, level_id, difficulty, seed, Rules::CURRENT, &[])
+    start_game_under(world, level_id, difficulty, seed, Rules::CURRENT, &[], None)
 }
 
 /// `start_game` for these hot-seat players (`set_players`; none: one player), seated before
@@ -80,7 +80,36 @@ pub fn start_game_for(
     seed: u64,
     players: &[String],
 ) -> Result<(), String> {
-    start_game_under(world, level_id, difficulty, seed, Rules::CURRENT, players)
+    start_game_under(
+        world,
+        level_id,
+        difficulty,
+        seed,
+        Rules::CURRENT,
+        players,
+        None,
+    )
+}
+
+/// Starts a campaign chapter: `start_game_for` with what the chapter is given (`carry`, K2,
+/// K3), kept in the game's setup so its saves and replays hold it.
+pub fn start_chapter(
+    world: &mut World,
+    level_id: &str,
+    difficulty: Option<&str>,
+    seed: u64,
+    players: &[String],
+    carry: &super::campaign::CarryIn,
+) -> Result<(), String> {
+    start_game_under(
+        world,
+        level_id,
+        difficulty,
+        seed,
+        Rules::CURRENT,
+        players,
+        Some(carry),
+    )
 }
 
 /// `start_game_for` under the given rules version (a replay plays under the rules it was made
@@ -92,8 +121,9 @@ pub fn start_game_under(
     seed: u64,
     rules: Rules,
     players: &[String],
+    carry: Option<&super::campaign::CarryIn>,
 ) -> Result<(), String> {
-    spawn_game_under(world, level_id, difficulty, seed, rules)?;
+    spawn_game_with(world, level_id, difficulty, seed, rules, carry)?;
     if !players.is_empty() {
         set_players(world, players);
     }
@@ -119,6 +149,20 @@ pub fn spawn_game_under(
     difficulty: Option<&str>,
     seed: u64,
     rules: Rules,
+) -> Result<(), String> {
+    spawn_game_with(world, level_id, difficulty, seed, rules, None)
+}
+
+/// `spawn_game_under` with what a campaign chapter is given (`campaign::CarryIn`): its
+/// veterans and stock put in place with the level's, the cards it keeps left out of the decks
+/// and played.
+fn spawn_game_with(
+    world: &mut World,
+    level_id: &str,
+    difficulty: Option<&str>,
+    seed: u64,
+    rules: Rules,
+    carry: Option<&super::campaign::CarryIn>,
 ) -> Result<(), String> {
     let db = world.resource::<Content>().0.clone();
     let level = db
@@ -162,7 +206,14 @@ pub fn spawn_game_under(
     place_markers(world, &level);
     spawn_outposts(world, &db, &level, &diff)?;
     spawn_armies(world, &db, &level, &tweak_armies)?;
+    if let Some(c) = carry {
+        world.resource_mut::<GameSetup>().carry = Some(c.clone());
+        super::campaign::apply_units_and_stock(world, c)?;
+    }
     shuffle_decks(world, &db, &level);
+    if let Some(c) = carry {
+        super::campaign::apply_research_and_artifacts(world, c);
+    }
     Ok(())
 }
 
@@ -186,6 +237,7 @@ fn clear_game(world: &mut World, level: &str, difficulty: &str, seed: u64, rules
         seed,
         players: vec!["Eladrins".into()],
         rules,
+        carry: None,
     });
 }
 
@@ -362,6 +414,7 @@ fn spawn_armies(
                 ap: 0,
                 inactive: false,
                 embarked: false,
+                name: None,
             })
             .collect();
         world.spawn(Army {

@@ -81,6 +81,10 @@ pub struct Snapshot {
     /// (`chapter::ChapterState`); none in a level without chapters, or a save made before.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub chapters: std::collections::BTreeMap<String, String>,
+    /// The campaign this chapter game belongs to (K4); none outside a campaign. Not part of
+    /// the state hash: a replay of the chapter plays without it.
+    #[serde(default, skip_serializing_if = "super::campaign::CampaignRun::is_none")]
+    pub campaign: super::campaign::CampaignRun,
 }
 
 /// Takes a snapshot of the world.
@@ -125,6 +129,7 @@ pub fn capture_seen_by(world: &mut World, viewer: super::chapter::Viewer) -> Sna
 pub fn state_hash(world: &mut World) -> u64 {
     let mut s = capture(world);
     s.actions = ActionLog::default();
+    s.campaign = super::campaign::CampaignRun::default();
     // Stream the RON text into the hash: the same bytes as `ron::to_string`, without building
     // a string of the whole map (megabytes on the stress level, once per cycle).
     let mut h = Fnv::default();
@@ -370,6 +375,9 @@ pub struct Replay {
     /// The rules version it was recorded under (none: version 1, before versions existed).
     #[serde(default)]
     pub rules: super::version::Rules,
+    /// What a campaign chapter was given at its start (none outside a campaign).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carry: Option<super::campaign::CarryIn>,
 }
 
 /// The replay of the game in the world.
@@ -386,6 +394,7 @@ pub fn replay_of(world: &mut World) -> Replay {
         content_hash: Some(world.resource::<Content>().hash()),
         cycle_hashes: world.resource::<super::CycleHashes>().0.clone(),
         rules: setup.rules,
+        carry: setup.carry,
     }
 }
 
@@ -455,6 +464,7 @@ pub fn play_replay(world: &mut World, r: &Replay) -> Result<u64, String> {
         r.seed,
         r.rules,
         &r.players,
+        r.carry.as_ref(),
     )?;
     let mut checked = 0;
     for (i, (by, a)) in r.actions.iter().enumerate() {

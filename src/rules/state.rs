@@ -26,6 +26,7 @@ macro_rules! plain_state {
             cycle_hashes: $crate::rules::CycleHashes,
             census: $crate::rules::units::Census,
             tracks: $crate::rules::tracks::Tracks,
+            campaign: $crate::rules::campaign::CampaignRun,
         }
     };
 }

@@ -24,6 +24,10 @@ pub struct Unit {
     pub inactive: bool,
     /// Embarked or landed this cycle (R9.4: once per cycle).
     pub embarked: bool,
+    /// A veteran's name, carried from chapter to chapter of a campaign (K2); none for the
+    /// others (and in every save made before names).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// An army: one or more units on one hex, of one camp.
@@ -169,6 +173,7 @@ pub fn spawn(world: &mut World, camp: Camp, hex: Hex, unit: &str, count: u32) {
             ap,
             inactive: false,
             embarked: false,
+            name: None,
         });
     }
     match existing {

@@ -2,6 +2,7 @@
 //! command, the tests and the benchmarks.
 
 pub mod bench;
+pub mod campaign;
 pub mod fuzz;
 pub mod scenario;
 pub mod soak;
@@ -146,6 +147,8 @@ pub fn play_game_with(
         seed,
         max_cycles,
         brains: None,
+        players: &[],
+        carry: None,
     };
     play(content, &game, each_cycle)
 }
@@ -163,6 +166,10 @@ pub struct Game<'a> {
     pub max_cycles: u32,
     /// Each camp's AI (`sim --chaos-ai`); `None`: the difficulty's (`ai.ron: search`).
     pub brains: Option<crate::ai::search::Brains>,
+    /// The Eladrin seats (none: one).
+    pub players: &'a [String],
+    /// What a campaign chapter is given (`campaign run`); none outside a campaign.
+    pub carry: Option<&'a crate::rules::campaign::CarryIn>,
 }
 
 /// Plays `game` AI against AI, calling `each_cycle` when every new cycle's main phase begins.
@@ -177,8 +184,14 @@ pub fn play(
         seed,
         max_cycles,
         brains,
+        players,
+        carry,
     } = *game;
-    let mut app = setup::new_game(content, level, difficulty, seed)?;
+    let mut app = setup::headless_app(content);
+    match carry {
+        Some(c) => setup::start_chapter(app.world_mut(), level, difficulty, seed, players, c)?,
+        None => setup::start_game_for(app.world_mut(), level, difficulty, seed, players)?,
+    }
     if let Some(b) = brains {
         app.insert_resource(b);
     }
@@ -305,6 +318,16 @@ pub struct BatchStats {
     pub chaos_decision_us: (u32, u32),
 }
 
+/// The 95 % Wilson interval of `wins` out of `n` (n at least 1).
+pub fn wilson(wins: f64, n: f64) -> (f64, f64) {
+    let n = n.max(1.0);
+    let p = wins / n;
+    let z = 1.96f64;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 /// Win rate with its Wilson interval, outcomes and per-cycle averages.
 pub fn batch_stats(reports: &[GameReport]) -> BatchStats {
     let n = reports.len().max(1) as f64;
@@ -313,9 +336,7 @@ pub fn batch_stats(reports: &[GameReport]) -> BatchStats {
         .filter(|r| r.winner == Some(Camp::Eladrins))
         .count() as f64;
     let p = wins / n;
-    let z = 1.96f64;
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    let (lo, hi) = wilson(wins, n);
     let mut outcomes: std::collections::BTreeMap<String, usize> = Default::default();
     for r in reports {
         let who = r
@@ -360,7 +381,7 @@ pub fn batch_stats(reports: &[GameReport]) -> BatchStats {
     };
     BatchStats {
         eladrin_win_rate: p,
-        win_rate_ci95: ((centre - half).max(0.0), (centre + half).min(1.0)),
+        win_rate_ci95: (lo, hi),
         mean_cycles: reports.iter().map(|r| r.cycles as f64).sum::<f64>() / n,
         outcomes,
         per_cycle_mean,

@@ -73,6 +73,8 @@ fn a_searching_game_is_the_same_twice() {
         seed: 3,
         max_cycles: 30,
         brains: Some(searching(150)),
+        players: &[],
+        carry: None,
     };
     let (_, a) = sim::play(db.clone(), &game, &mut |_| Ok(())).expect("legal game");
     let (_, b) = sim::play(db.clone(), &game, &mut |_| Ok(())).expect("legal game");
@@ -106,6 +108,8 @@ fn a_margin_no_proposal_beats_plays_the_heuristics_game() {
             chaos,
             eladrin: Brain::Heuristic,
         }),
+        players: &[],
+        carry: None,
     };
     let play = |g: &sim::Game| {
         sim::play(db.clone(), g, &mut |_| Ok(()))

@@ -201,3 +201,48 @@ fn check_reports_as_data_when_called_in_process() {
     assert_eq!(p.line, 4, "{p}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// K1–K4 headless: `campaign list` names the chapters in order; `campaign run` plays every
+/// chapter with the carry-over, the same twice for a seed and differently for another; a bad
+/// flag is a usage error.
+#[test]
+fn campaign_list_and_run_are_deterministic_per_seed() {
+    let (code, out, err) = run(&["campaign", "list", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let chapters: Vec<&str> = v[0]["chapters"]
+        .as_array()
+        .expect("chapters")
+        .iter()
+        .filter_map(|c| c["id"].as_str())
+        .collect();
+    assert_eq!(chapters, ["first_light", "twin_rifts", "ring_of_fire"]);
+    let args = |seed: &'static str| {
+        [
+            "campaign",
+            "run",
+            "--seed",
+            seed,
+            "--json",
+            "--cycles",
+            "14",
+            "--retries",
+            "1",
+        ]
+    };
+    let (code, a, err) = run(&args("1"));
+    assert_eq!(code, 0, "{err}");
+    let (_, b, _) = run(&args("1"));
+    let (_, c, _) = run(&args("2"));
+    assert_eq!(a, b, "same seed, same campaign");
+    assert_ne!(a, c, "another seed, another campaign");
+    let r: serde_json::Value = serde_json::from_str(&a).expect("JSON");
+    let first = &r["chapters"][0];
+    assert_eq!(first["chapter"], "first_light");
+    assert!(first["led_to"].is_string());
+    let (code, _, err) = run(&["campaign", "run", "--games", "0"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run(&["campaign", "run", "--campaign", "nope"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("chaos_outpost"), "{err}");
+}

@@ -14,6 +14,7 @@ mod frames;
 mod fuzz;
 mod golden;
 mod i18n;
+mod k_campaign;
 mod layers;
 mod mods;
 mod r2_events;

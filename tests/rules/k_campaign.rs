@@ -1,0 +1,520 @@
+//! K1–K4 — The campaign: chapters in order from data, what carries over (veterans by name,
+//! research, artifacts, a share of the stock), cold starts with their fallback, branches, and
+//! the campaign save (atomic, the previous kept, damaged or hostile files refused by line and
+//! field).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use bevy::prelude::World;
+use chaos_outpost::content::campaign::{Campaign, Goto};
+use chaos_outpost::content::{Camp, ContentDb, Res, Severity, SourceFile, embedded_files};
+use chaos_outpost::rules::campaign::{
+    self, CampaignRun, CampaignState, CarryIn, Left, Veteran, left_by,
+};
+use chaos_outpost::rules::snapshot::{self, state_hash};
+use chaos_outpost::rules::{Army, Decks, GameSetup, GameWorld, Outpost, Research, setup};
+
+use crate::common::*;
+
+fn the_campaign(db: &ContentDb) -> Campaign {
+    db.set
+        .campaigns
+        .iter()
+        .find(|c| c.id == "chaos_outpost")
+        .cloned()
+        .expect("the base campaign")
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "chaos-outpost-campaign-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// A campaign past its first chapter, with `roster` on it.
+fn underway(db: &ContentDb, roster: &[(&str, &str)]) -> CampaignState {
+    let c = the_campaign(db);
+    let mut s = CampaignState::new(&c, db, "normal", 7, &[], Some("twin_rifts")).expect("new");
+    s.done.push(campaign::ChapterRecord {
+        chapter: "first_light".into(),
+        won: true,
+        cycles: 9,
+        score: 100,
+        ..Default::default()
+    });
+    s.roster = roster
+        .iter()
+        .map(|(name, kind)| Veteran {
+            name: (*name).into(),
+            kind: (*kind).into(),
+            wounds: 0,
+            chapters: 1,
+        })
+        .collect();
+    s
+}
+
+/// A world with `carry`'s chapter started.
+fn started(db: &ContentDb, level: &str, carry: &CarryIn) -> World {
+    let mut app = setup::headless_app(Arc::new(db.clone()));
+    setup::start_chapter(app.world_mut(), level, Some("normal"), 3, &[], carry).expect("starts");
+    std::mem::take(app.world_mut())
+}
+
+fn named(world: &mut World, name: &str) -> Option<(Army, String)> {
+    world.query::<&Army>().iter(world).find_map(|a| {
+        a.units
+            .iter()
+            .find(|u| u.name.as_deref() == Some(name))
+            .map(|u| (a.clone(), u.kind.clone()))
+    })
+}
+
+#[test]
+fn k1_the_base_campaign_lists_its_chapters_in_order_from_data() {
+    let db = base();
+    let c = the_campaign(&db);
+    let listed: Vec<&str> = c
+        .listed(|l| db.levels.contains_key(l))
+        .iter()
+        .map(|x| x.id.as_str())
+        .collect();
+    assert_eq!(listed, ["first_light", "twin_rifts", "ring_of_fire"]);
+    // A won chapter without a branch leads on to the next listed one; the last to victory.
+    let has = |l: &str| db.levels.contains_key(l);
+    assert_eq!(
+        c.next_after("first_light", true, &[], has),
+        Goto::Chapter("twin_rifts".into())
+    );
+    assert_eq!(c.next_after("ring_of_fire", true, &[], has), Goto::Victory);
+    assert_eq!(c.next_after("twin_rifts", false, &[], has), Goto::Retry);
+}
+
+#[test]
+fn k1_an_optional_chapter_whose_level_is_missing_is_skipped_and_a_flag_branches() {
+    let db = base();
+    let mut c = the_campaign(&db);
+    let text = r#"(id: "dragon", level: "no_such_level", optional: true,
+        next: [(on: Won, to: Chapter("ring_of_fire"))])"#;
+    c.chapters.insert(2, ron::from_str(text).expect("chapter"));
+    c.chapters[1].next = ron::from_str(
+        r#"[(on: Flag("portal_overrun"), to: Defeat), (on: Won, to: Chapter("dragon"))]"#,
+    )
+    .expect("branches");
+    let has = |l: &str| db.levels.contains_key(l);
+    assert!(
+        !c.listed(has).iter().any(|x| x.id == "dragon"),
+        "not listed without its level"
+    );
+    // Won leads into the missing chapter, which passes on to where its own win leads.
+    assert_eq!(
+        c.next_after("twin_rifts", true, &[], has),
+        Goto::Chapter("ring_of_fire".into())
+    );
+    // With its level present, the chapter is played.
+    assert_eq!(
+        c.next_after("twin_rifts", true, &[], |_| true),
+        Goto::Chapter("dragon".into())
+    );
+    // A flag set by the ending picks its branch before the plain result.
+    assert_eq!(
+        c.next_after("twin_rifts", false, &["portal_overrun".into()], has),
+        Goto::Defeat
+    );
+}
+
+/// The base files with `campaigns.ron` replaced by `text`.
+fn with_campaigns(text: &str) -> Result<ContentDb, Vec<chaos_outpost::content::Problem>> {
+    let files: Vec<SourceFile> = embedded_files()
+        .into_iter()
+        .map(|mut f| {
+            if f.path.ends_with("campaigns.ron") {
+                f.text = text.to_string();
+            }
+            f
+        })
+        .collect();
+    ContentDb::from_files(files)
+}
+
+#[test]
+fn k1_a_broken_campaign_file_is_refused_with_file_line_and_field() {
+    let good = embedded_files()
+        .into_iter()
+        .find(|f| f.path.ends_with("campaigns.ron"))
+        .expect("campaigns.ron")
+        .text;
+    // A branch to a chapter that does not exist.
+    let bad = good.replacen(
+        r#"to: Chapter("ring_of_fire")"#,
+        r#"to: Chapter("ring_of_fyre")"#,
+        1,
+    );
+    let ps = with_campaigns(&bad).expect_err("refused");
+    let p = ps
+        .iter()
+        .find(|p| p.field.contains("chapters[twin_rifts].next"))
+        .unwrap_or_else(|| panic!("a problem at the branch: {ps:?}"));
+    assert!(p.file.ends_with("campaigns.ron"), "{p}");
+    let line = bad
+        .lines()
+        .position(|l| l.contains("ring_of_fyre"))
+        .expect("line")
+        + 1;
+    assert_eq!(p.line, line, "{p}");
+    assert!(p.message.contains("ring_of_fyre"), "{p}");
+    // A fallback that can't give what the chapter needs (K3), and an unknown unit.
+    let bad = good.replacen(
+        r#"fallback: (veterans: ["warden", "ranger"]"#,
+        r#"fallback: (veterans: ["dragon"]"#,
+        1,
+    );
+    let ps = with_campaigns(&bad).expect_err("refused");
+    assert!(
+        ps.iter()
+            .any(|p| p.field.ends_with("fallback.veterans") && p.message.contains("dragon")),
+        "{ps:?}"
+    );
+    // Not RON at all: the parse error names the line.
+    let ps = with_campaigns("[ (id: \"x\", name: ").expect_err("refused");
+    assert!(
+        ps[0].file.ends_with("campaigns.ron") && ps[0].line >= 1,
+        "{ps:?}"
+    );
+    // A level that is missing without `optional`.
+    let bad = good.replacen(r#"level: "hard""#, r#"level: "hardd""#, 1);
+    let ps = with_campaigns(&bad).expect_err("refused");
+    assert!(
+        ps.iter().any(|p| p.severity == Severity::Error
+            && p.field.ends_with("chapters[ring_of_fire].level")
+            && p.message.contains("optional")),
+        "{ps:?}"
+    );
+}
+
+#[test]
+fn k2_a_veteran_musters_by_name_survives_and_reappears_on_the_roster() {
+    let db = base();
+    let c = the_campaign(&db);
+    let state = underway(&db, &[("Aelar", "warden"), ("Ilyana", "ranger")]);
+    let def = c.chapter("twin_rifts").expect("chapter").clone();
+    let carry = state.carry_in(&def, &["Ilyana".into()]);
+    assert_eq!(carry.veterans.len(), 1, "only who was picked musters");
+    let mut w = started(&db, "standard", &carry);
+    let (army, kind) = named(&mut w, "Ilyana").expect("Ilyana is in the game");
+    assert_eq!(kind, "ranger");
+    assert_eq!(army.camp, Camp::Eladrins);
+    // At the portal's outpost, Dawnwatch.
+    assert_eq!((army.hex.x, army.hex.y), (0, 0));
+    assert!(named(&mut w, "Aelar").is_none(), "Aelar stayed behind");
+    // The chapter ends: Ilyana is back, one chapter more; Aelar kept his place.
+    let mut state2 = state.clone();
+    let mut left = left_by(&mut w);
+    left.won = true;
+    let go = state2.finish(&c, &db, &carry, &left);
+    assert_eq!(go, Goto::Chapter("ring_of_fire".into()));
+    let ilyana = state2
+        .roster
+        .iter()
+        .find(|v| v.name == "Ilyana")
+        .expect("Ilyana on the roster");
+    assert_eq!((ilyana.kind.as_str(), ilyana.chapters), ("ranger", 2));
+    assert!(state2.roster.iter().any(|v| v.name == "Aelar"));
+    assert!(state2.roster.len() <= c.carry.veterans as usize);
+    // The level's own units that survived became veterans with names of their own.
+    let names: Vec<&str> = state2.roster.iter().map(|v| v.name.as_str()).collect();
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len(), "no name twice: {names:?}");
+    assert!(names.iter().all(|n| !n.is_empty()));
+}
+
+#[test]
+fn k2_a_fallen_veterans_name_is_never_given_again() {
+    let db = base();
+    let c = the_campaign(&db);
+    let mut state = underway(&db, &[("Aelar", "warden")]);
+    let def = c.chapter("twin_rifts").expect("chapter").clone();
+    let carry = state.carry_in(&def, &["Aelar".into()]);
+    // Aelar did not come back; two unnamed units did.
+    let left = Left {
+        won: true,
+        cycles: 10,
+        survivors: vec![
+            Veteran {
+                kind: "warden".into(),
+                ..Default::default()
+            },
+            Veteran {
+                kind: "ranger".into(),
+                ..Default::default()
+            },
+        ],
+        ..Default::default()
+    };
+    state.finish(&c, &db, &carry, &left);
+    assert_eq!(
+        state.done.last().map(|r| r.fell.clone()),
+        Some(vec!["Aelar".to_string()])
+    );
+    assert!(state.fallen.contains(&"Aelar".to_string()));
+    let names: Vec<&str> = state.roster.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names.len(), 2);
+    assert!(!names.contains(&"Aelar"), "{names:?}");
+    assert_eq!(names, [c.names[1].as_str(), c.names[2].as_str()]);
+}
+
+#[test]
+fn k2_research_artifacts_and_a_capped_share_of_the_stock_carry_on() {
+    let db = base();
+    let c = the_campaign(&db);
+    let mut state = underway(&db, &[]);
+    let def = c.chapter("ring_of_fire").expect("chapter").clone();
+    let mut stock = st(&[(Res::Food, 30), (Res::Wood, 5)]);
+    let left = Left {
+        won: true,
+        cycles: 9,
+        research: vec!["deep_cellars".into()],
+        artifacts: vec!["crystal_lens".into()],
+        stock,
+        ..Default::default()
+    };
+    let twin = c.chapter("twin_rifts").expect("chapter").clone();
+    let carry0 = state.carry_in(&twin, &[]);
+    state.finish(&c, &db, &carry0, &left);
+    // 40 % rounded down, at most 8 of each.
+    stock = st(&[(Res::Food, 8), (Res::Wood, 2)]);
+    assert_eq!(state.stock, stock);
+    assert_eq!(state.research, ["deep_cellars"]);
+    assert_eq!(state.artifacts, ["crystal_lens"]);
+    let carry = state.carry_in(&def, &[]);
+    let mut w = started(&db, "hard", &carry);
+    let r = w.resource::<Research>().clone();
+    assert!(r.done.contains(&"deep_cellars".to_string()));
+    let decks = w.resource::<Decks>().clone();
+    assert!(
+        !decks.research.draw.contains(&"deep_cellars".to_string()),
+        "not offered again"
+    );
+    assert!(!decks.artifacts.draw.contains(&"crystal_lens".to_string()));
+    assert!(
+        decks
+            .artifacts
+            .discard
+            .contains(&"crystal_lens".to_string())
+    );
+    // The share lands in Dawnwatch's stock, on top of the level's.
+    let mut plain = setup::headless_app(Arc::new(db.clone()));
+    setup::start_game(plain.world_mut(), "hard", Some("normal"), 3).expect("starts");
+    // Kept in the stock, or lying on the tile where the storage is full (R3.3).
+    let dawn = |w: &mut World| {
+        let (hex, mut stock) = w
+            .query::<&Outpost>()
+            .iter(w)
+            .find(|o| o.name == "Dawnwatch")
+            .map(|o| (o.hex, o.stock))
+            .expect("Dawnwatch");
+        if let Some(t) = w.tile(hex) {
+            stock.add_all(&t.lying);
+        }
+        stock
+    };
+    let with = dawn(&mut w);
+    let without = dawn(plain.world_mut());
+    assert!(
+        with.get(Res::Food) > without.get(Res::Food),
+        "{with:?} vs {without:?}"
+    );
+    // The ring of fire needs two veterans: none on the roster, so the fallback's units stand in.
+    assert_eq!(carry.veterans.len(), def.needs.veterans as usize);
+    assert!(carry.veterans.iter().all(|v| v.name.is_empty()));
+}
+
+#[test]
+fn k3_a_chapter_started_cold_gets_its_fallback() {
+    let db = base();
+    let c = the_campaign(&db);
+    let state = CampaignState::new(&c, &db, "normal", 1, &["Ana".into()], Some("ring_of_fire"))
+        .expect("new");
+    assert!(state.cold());
+    let def = c.chapter("ring_of_fire").expect("chapter").clone();
+    let carry = state.carry_in(&def, &[]);
+    let kinds: Vec<&str> = carry.veterans.iter().map(|v| v.kind.as_str()).collect();
+    assert_eq!(kinds, ["warden", "warden", "arcanist"]);
+    assert_eq!(carry.research, def.fallback.research);
+    assert_eq!(carry.artifacts, def.fallback.artifacts);
+    assert_eq!(carry.stock, def.fallback.stock);
+    let mut w = started(&db, "hard", &carry);
+    assert_eq!(w.resource::<GameSetup>().carry.as_ref(), Some(&carry));
+    for t in &def.fallback.research {
+        assert!(w.resource::<Research>().done.contains(t));
+    }
+    // The fallback units stand at Dawnwatch as one army (the level's own armies are there too).
+    let at_dawn: usize = w
+        .query::<&Army>()
+        .iter(&w)
+        .filter(|a| a.camp == Camp::Eladrins && a.units.iter().all(|u| u.name.is_none()))
+        .count();
+    assert!(at_dawn >= 1);
+    // A chapter that does not exist can't be started.
+    let err = CampaignState::new(&c, &db, "normal", 1, &[], Some("nowhere")).expect_err("refused");
+    assert!(
+        err.contains("nowhere") && err.contains("twin_rifts"),
+        "{err}"
+    );
+}
+
+#[test]
+fn k4_a_lost_chapter_is_retried_and_changes_nothing_but_its_record() {
+    let db = base();
+    let c = the_campaign(&db);
+    let mut state = underway(&db, &[("Aelar", "warden")]);
+    let before = state.clone();
+    let def = c.chapter("twin_rifts").expect("chapter").clone();
+    let carry = state.carry_in(&def, &["Aelar".into()]);
+    let seed = state.seed_for("twin_rifts");
+    let go = state.finish(
+        &c,
+        &db,
+        &carry,
+        &Left {
+            won: false,
+            cycles: 7,
+            flags: vec!["portal_overrun".into()],
+            ..Default::default()
+        },
+    );
+    assert_eq!(go, Goto::Retry);
+    assert_eq!(state.roster, before.roster, "Aelar did not die for good");
+    assert_eq!(state.current.as_deref(), Some("twin_rifts"));
+    assert_eq!(state.done.len(), before.done.len() + 1);
+    assert_ne!(
+        state.seed_for("twin_rifts"),
+        seed,
+        "a retry meets other dice"
+    );
+}
+
+/// A save edited as a hostile or careless hand would, its header made to match.
+fn rewrapped(text: &str, from: &str, to: &str) -> String {
+    let (_, body) = text.split_once('\n').expect("a header line");
+    chaos_outpost::ground::files::envelope(
+        "campaign",
+        campaign::CAMPAIGN_VERSION,
+        &body.replace(from, to),
+    )
+}
+
+#[test]
+fn k4_the_campaign_saves_atomically_and_a_damaged_save_falls_back_to_the_previous() {
+    let db = base();
+    let dir = tmpdir("save");
+    let mut state = underway(&db, &[("Aelar", "warden")]);
+    campaign::save(&state, &dir).expect("saved");
+    state.score = 999;
+    campaign::save(&state, &dir).expect("saved again");
+    assert!(
+        dir.join("chapters/twin_rifts.ron").is_file(),
+        "the chapter's start is kept"
+    );
+    let (got, problems) = campaign::load(&dir, &db);
+    assert_eq!(got.as_ref().map(|s| s.score), Some(999));
+    assert!(problems.is_empty());
+    // Damage the save: the previous one loads, and the damage is reported with its line.
+    let path = dir.join(campaign::SAVE_FILE);
+    let text = std::fs::read_to_string(&path).expect("read");
+    std::fs::write(&path, rewrapped(&text, "roster:", "roster: ((((")).expect("write");
+    let (got, problems) = campaign::load(&dir, &db);
+    assert_eq!(got.map(|s| s.score), Some(0), "the previous save");
+    assert_eq!(problems.len(), 1);
+    assert!(problems[0].contains("campaign.ron:"), "{problems:?}");
+    let line = text
+        .lines()
+        .position(|l| l.contains("roster:"))
+        .expect("line")
+        + 1;
+    assert!(problems[0].contains(&format!(":{line}:")), "{problems:?}");
+    // Nothing was lost: the damaged file is still there to look at.
+    assert!(path.is_file());
+}
+
+#[test]
+fn k4_a_hostile_campaign_save_is_refused_naming_the_field() {
+    let db = base();
+    let dir = tmpdir("hostile");
+    let state = underway(&db, &[("Aelar", "warden")]);
+    campaign::save(&state, &dir).expect("saved");
+    let path = dir.join(campaign::SAVE_FILE);
+    let text = std::fs::read_to_string(&path).expect("read");
+    for (from, to, field) in [
+        ("kind: \"warden\"", "kind: \"husk\"", "kind"),
+        (
+            "campaign: \"chaos_outpost\"",
+            "campaign: \"../../etc\"",
+            "campaign",
+        ),
+        (
+            "difficulty: \"normal\"",
+            "difficulty: \"godlike\"",
+            "difficulty",
+        ),
+    ] {
+        std::fs::write(&path, rewrapped(&text, from, to)).expect("write");
+        let err = campaign::read(&path, &db).expect_err("refused");
+        assert!(err.contains(&format!("in `{field}`")), "{err}");
+        let line = text.lines().position(|l| l.contains(from)).expect("line") + 1;
+        assert!(err.contains(&format!("campaign.ron:{line}:")), "{err}");
+    }
+    // Edited without its header made to match: refused before it is read.
+    std::fs::write(&path, text.replace("Aelar", "Aelor")).expect("write");
+    let err = campaign::read(&path, &db).expect_err("refused");
+    assert!(err.contains("altered"), "{err}");
+    // Too big to be a campaign.
+    std::fs::write(&path, "x".repeat(2 * 1024 * 1024)).expect("write");
+    let err = campaign::read(&path, &db).expect_err("refused");
+    assert!(err.contains("campaign.ron"), "{err}");
+    // A newer format.
+    std::fs::write(&path, text.replacen("v1", "v9", 1)).expect("write");
+    assert!(campaign::read(&path, &db).is_err());
+}
+
+#[test]
+fn k4_a_chapters_save_holds_its_campaign_and_its_replay_plays_without_it() {
+    let db = base();
+    let c = the_campaign(&db);
+    let state = underway(&db, &[("Aelar", "warden")]);
+    let def = c.chapter("twin_rifts").expect("chapter").clone();
+    let carry = state.carry_in(&def, &["Aelar".into()]);
+    let mut w = started(&db, "standard", &carry);
+    w.insert_resource(CampaignRun(Some(state.clone())));
+    let h = state_hash(&mut w);
+    let dir = tmpdir("embedded");
+    let path = dir.join("mid.ron");
+    snapshot::save(&mut w, &path).expect("saved");
+    let s = snapshot::read(&path).expect("read");
+    assert_eq!(
+        s.campaign.0.as_ref(),
+        Some(&state),
+        "the campaign rides along"
+    );
+    let mut app = setup::headless_app(Arc::new(db.clone()));
+    snapshot::restore(app.world_mut(), &s).expect("restored");
+    assert_eq!(
+        app.world().resource::<CampaignRun>().0.as_ref(),
+        Some(&state)
+    );
+    // The campaign is not game state: the hash is the same without it.
+    w.insert_resource(CampaignRun(None));
+    assert_eq!(state_hash(&mut w), h);
+    // A replay of the chapter holds what it was given and plays the same.
+    let r = snapshot::replay_of(&mut w);
+    assert_eq!(r.carry.as_ref(), Some(&carry));
+    let mut again = setup::headless_app(Arc::new(db));
+    assert_eq!(snapshot::play_replay(again.world_mut(), &r), Ok(h));
+}
