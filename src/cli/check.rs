@@ -92,7 +92,10 @@ pub fn check(paths: &[PathBuf], extra_mods: &[PathBuf]) -> Report {
     };
     // The base content alone.
     match ContentDb::from_files(base.clone()) {
-        Ok(db) => r.problems.extend(db.warnings),
+        Ok(db) => {
+            r.problems.extend(campaigns_start(&db));
+            r.problems.extend(db.warnings);
+        }
         Err(ps) => r.problems.extend(ps),
     }
     // Mod folders are loaded together (with the installed mods they depend on), as the game
@@ -108,6 +111,7 @@ pub fn check(paths: &[PathBuf], extra_mods: &[PathBuf]) -> Report {
         match mods::load(base.clone(), &sources) {
             Ok((db, report)) => {
                 r.problems.extend(playable(&db));
+                r.problems.extend(campaigns_start(&db));
                 for m in unreadable.iter().chain(report.mods.iter()) {
                     r.checked.push(format!("mod {} ({})", m.id, m.dir));
                     r.problems.extend(m.problems.iter().cloned());
@@ -146,6 +150,7 @@ pub fn check(paths: &[PathBuf], extra_mods: &[PathBuf]) -> Report {
         match ContentDb::from_files(files) {
             Ok(db) => {
                 r.problems.extend(playable(&db));
+                r.problems.extend(campaigns_start(&db));
                 r.problems.extend(db.warnings);
             }
             Err(ps) => r.problems.extend(ps),
@@ -185,6 +190,59 @@ fn playable(db: &ContentDb) -> Vec<Problem> {
             message: format!("{message}: the level can't start"),
             mod_id: String::new(),
         });
+    }
+    out
+}
+
+/// The campaign chapters that can't start cold (K3): each listed chapter is started in a
+/// headless game from its fallback, as a player starting there would; a failure (a muster on
+/// water, a unit the level can't hold) is reported at the chapter in `campaigns.ron`.
+fn campaigns_start(db: &ContentDb) -> Vec<Problem> {
+    use crate::rules::campaign::CampaignState;
+    let text = crate::content::embedded_files()
+        .into_iter()
+        .find(|f| f.path.ends_with("campaigns.ron"));
+    let mut out = Vec::new();
+    for c in &db.set.campaigns {
+        let difficulty = c.difficulties.first().cloned().unwrap_or_default();
+        for ch in c.listed(|l| db.levels.contains_key(l)) {
+            let started =
+                CampaignState::new(c, db, &difficulty, 1, &[], Some(&ch.id)).and_then(|s| {
+                    let carry = s.carry_in(ch, &[]);
+                    let mut app =
+                        crate::rules::setup::headless_app(std::sync::Arc::new(db.clone()));
+                    crate::rules::setup::start_chapter(
+                        app.world_mut(),
+                        &ch.level,
+                        Some(&difficulty),
+                        1,
+                        &s.players,
+                        &carry,
+                    )
+                });
+            let Err(message) = started else { continue };
+            let anchor = format!("\"{}\"", c.id);
+            let (file, (line, col)) = match text.as_ref().filter(|f| f.text.contains(&anchor)) {
+                Some(f) => (
+                    f.path.clone(),
+                    crate::content::locate(
+                        &f.text,
+                        &[&format!("\"{}\"", c.id), &format!("\"{}\"", ch.id)],
+                    ),
+                ),
+                // A mod's campaign: its own content/campaigns.ron.
+                None => ("content/campaigns.ron".into(), (0, 0)),
+            };
+            out.push(Problem {
+                severity: Severity::Error,
+                file,
+                line,
+                col,
+                field: format!("campaigns[{}].chapters[{}].fallback", c.id, ch.id),
+                message: format!("the chapter can't start from its fallback (K3): {message}"),
+                mod_id: String::new(),
+            });
+        }
     }
     out
 }

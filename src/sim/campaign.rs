@@ -126,8 +126,14 @@ pub fn run(
             players: &players,
             carry: Some(&carry),
         };
-        let (mut app, report) = super::play(content.clone(), &game, &mut |_| Ok(()))
-            .map_err(|e| format!("chapter `{current}`: {e}"))?;
+        let (mut app, report) =
+            super::play(content.clone(), &game, &mut |_| Ok(())).map_err(|e| {
+                if e.contains(&format!("`{current}`")) {
+                    e
+                } else {
+                    format!("chapter `{current}`: {e}")
+                }
+            })?;
         let left = left_by(app.world_mut());
         let go = state.finish(&campaign, &content, &carry, &left);
         let mut go_text = match &go {

@@ -518,3 +518,35 @@ fn k4_a_chapters_save_holds_its_campaign_and_its_replay_plays_without_it() {
     let mut again = setup::headless_app(Arc::new(db));
     assert_eq!(snapshot::play_replay(again.world_mut(), &r), Ok(h));
 }
+
+/// K3: `check` starts every chapter from its fallback, as a player starting there would, and
+/// refuses one that can't (a muster on a lake), naming the chapter.
+#[test]
+fn k3_check_refuses_a_chapter_that_cannot_start_from_its_fallback() {
+    let dir = tmpdir("check");
+    std::fs::create_dir_all(dir.join("content")).expect("dir");
+    std::fs::write(
+        dir.join("mod.ron"),
+        r#"(id: "wet", name: "Wet", version: "1.0.0", game: ">=0.1, <0.2", description: "x",
+            authors: [], dependencies: {}, conflicts: [], load_after: [])"#,
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("content/campaigns.ron"),
+        r#"[(id: "wet", name: "Wet", difficulties: ["normal"], carry: (),
+            chapters: [(id: "lake", level: "first_light", admit: 1,
+                        muster_at: Some((-2, 2)), fallback: (veterans: ["warden"]))])]"#,
+    )
+    .expect("write");
+    let r = chaos_outpost::cli::check::check(&[dir], &[]);
+    assert!(
+        r.problems.iter().any(|p| p.severity == Severity::Error
+            && p.field == "campaigns[wet].chapters[lake].fallback"
+            && p.message.contains("not passable")),
+        "{:?}",
+        r.problems
+    );
+    // The base campaign's chapters all start from their fallbacks.
+    let r = chaos_outpost::cli::check::check(&[], &[]);
+    assert_eq!(r.errors(), 0, "{:?}", r.problems);
+}
