@@ -260,63 +260,47 @@ impl Campaign {
         flags: &[String],
         has_level: impl Fn(&str) -> bool,
     ) -> Goto {
-        let listed = self.listed(&has_level);
-        let Some(def) = self.chapter(chapter) else {
-            return Goto::Defeat;
-        };
-        let chosen = def
-            .next
-            .iter()
-            .find(|b| match &b.on {
-                When::Won => won,
-                When::Lost => !won,
-                When::Flag(f) => flags.contains(f),
-            })
-            .map(|b| b.to.clone());
-        let go = match chosen {
-            Some(g) => g,
-            None if !won => Goto::Retry,
-            None => {
-                let at = self.chapters.iter().position(|c| c.id == chapter);
-                match at.and_then(|i| {
-                    self.chapters[i + 1..]
-                        .iter()
-                        .find(|c| listed.iter().any(|l| l.id == c.id))
-                }) {
-                    Some(c) => Goto::Chapter(c.id.clone()),
-                    None => Goto::Victory,
-                }
-            }
-        };
+        let mut go = self.branch(chapter, won, flags, &has_level);
         // A branch into a chapter not listed goes on as that chapter won would (bounded: each
         // chapter is passed through once).
-        let mut go = go;
-        let mut seen = 0;
-        while let Goto::Chapter(id) = &go {
-            if listed.iter().any(|c| &c.id == id) || seen > self.chapters.len() {
-                break;
+        for _ in 0..self.chapters.len() {
+            let Goto::Chapter(id) = &go else { break };
+            match self.chapter(id) {
+                Some(c) if c.optional && !has_level(&c.level) => {
+                    go = self.branch(&c.id, true, &[], &has_level);
+                }
+                Some(_) => break,
+                None => return Goto::Defeat,
             }
-            seen += 1;
-            go = match self.chapter(id) {
-                Some(_) => self.next_after_skipped(id, &has_level),
-                None => Goto::Defeat,
-            };
         }
         go
     }
 
-    fn next_after_skipped(&self, id: &str, has_level: &impl Fn(&str) -> bool) -> Goto {
-        let Some(def) = self.chapter(id) else {
+    /// One step of `next_after`: `chapter`'s first matching branch, else the next listed
+    /// chapter when won (victory after the last) and a retry when lost.
+    fn branch(
+        &self,
+        chapter: &str,
+        won: bool,
+        flags: &[String],
+        has_level: &impl Fn(&str) -> bool,
+    ) -> Goto {
+        let Some(at) = self.chapters.iter().position(|c| c.id == chapter) else {
             return Goto::Defeat;
         };
-        if let Some(b) = def.next.iter().find(|b| b.on == When::Won) {
-            return b.to.clone();
+        let chosen = self.chapters[at].next.iter().find(|b| match &b.on {
+            When::Won => won,
+            When::Lost => !won,
+            When::Flag(f) => flags.contains(f),
+        });
+        match chosen {
+            Some(b) => b.to.clone(),
+            None if !won => Goto::Retry,
+            None => self.chapters[at + 1..]
+                .iter()
+                .find(|c| !c.optional || has_level(&c.level))
+                .map(|c| Goto::Chapter(c.id.clone()))
+                .unwrap_or(Goto::Victory),
         }
-        let at = self.chapters.iter().position(|c| c.id == id).unwrap_or(0);
-        self.chapters[at + 1..]
-            .iter()
-            .find(|c| !c.optional || has_level(&c.level))
-            .map(|c| Goto::Chapter(c.id.clone()))
-            .unwrap_or(Goto::Victory)
     }
 }

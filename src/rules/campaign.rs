@@ -106,11 +106,13 @@ pub fn apply_units_and_stock(world: &mut World, carry: &CarryIn) -> Result<(), S
     let db = world.content();
     let at = muster_hex(world, carry);
     if !carry.veterans.is_empty() {
-        let ok = world.tile(at).is_some_and(|t| {
+        // Passable land, as for a level's own Eladrin armies (`setup` checks those; this
+        // module is below it and can't call it).
+        let passable = world.tile(at).is_some_and(|t| {
             db.terrain(&t.terrain)
                 .is_some_and(|x| !x.water && !x.impassable)
         });
-        if !ok {
+        if !passable {
             return Err(format!(
                 "chapter `{}`: the veterans muster at {:?}, which is not passable land on this map",
                 carry.chapter,
@@ -276,20 +278,10 @@ pub fn left_by(world: &mut World) -> Left {
         .unwrap_or_default();
     let research = world.resource::<Research>().done.clone();
     let new_research = research.iter().filter(|t| !carried.contains(t)).count() as u32;
-    let db = world.content();
-    let artifacts = world
-        .resource::<Decks>()
-        .artifacts
-        .discard
-        .iter()
-        .filter(|c| db.set.artifacts.iter().any(|a| &a.id == *c))
-        .cloned()
-        .collect();
+    // The artifact deck's discard pile: the artifacts found (and those carried in).
+    let artifacts = world.resource::<Decks>().artifacts.discard.clone();
     let mut stock = Stock::default();
-    let mut outposts: Vec<&Outpost> = Vec::new();
-    let all: Vec<Outpost> = world.query::<&Outpost>().iter(world).cloned().collect();
-    outposts.extend(all.iter());
-    for o in outposts {
+    for o in world.query::<&Outpost>().iter(world) {
         stock.add_all(&o.stock);
     }
     Left {
