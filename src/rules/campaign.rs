@@ -873,3 +873,29 @@ pub fn load(dir: &Path, db: &ContentDb) -> (Option<CampaignState>, Vec<String>) 
     }
     (None, problems)
 }
+
+/// The folder campaign `id`'s save lives in under `root` (`root/ID`); none for an id that
+/// can't name a folder (`safe_name`), so a hostile campaign never writes outside `root`.
+pub fn dir_for(root: &Path, id: &str) -> Option<PathBuf> {
+    safe_name(id).then(|| root.join(id))
+}
+
+/// The campaign as it stood when `chapter` last began (`dir/chapters/CHAPTER.ron`, written by
+/// `save`): replaying a done chapter goes back there, and the chapters after it are played
+/// again. Checked like any campaign save.
+pub fn chapter_start(dir: &Path, chapter: &str, db: &ContentDb) -> Result<CampaignState, String> {
+    if !safe_name(chapter) {
+        return Err(format!("`{chapter}` can't name a chapter's save"));
+    }
+    let state = read(&dir.join("chapters").join(format!("{chapter}.ron")), db)?;
+    if state.current.as_deref() != Some(chapter) {
+        return Err(format!(
+            "{}: in `current`: the save stands at {:?}, not at `{chapter}`",
+            dir.join("chapters")
+                .join(format!("{chapter}.ron"))
+                .display(),
+            state.current
+        ));
+    }
+    Ok(state)
+}

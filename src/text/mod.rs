@@ -10,6 +10,7 @@
 //! `action.rs` (inherent impls, so a call reads `refusal.words(&tr)`).
 
 mod action;
+pub mod campaign;
 pub mod chapter;
 mod event;
 mod outcome;
@@ -254,6 +255,13 @@ pub fn content_texts(db: &crate::content::ContentDb) -> Vec<String> {
         }
         for t in l.difficulty_tweaks.values() {
             out.push(&t.text);
+        }
+    }
+    for c in &s.campaigns {
+        out.extend([c.name.as_str(), &c.description]);
+        for ch in &c.chapters {
+            out.extend([ch.name.as_str(), &ch.briefing]);
+            out.extend(ch.rules.iter().map(String::as_str));
         }
     }
     let mut seen = std::collections::BTreeSet::new();

@@ -178,7 +178,12 @@ fn draw_guide(
     setup: Res<GameSetup>,
     content: Res<Content>,
     tr: Res<Translations>,
+    menu: Res<super::menu::Menu>,
 ) -> Result {
+    // The campaign screen (a briefing) stands where the intro would: it waits behind it.
+    if menu.campaign {
+        return Ok(());
+    }
     let ctx = contexts.ctx_mut()?;
     if let Some(game) = guide.intro_for.clone() {
         let level = content.0.levels.get(&game.0);

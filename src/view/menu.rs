@@ -30,6 +30,10 @@ pub struct Menu {
     pub mods_open: bool,
     /// The credits window is shown.
     pub credits_open: bool,
+    /// The campaign screen is shown (`campaign_ui`).
+    pub campaign: bool,
+    /// The Campaign button was clicked: the campaign screen opens next frame.
+    pub campaign_asked: bool,
     /// The name typed for a named save.
     pub slot_name: String,
     /// The save whose Delete was clicked once (a second click deletes).
@@ -92,6 +96,8 @@ impl Default for Menu {
             settings_open: false,
             mods_open: false,
             credits_open: false,
+            campaign: false,
+            campaign_asked: false,
             slot_name: String::new(),
             confirm_delete: None,
             pending: None,
@@ -223,15 +229,19 @@ fn draw_menu(
     time: Res<Time>,
     mut saves_seen: Local<Option<(f32, bool, bool)>>,
     mut slots_seen: Local<Vec<snapshot::SlotInfo>>,
-    (mut help, tr, keymap): (
+    (mut help, tr, keymap, campaign_run): (
         ResMut<super::help::Help>,
         Res<crate::text::Translations>,
         Res<crate::app::keys::Keymap>,
+        Res<crate::rules::campaign::CampaignRun>,
     ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    // A campaign chapter's end has a window of its own (campaign_ui).
     if let Some(w) = outcome.winner
         && !menu.open
+        && !menu.campaign
+        && campaign_run.is_none()
     {
         the_end(ctx, &mut menu, &tr, w, &outcome, &research, &history);
     }
@@ -383,6 +393,9 @@ fn buttons(
     ui.horizontal(|ui| {
         if ui.button(tr.t("Start")).clicked() {
             menu.pending = Some(Command::Start);
+        }
+        if ui.button(tr.t("Campaign")).clicked() {
+            menu.campaign_asked = true;
         }
         if ui
             .add_enabled(

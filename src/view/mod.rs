@@ -5,6 +5,7 @@
 pub mod art;
 pub mod battle;
 pub mod cache;
+pub mod campaign_ui;
 pub mod cards;
 pub mod chapter_panel;
 pub mod driver;
@@ -72,7 +73,7 @@ impl Plugin for GamePlugin {
             help::plugin,
             battle::plugin,
         ))
-        .add_plugins((hints::plugin, map_cache::plugin))
+        .add_plugins((hints::plugin, map_cache::plugin, campaign_ui::plugin))
         .init_resource::<Decor>()
         .add_systems(
             Startup,

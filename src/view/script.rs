@@ -92,6 +92,9 @@ pub enum UiStep {
     AiUntilCycle(u32),
     /// Let the AIs play until a battle is shown.
     AiUntilBattle,
+    /// Press a button of the campaign screen or of a chapter's end window, as a click does;
+    /// waits until it is offered (`campaign_ui::offered`).
+    Campaign(super::campaign_ui::Click),
     /// Save a screenshot under the output folder.
     Screenshot(String),
     /// Save the game under the output folder.
@@ -315,6 +318,7 @@ fn run_script(world: &mut World) {
                 false
             }
         }
+        UiStep::Campaign(c) => super::campaign_ui::press(world, c.clone()),
         UiStep::Screenshot(name) => {
             let path = out.join(name);
             world

@@ -550,3 +550,83 @@ fn k3_check_refuses_a_chapter_that_cannot_start_from_its_fallback() {
     let r = chaos_outpost::cli::check::check(&[], &[]);
     assert_eq!(r.errors(), 0, "{:?}", r.problems);
 }
+
+/// The briefing's promise is written from the carry rule itself (text::campaign::promise): a
+/// rule changed in data changes the promise, and what it says the chapter is given is what
+/// `carry_in` gives: the veterans mustered by name, the stand-ins for a chapter's needs, the
+/// stores.
+#[test]
+fn k2_the_briefing_promises_what_the_carry_rule_carries_and_names_the_muster() {
+    use chaos_outpost::text::{Translations, campaign as words};
+    let db = base();
+    let tr = Translations::default();
+    let mut c = the_campaign(&db);
+    let lines = words::promise(&c.carry, &tr).join("\n");
+    assert!(lines.contains("Up to 6 Eladrin units"), "{lines}");
+    assert!(lines.contains("40% of the stores"), "{lines}");
+    assert!(lines.contains("at most 8 of each"), "{lines}");
+    assert!(lines.contains("wounds healed"), "{lines}");
+    assert!(lines.contains("Technologies researched"), "{lines}");
+    c.carry.stock_percent = 25;
+    c.carry.heal = false;
+    c.carry.research = false;
+    let lines = words::promise(&c.carry, &tr).join("\n");
+    assert!(lines.contains("25% of the stores"), "{lines}");
+    assert!(lines.contains("keep their wounds"), "{lines}");
+    assert!(!lines.contains("Technologies"), "{lines}");
+    c.carry = chaos_outpost::content::campaign::CarryRule {
+        veterans: 0,
+        research: false,
+        artifacts: false,
+        stock_percent: 0,
+        ..Default::default()
+    };
+    assert_eq!(
+        words::promise(&c.carry, &tr),
+        vec!["Nothing carries on: each chapter starts afresh".to_string()]
+    );
+    // What the chapter is given, in words: exactly the carry's veterans and stores.
+    let mut state = underway(&db, &[("Aelar", "warden"), ("Ilyana", "ranger")]);
+    state.stock.add(Res::Food, 3);
+    let def = c.chapter("twin_rifts").expect("chapter").clone();
+    let given = words::given(&state.carry_in(&def, &["Ilyana".into()]), &db, &tr).join("\n");
+    assert!(given.contains("Ilyana, Ranger · 1 chapter"), "{given}");
+    assert!(!given.contains("Aelar"), "{given}");
+    assert!(given.contains("3 food"), "{given}");
+    // No veteran chosen: the chapter's need of one is met by its fallback's stand-in (K3).
+    let given = words::given(&state.carry_in(&def, &[]), &db, &tr).join("\n");
+    assert!(given.contains("a Warden (stands in)"), "{given}");
+}
+
+/// Replaying a done chapter goes back to the campaign as it stood when that chapter began
+/// (`chapters/ID.ron`, written by `save`); a chapter never begun, or a name that could lead
+/// out of the folder, is refused and nothing changes.
+#[test]
+fn k4_a_done_chapter_is_replayed_from_where_it_began() {
+    let db = base();
+    let dir = tmpdir("replay");
+    let at_twin = underway(&db, &[("Aelar", "warden")]);
+    campaign::save(&at_twin, &dir).expect("saved at twin_rifts' start");
+    let mut later = at_twin.clone();
+    later.current = Some("ring_of_fire".into());
+    later.score = 250;
+    later.roster.clear();
+    campaign::save(&later, &dir).expect("saved at ring_of_fire's start");
+    let back = campaign::chapter_start(&dir, "twin_rifts", &db).expect("its start");
+    assert_eq!(
+        back, at_twin,
+        "the campaign as it stood then, roster and all"
+    );
+    let err = campaign::chapter_start(&dir, "first_light", &db).expect_err("never begun here");
+    assert!(err.contains("first_light.ron"), "{err}");
+    let err = campaign::chapter_start(&dir, "../campaign", &db).expect_err("outside");
+    assert!(err.contains("can't name"), "{err}");
+    // The campaign's own save is untouched by a look back.
+    let (now, _) = campaign::load(&dir, &db);
+    assert_eq!(now.map(|s| s.score), Some(250));
+    assert_eq!(
+        campaign::dir_for(&dir, "../x"),
+        None,
+        "an id that leaves the folder"
+    );
+}

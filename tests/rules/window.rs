@@ -211,6 +211,16 @@ fn play_script(name: &str) -> Option<PathBuf> {
 /// `out`, and returns `out` once it finished well; `None` where Xvfb is missing and not
 /// required.
 fn run_window(name: &str, program: impl FnOnce(&std::path::Path) -> Command) -> Option<PathBuf> {
+    run_window_in(name, None, program)
+}
+
+/// `run_window` with its data folder (saves, autosaves, campaigns) at `data` when given, so
+/// that a second run finds what the first left; else in `out`.
+fn run_window_in(
+    name: &str,
+    data: Option<&std::path::Path>,
+    program: impl FnOnce(&std::path::Path) -> Command,
+) -> Option<PathBuf> {
     if !have("xvfb-run") {
         assert!(
             std::env::var("CHAOS_OUTPOST_REQUIRE_XVFB").is_err(),
@@ -233,7 +243,10 @@ fn run_window(name: &str, program: impl FnOnce(&std::path::Path) -> Command) -> 
         .envs(inner.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
         // Settings and data of its own: never the developer's.
         .env("CHAOS_OUTPOST_CONFIG", out.join("settings.ron"))
-        .env("XDG_DATA_HOME", out.join("data"))
+        .env(
+            "XDG_DATA_HOME",
+            data.map(PathBuf::from).unwrap_or_else(|| out.join("data")),
+        )
         .stdout(std::process::Stdio::null())
         .stderr(std::fs::File::create(out.join("log.txt")).expect("log"))
         .spawn()
@@ -311,4 +324,104 @@ fn the_trial_chapter_plays_in_the_real_window_with_its_hand_panel_and_track_bar(
     assert_eq!(flame, played as i32, "T3: her flame rose by the card");
     assert_eq!(trial.hands[&0].len(), 1, "T1 dealt two, she played one");
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The names of the Eladrin units in a save that have one (campaign veterans).
+fn veterans_in(s: &snapshot::Snapshot) -> Vec<String> {
+    let mut v: Vec<String> = (s.armies.iter())
+        .filter(|a| a.camp == Camp::Eladrins)
+        .flat_map(|a| a.units.iter().filter_map(|u| u.name.clone()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// K1–K4 in the window (issue 19): the test campaign (tests/mods/campaign_window) played from
+/// its screen: new campaign, briefing, a chapter lost after one cycle whose loss leads on, the
+/// result, a muster changed by hand, the next chapter begun and saved into its second cycle;
+/// then a second run in the same data folder continues the campaign from its screen (the
+/// chapter from its autosave) and restarts the chapter.
+#[test]
+fn k_campaign_plays_from_its_screen_through_a_result_then_continues_and_restarts() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let data = std::env::temp_dir().join(format!(
+        "chaos-outpost-campaign-data-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&data);
+    let program = |script: &str| {
+        let script = root.join(format!("tests/ui/{script}.ron"));
+        let m = root.join("tests/mods/campaign_window");
+        move |out: &std::path::Path| {
+            let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
+            c.arg("--mod").arg(&m);
+            c.args(["play", "--level", "first_light", "--seed", "1", "--script"])
+                .arg(&script)
+                .arg("--out")
+                .arg(out);
+            c
+        }
+    };
+    let Some(out) = run_window_in("campaign", Some(&data), program("campaign")) else {
+        return;
+    };
+    for shot in ["choose", "briefing", "result", "muster", "dawn"] {
+        let (w, h, n) = colours(&out.join(format!("{shot}.png")));
+        assert_eq!((w, h), (1280, 720));
+        assert!(n > 200, "{shot}: only {n} colours");
+    }
+    // The campaign, saved as the second chapter began: the first lost (K4 records it), and its
+    // loss led on (its branch); the survivors on the roster by name (K2).
+    let dir = data.join("chaos-outpost/campaigns/window_trial");
+    let text = std::fs::read_to_string(dir.join("campaign.ron")).expect("the campaign save");
+    let st = chaos_outpost::rules::campaign::parse(&text).expect("a campaign save");
+    assert_eq!(st.players, vec!["Ana".to_string()]);
+    assert_eq!(st.seed, 7);
+    assert_eq!(st.done.len(), 1);
+    assert!(!st.done[0].won && st.done[0].chapter == "outskirts");
+    assert_eq!(st.current.as_deref(), Some("dawn"));
+    let roster: Vec<&str> = st.roster.iter().map(|v| v.name.as_str()).collect();
+    assert!(
+        roster.contains(&"Aelar") && roster.contains(&"Thamior"),
+        "{roster:?}"
+    );
+    assert!(dir.join("chapters/outskirts.ron").is_file());
+    // The second chapter: the muster as chosen (Ilyana left behind for Thamior), the campaign
+    // carried in the game's save.
+    let dawn = snapshot::read(&out.join("dawn.ron")).expect("the chapter's save");
+    assert_eq!(dawn.setup.level, "first_light");
+    assert_eq!(veterans_in(&dawn), vec!["Aelar", "Thamior"]);
+    assert_eq!(
+        dawn.campaign.0.as_ref(),
+        Some(&st),
+        "the campaign in the game's save"
+    );
+    assert_eq!(dawn.cycle.number, 2);
+
+    // A second run (the player came back): continued from the campaign screen at the
+    // chapter's autosave, then the chapter restarted with the default muster.
+    let Some(out2) = run_window_in(
+        "campaign_continue",
+        Some(&data),
+        program("campaign_continue"),
+    ) else {
+        return;
+    };
+    let (w, h, n) = colours(&out2.join("chapters.png"));
+    assert_eq!((w, h), (1280, 720));
+    assert!(n > 200, "chapters: only {n} colours");
+    let cont = snapshot::read(&out2.join("continued.ron")).expect("the continued save");
+    assert_eq!(cont.cycle.number, 2, "continued from the cycle-2 autosave");
+    assert_eq!(cont.setup.seed, dawn.setup.seed);
+    assert_eq!(veterans_in(&cont), vec!["Aelar", "Thamior"]);
+    let again = snapshot::read(&out2.join("restarted.ron")).expect("the restarted save");
+    assert_eq!(again.cycle.number, 1, "the chapter began anew");
+    assert_eq!(
+        again.setup.seed, dawn.setup.seed,
+        "a restart meets the same dice"
+    );
+    assert_eq!(veterans_in(&again), vec!["Aelar", "Ilyana"]);
+    for d in [&out, &out2, &data] {
+        let _ = std::fs::remove_dir_all(d);
+    }
 }

@@ -1,0 +1,1028 @@
+//! The campaign screen (K1–K4), opened from the main menu's Campaign button. Its pages:
+//! - **choose**: a campaign, its difficulty, seed and seats (names; a seat may be the AI's),
+//!   with the saved campaign to continue;
+//! - **chapters**: done (result and score), next, locked; Continue the chapter from its last
+//!   autosave, Restart it, or Replay a done chapter from where it began;
+//! - **briefing**: the story, what is new (with links into the help), the muster (which
+//!   veterans come, within the chapter's limit), what the chapter is given and what carries on
+//!   after it, all written from the same values the rules apply (`text::campaign`);
+//! - **result**: after a chapter, what was kept, who fell and where it leads.
+//!
+//! The campaign is saved (`rules::campaign::save`, atomic, the previous kept) as each chapter
+//! begins; the game carries it in its saves and autosaves (`CampaignRun`). Every button is a
+//! `Click`, which the input scripts press too.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use serde::{Deserialize, Serialize};
+
+use super::menu::Menu;
+use crate::content::campaign::{Campaign, Goto};
+use crate::content::{Content, ContentDb};
+use crate::rules::campaign::{self as camp, CampaignRun, CampaignState, ChapterRecord};
+use crate::rules::outcome::EndReason;
+use crate::rules::{GameSetup, Outcome, snapshot};
+use crate::text::Translations;
+use crate::text::campaign as words;
+
+/// Where campaign saves go: `campaigns/ID/` in the data folder.
+pub fn campaigns_dir() -> PathBuf {
+    crate::ground::paths::data_dir().join("campaigns")
+}
+
+/// The screen's pages.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum Page {
+    /// Choose a campaign, its difficulty and seats.
+    #[default]
+    Choose,
+    /// The chapter list.
+    Chapters,
+    /// Before a chapter.
+    Briefing,
+    /// After a chapter.
+    Result,
+}
+
+/// A button of the campaign screen (or of the chapter's end window). Input scripts press them
+/// as a player does (`UiStep::Campaign`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Click {
+    /// The main menu's Campaign button.
+    Open,
+    /// Choose this campaign in the list.
+    Choose(String),
+    /// Set the difficulty, seed and seats (a name ending in `(AI)` is the AI's), as typing
+    /// into the choose page does.
+    Setup {
+        /// Difficulty id.
+        difficulty: String,
+        /// Seed.
+        seed: u64,
+        /// The seats' names.
+        players: Vec<String>,
+    },
+    /// Start the chosen campaign afresh (asked twice when one is saved).
+    New,
+    /// Continue the saved campaign: its chapter list.
+    Saved,
+    /// Play (or restart) the next chapter: its briefing.
+    Play,
+    /// Continue the next chapter from its last autosave.
+    Continue,
+    /// Replay a done chapter from where it began (asked twice): the chapters after it are
+    /// played again.
+    Replay(String),
+    /// Bring or leave this veteran.
+    Muster(String),
+    /// Begin the chapter.
+    Begin,
+    /// The chapter is over: record it and show what carries on.
+    Finish,
+    /// Go on where the result leads.
+    GoOn,
+    /// Back one page (from the first, to the main menu).
+    Back,
+}
+
+/// A seat on the choose page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seat {
+    /// The player's name.
+    pub name: String,
+    /// The AI plays it.
+    pub ai: bool,
+}
+
+/// A chapter just finished, for the result page.
+#[derive(Debug, Clone)]
+pub struct Finished {
+    /// Its record (kept, fell, score).
+    pub record: ChapterRecord,
+    /// Why it ended.
+    pub reason: Option<EndReason>,
+    /// Where it led.
+    pub go: Goto,
+}
+
+/// The campaign screen's state (never game state: the campaign itself is `state`, saved).
+#[derive(Resource, Default)]
+pub struct CampaignScreen {
+    /// The page shown (while `Menu::campaign`).
+    pub page: Page,
+    /// The campaign chosen.
+    pub campaign: String,
+    /// Difficulty chosen for a new campaign.
+    pub difficulty: String,
+    /// Seed for a new campaign.
+    pub seed: u64,
+    /// Seats for a new campaign.
+    pub seats: Vec<Seat>,
+    /// The campaign saved on disk for the chosen id, read when chosen.
+    pub saved: Option<CampaignState>,
+    /// The campaign being played between chapters.
+    pub state: Option<CampaignState>,
+    /// The veterans chosen for the next chapter.
+    pub muster: Vec<String>,
+    /// The chapter just finished.
+    pub finished: Option<Finished>,
+    /// The autosave the next chapter can continue from, with its cycle.
+    pub resume: Option<(PathBuf, u32)>,
+    /// What the last click did, or why not (a damaged save, a failed start).
+    pub message: String,
+    /// A click waiting for its confirmation (New, Replay).
+    pub confirm: Option<Click>,
+    pending: Option<Click>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<CampaignScreen>()
+        .add_systems(Update, run_clicks)
+        .add_systems(EguiPrimaryContextPass, (draw_screen, draw_chapter_end));
+}
+
+/// Whether `click` is offered now (a script waits until it is).
+pub fn offered(world: &World, click: &Click) -> bool {
+    let menu = world.resource::<Menu>();
+    let s = world.resource::<CampaignScreen>();
+    let shown = menu.campaign;
+    match click {
+        Click::Open => !shown,
+        Click::Choose(_) | Click::Setup { .. } | Click::New => shown && s.page == Page::Choose,
+        Click::Saved => shown && s.page == Page::Choose && s.saved.is_some(),
+        Click::Play | Click::Replay(_) => shown && s.page == Page::Chapters,
+        Click::Continue => shown && s.page == Page::Chapters && s.resume.is_some(),
+        Click::Muster(_) | Click::Begin => shown && s.page == Page::Briefing,
+        Click::Finish => {
+            !shown
+                && world.resource::<Outcome>().winner.is_some()
+                && !world.resource::<CampaignRun>().is_none()
+        }
+        Click::GoOn => shown && s.page == Page::Result,
+        Click::Back => shown,
+    }
+}
+
+/// Presses `click` if it is offered; whether it was.
+pub fn press(world: &mut World, click: Click) -> bool {
+    if !offered(world, &click) {
+        return false;
+    }
+    world.resource_mut::<CampaignScreen>().pending = Some(click);
+    true
+}
+
+fn campaign_of<'a>(db: &'a ContentDb, id: &str) -> Option<&'a Campaign> {
+    db.set.campaigns.iter().find(|c| c.id == id)
+}
+
+/// The players' names from the seats: empty names numbered, AI seats marked `(AI)`.
+fn players(seats: &[Seat]) -> Vec<String> {
+    seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let name = s.name.trim();
+            let name = if name.is_empty() {
+                format!("Player {}", i + 1)
+            } else {
+                name.to_string()
+            };
+            if s.ai && !super::driver::is_ai_seat(&name) {
+                format!("{name} (AI)")
+            } else {
+                name
+            }
+        })
+        .collect()
+}
+
+/// Reads the saved campaign `id` into the screen (a damaged save: its previous one, and why).
+fn choose(world: &mut World, id: &str) {
+    let db = world.resource::<Content>().0.clone();
+    let tr = world.resource::<Translations>().clone();
+    let mut s = world.resource_mut::<CampaignScreen>();
+    s.campaign = id.to_string();
+    s.confirm = None;
+    s.message.clear();
+    if let Some(c) = campaign_of(&db, id) {
+        if !c.difficulties.contains(&s.difficulty) {
+            s.difficulty = c.difficulties.first().cloned().unwrap_or_default();
+        }
+        let seats = c.seats.min.clamp(1, 8) as usize;
+        while s.seats.len() < seats {
+            let n = s.seats.len() + 1;
+            s.seats.push(Seat {
+                name: format!("Player {n}"),
+                ai: false,
+            });
+        }
+        s.seats.truncate(c.seats.max.clamp(1, 8) as usize);
+    }
+    s.saved = None;
+    let Some(dir) = camp::dir_for(&campaigns_dir(), id) else {
+        return;
+    };
+    let (saved, problems) = camp::load(&dir, &db);
+    for p in problems {
+        s.message
+            .push_str(&tr.f("A campaign save could not be read: {}", &[&p]));
+        s.message.push('\n');
+    }
+    s.saved = saved;
+}
+
+/// The campaign whose save was written last, if any.
+fn last_played(db: &ContentDb) -> Option<String> {
+    let root = campaigns_dir();
+    db.set
+        .campaigns
+        .iter()
+        .filter_map(|c| {
+            let dir = camp::dir_for(&root, &c.id)?;
+            let t = std::fs::metadata(dir.join(camp::SAVE_FILE))
+                .and_then(|m| m.modified())
+                .ok()?;
+            Some((t, c.id.clone()))
+        })
+        .max()
+        .map(|(_, id)| id)
+}
+
+/// The autosave the next chapter of `state` can continue from: the newest autosave of this
+/// campaign, at this chapter, not over (another game's autosaves may be newer: autosaves are
+/// shared by every game).
+fn resume_of(state: &CampaignState) -> Option<(PathBuf, u32)> {
+    let dir = super::menu::autosave_dir();
+    snapshot::autosaves(&dir)
+        .into_iter()
+        .rev()
+        .find_map(|(cycle, path)| {
+            let s = snapshot::read(&path).ok()?;
+            let c = s.campaign.0.as_ref()?;
+            (c.campaign == state.campaign
+                && c.current == state.current
+                && c.done == state.done
+                && s.outcome.winner.is_none())
+            .then_some((path, cycle))
+        })
+}
+
+fn show_chapters(world: &mut World, state: CampaignState) {
+    let resume = resume_of(&state);
+    let mut s = world.resource_mut::<CampaignScreen>();
+    s.resume = resume;
+    s.state = Some(state);
+    s.page = Page::Chapters;
+    s.confirm = None;
+}
+
+fn show_briefing(world: &mut World) {
+    let db = world.resource::<Content>().0.clone();
+    let mut s = world.resource_mut::<CampaignScreen>();
+    let muster = s.state.as_ref().and_then(|st| {
+        let c = campaign_of(&db, &st.campaign)?;
+        let ch = c.chapter(st.current.as_deref()?)?;
+        Some(st.default_muster(ch))
+    });
+    s.muster = muster.unwrap_or_default();
+    s.page = Page::Briefing;
+    s.confirm = None;
+}
+
+fn run_clicks(world: &mut World) {
+    if std::mem::take(&mut world.resource_mut::<Menu>().campaign_asked) {
+        world.resource_mut::<CampaignScreen>().pending = Some(Click::Open);
+    }
+    let Some(click) = world.resource_mut::<CampaignScreen>().pending.take() else {
+        return;
+    };
+    let db = world.resource::<Content>().0.clone();
+    let tr = world.resource::<Translations>().clone();
+    info!("campaign: {click:?}");
+    match click {
+        Click::Open => {
+            {
+                let mut m = world.resource_mut::<Menu>();
+                m.campaign = true;
+                m.open = false;
+            }
+            let id = {
+                let s = world.resource::<CampaignScreen>();
+                if campaign_of(&db, &s.campaign).is_some() {
+                    s.campaign.clone()
+                } else {
+                    // The campaign played last, else the first.
+                    last_played(&db)
+                        .or_else(|| db.set.campaigns.first().map(|c| c.id.clone()))
+                        .unwrap_or_default()
+                }
+            };
+            {
+                let mut s = world.resource_mut::<CampaignScreen>();
+                s.page = Page::Choose;
+                s.seed = s.seed.max(1);
+            }
+            choose(world, &id);
+        }
+        Click::Choose(id) => choose(world, &id),
+        Click::Setup {
+            difficulty,
+            seed,
+            players,
+        } => {
+            let mut s = world.resource_mut::<CampaignScreen>();
+            s.difficulty = difficulty;
+            s.seed = seed;
+            s.seats = players
+                .iter()
+                .map(|p| Seat {
+                    name: p.clone(),
+                    ai: super::driver::is_ai_seat(p),
+                })
+                .collect();
+        }
+        Click::New => {
+            let (id, difficulty, seed, seats, saved, confirmed) = {
+                let s = world.resource::<CampaignScreen>();
+                (
+                    s.campaign.clone(),
+                    s.difficulty.clone(),
+                    s.seed,
+                    players(&s.seats),
+                    s.saved.is_some(),
+                    s.confirm == Some(Click::New),
+                )
+            };
+            if saved && !confirmed {
+                world.resource_mut::<CampaignScreen>().confirm = Some(Click::New);
+                return;
+            }
+            let made = campaign_of(&db, &id)
+                .ok_or_else(|| tr.f("No campaign `{}`", &[&id]))
+                .and_then(|c| CampaignState::new(c, &db, &difficulty, seed, &seats, None));
+            match made {
+                Ok(state) => {
+                    world.resource_mut::<CampaignScreen>().state = Some(state);
+                    show_briefing(world);
+                }
+                Err(e) => world.resource_mut::<CampaignScreen>().message = e,
+            }
+        }
+        Click::Saved => {
+            if let Some(state) = world.resource::<CampaignScreen>().saved.clone() {
+                show_chapters(world, state);
+            }
+        }
+        Click::Play => show_briefing(world),
+        Click::Continue => {
+            let Some((path, _)) = world.resource::<CampaignScreen>().resume.clone() else {
+                return;
+            };
+            let message = match snapshot::load(world, &path) {
+                Ok(()) => {
+                    world.resource_mut::<Menu>().campaign = false;
+                    tr.f("Continued from {}", &[&path.display()])
+                }
+                Err(e) => tr.f("Nothing loaded: {}", &[&e]),
+            };
+            info!("{message}");
+            world.resource_mut::<CampaignScreen>().message = message;
+        }
+        Click::Replay(chapter) => replay(world, &db, &tr, chapter),
+        Click::Muster(name) => {
+            let admit = {
+                let s = world.resource::<CampaignScreen>();
+                s.state
+                    .as_ref()
+                    .and_then(|st| {
+                        campaign_of(&db, &st.campaign)?
+                            .chapter(st.current.as_deref()?)
+                            .map(|c| c.admit as usize)
+                    })
+                    .unwrap_or(0)
+            };
+            let mut s = world.resource_mut::<CampaignScreen>();
+            if let Some(i) = s.muster.iter().position(|m| *m == name) {
+                s.muster.remove(i);
+            } else if s.muster.len() < admit {
+                s.muster.push(name);
+            }
+        }
+        Click::Begin => begin(world, &db, &tr),
+        Click::Finish => finish(world, &db, &tr),
+        Click::GoOn => {
+            let next = world
+                .resource::<CampaignScreen>()
+                .state
+                .as_ref()
+                .is_some_and(|s| s.current.is_some());
+            if next {
+                show_briefing(world);
+            } else if let Some(state) = world.resource::<CampaignScreen>().state.clone() {
+                show_chapters(world, state);
+            }
+        }
+        Click::Back => {
+            let page = world.resource::<CampaignScreen>().page;
+            match page {
+                Page::Choose => {
+                    let mut m = world.resource_mut::<Menu>();
+                    m.campaign = false;
+                    m.open = true;
+                }
+                Page::Chapters => {
+                    let id = world.resource::<CampaignScreen>().campaign.clone();
+                    world.resource_mut::<CampaignScreen>().page = Page::Choose;
+                    choose(world, &id);
+                }
+                Page::Briefing | Page::Result => {
+                    if let Some(state) = world.resource::<CampaignScreen>().state.clone() {
+                        show_chapters(world, state);
+                    } else {
+                        world.resource_mut::<CampaignScreen>().page = Page::Choose;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Goes back to where `chapter` began (asked twice).
+fn replay(world: &mut World, db: &ContentDb, tr: &Translations, chapter: String) {
+    let click = Click::Replay(chapter.clone());
+    let (id, confirmed) = {
+        let s = world.resource::<CampaignScreen>();
+        (
+            s.state.as_ref().map(|st| st.campaign.clone()),
+            s.confirm == Some(click.clone()),
+        )
+    };
+    if !confirmed {
+        world.resource_mut::<CampaignScreen>().confirm = Some(click);
+        return;
+    }
+    let Some(dir) = id.and_then(|id| camp::dir_for(&campaigns_dir(), &id)) else {
+        return;
+    };
+    match camp::chapter_start(&dir, &chapter, db) {
+        Ok(state) => {
+            world.resource_mut::<CampaignScreen>().state = Some(state);
+            show_briefing(world);
+        }
+        Err(e) => {
+            world.resource_mut::<CampaignScreen>().message =
+                tr.f("This chapter can't be replayed: {}", &[&e]);
+        }
+    }
+}
+
+/// Begins the next chapter with the muster chosen: the game starts with what it is given
+/// (`carry_in`, K2/K3), and the campaign, standing at the chapter's start, is saved.
+fn begin(world: &mut World, db: &ContentDb, tr: &Translations) {
+    let (state, muster) = {
+        let s = world.resource::<CampaignScreen>();
+        (s.state.clone(), s.muster.clone())
+    };
+    let Some(state) = state else { return };
+    let Some(campaign) = campaign_of(db, &state.campaign) else {
+        return;
+    };
+    let Some(chapter) = state.current.as_deref().and_then(|c| campaign.chapter(c)) else {
+        return;
+    };
+    let carry = state.carry_in(chapter, &muster);
+    // Content that changed in a way the last game couldn't take applies now.
+    crate::app::hot_reload::apply_pending(world);
+    let started = crate::rules::setup::start_chapter(
+        world,
+        &chapter.level,
+        Some(&state.difficulty),
+        state.seed_for(&chapter.id),
+        &state.players,
+        &carry,
+    );
+    let mut message = match started {
+        Ok(()) => tr.f(
+            "Chapter begun: {}",
+            &[&words::chapter_name(campaign, &chapter.id, db, tr)],
+        ),
+        Err(e) => {
+            world.resource_mut::<CampaignScreen>().message = e;
+            return;
+        }
+    };
+    match camp::dir_for(&campaigns_dir(), &state.campaign)
+        .ok_or_else(|| tr.f("`{}` can't name a folder", &[&state.campaign]))
+        .and_then(|dir| camp::save(&state, &dir))
+    {
+        Ok(p) => info!("campaign saved: {}", p.display()),
+        Err(e) => {
+            warn!("campaign not saved: {e}");
+            message = tr.f("The campaign could not be saved: {}", &[&e]);
+        }
+    }
+    world.insert_resource(CampaignRun(Some(state.clone())));
+    {
+        let mut s = world.resource_mut::<CampaignScreen>();
+        s.saved = Some(state);
+        s.finished = None;
+        s.message = message;
+    }
+    let mut m = world.resource_mut::<Menu>();
+    m.campaign = false;
+    m.open = false;
+}
+
+/// Records the chapter that just ended (`CampaignState::finish`), saves the campaign and
+/// shows the result. The game's own copy of the campaign is cleared, so the same end is
+/// never counted twice.
+fn finish(world: &mut World, db: &ContentDb, tr: &Translations) {
+    let Some(mut state) = world.resource::<CampaignRun>().0.clone() else {
+        return;
+    };
+    let Some(campaign) = campaign_of(db, &state.campaign).cloned() else {
+        return;
+    };
+    let carry = world
+        .resource::<GameSetup>()
+        .carry
+        .clone()
+        .unwrap_or_default();
+    let reason = world.resource::<Outcome>().reason.clone();
+    let left = camp::left_by(world);
+    let go = state.finish(&campaign, db, &carry, &left);
+    let mut message = String::new();
+    match camp::dir_for(&campaigns_dir(), &state.campaign)
+        .ok_or_else(|| tr.f("`{}` can't name a folder", &[&state.campaign]))
+        .and_then(|dir| camp::save(&state, &dir))
+    {
+        Ok(p) => info!("campaign saved: {}", p.display()),
+        Err(e) => message = tr.f("The campaign could not be saved: {}", &[&e]),
+    }
+    world.insert_resource(CampaignRun(None));
+    let record = state.done.last().cloned().unwrap_or_default();
+    {
+        let mut s = world.resource_mut::<CampaignScreen>();
+        s.finished = Some(Finished { record, reason, go });
+        s.saved = Some(state.clone());
+        s.state = Some(state);
+        s.page = Page::Result;
+        s.message = message;
+    }
+    world.resource_mut::<Menu>().campaign = true;
+}
+
+/// The window over a finished chapter: won or lost, why, and the way on.
+fn draw_chapter_end(
+    mut contexts: EguiContexts,
+    mut screen: ResMut<CampaignScreen>,
+    menu: Res<Menu>,
+    outcome: Res<Outcome>,
+    run: Res<CampaignRun>,
+    tr: Res<Translations>,
+) -> Result {
+    let (Some(w), Some(_)) = (outcome.winner, &run.0) else {
+        return Ok(());
+    };
+    if menu.open || menu.campaign {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let map_centre = ctx.content_rect().center() - egui::vec2(200.0, 0.0);
+    egui::Window::new(tr.t("The chapter ends"))
+        .id(egui::Id::new("chapter_end"))
+        .order(egui::Order::Foreground)
+        .default_pos(map_centre)
+        .pivot(egui::Align2::CENTER_CENTER)
+        .collapsible(true)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.heading(tr.t(match w {
+                crate::content::Camp::Eladrins => "Chapter won",
+                crate::content::Camp::Chaos => "Chapter lost",
+            }));
+            if let Some(r) = &outcome.reason {
+                ui.label(r.words(&tr));
+            }
+            if ui.button(tr.t("See what carries on")).clicked() {
+                screen.pending = Some(Click::Finish);
+            }
+        });
+    Ok(())
+}
+
+fn draw_screen(
+    mut contexts: EguiContexts,
+    mut screen: ResMut<CampaignScreen>,
+    menu: Res<Menu>,
+    content: Res<Content>,
+    mut help: ResMut<super::help::Help>,
+    tr: Res<Translations>,
+) -> Result {
+    if !menu.campaign {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let db = &content.0;
+    let title = tr.t("Campaign");
+    egui::Window::new(title.as_ref())
+        .id(egui::Id::new("campaign_screen"))
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(-150.0, 0.0))
+        .collapsible(false)
+        .resizable(false)
+        .min_width(560.0)
+        .max_width(640.0)
+        .show(ctx, |ui| {
+            match screen.page {
+                Page::Choose => choose_page(ui, &mut screen, db, &tr),
+                Page::Chapters => chapters_page(ui, &mut screen, db, &tr),
+                Page::Briefing => briefing_page(ui, &mut screen, db, &tr, &mut help),
+                Page::Result => result_page(ui, &mut screen, db, &tr),
+            }
+            if !screen.message.is_empty() {
+                ui.separator();
+                ui.label(egui::RichText::new(&screen.message).color(egui::Color32::LIGHT_RED));
+            }
+        });
+    Ok(())
+}
+
+fn choose_page(ui: &mut egui::Ui, s: &mut CampaignScreen, db: &ContentDb, tr: &Translations) {
+    ui.heading(tr.t("Choose a campaign"));
+    for c in &db.set.campaigns {
+        if ui.radio(s.campaign == c.id, tr.t(&c.name)).clicked() && s.campaign != c.id {
+            s.pending = Some(Click::Choose(c.id.clone()));
+        }
+    }
+    let Some(c) = campaign_of(db, &s.campaign) else {
+        ui.label(tr.t("No campaign in this game."));
+        if ui.button(tr.t("Back")).clicked() {
+            s.pending = Some(Click::Back);
+        }
+        return;
+    };
+    if !c.description.is_empty() {
+        ui.label(egui::RichText::new(tr.t(&c.description)).italics());
+    }
+    let listed = c.listed(|l| db.levels.contains_key(l));
+    ui.label(
+        egui::RichText::new(
+            listed
+                .iter()
+                .map(|ch| words::chapter_name(c, &ch.id, db, tr))
+                .collect::<Vec<_>>()
+                .join(" · "),
+        )
+        .weak(),
+    );
+    if let Some(saved) = &s.saved {
+        ui.separator();
+        ui.label(egui::RichText::new(saved_line(saved, c, db, tr)).strong());
+        if ui.button(tr.t("Continue the campaign")).clicked() {
+            s.pending = Some(Click::Saved);
+        }
+    }
+    ui.separator();
+    ui.label(egui::RichText::new(tr.t("A new campaign")).strong());
+    ui.horizontal(|ui| {
+        ui.label(tr.t("Difficulty:"));
+        for d in &c.difficulties {
+            let name = db
+                .difficulty(d)
+                .map(|x| tr.t(&x.name).into_owned())
+                .unwrap_or_else(|| d.clone());
+            if ui.selectable_label(s.difficulty == *d, name).clicked() {
+                s.difficulty = d.clone();
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label(tr.t("Seed:"));
+        ui.add(egui::DragValue::new(&mut s.seed));
+    });
+    ui.label(tr.t("Seats (hot-seat players take turns at this screen; a seat may be the AI's):"));
+    let (min, max) = (
+        c.seats.min.clamp(1, 8) as usize,
+        c.seats.max.clamp(1, 8) as usize,
+    );
+    let mut remove = None;
+    let n = s.seats.len();
+    for (i, seat) in s.seats.iter_mut().enumerate() {
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::TextEdit::singleline(&mut seat.name)
+                    .char_limit(camp::MAX_NAME - 5)
+                    .desired_width(180.0),
+            );
+            ui.checkbox(&mut seat.ai, tr.t("AI plays"));
+            if n > min && ui.small_button(tr.t("Remove")).clicked() {
+                remove = Some(i);
+            }
+        });
+    }
+    if let Some(i) = remove {
+        s.seats.remove(i);
+    }
+    if s.seats.len() < max && ui.small_button(tr.t("Add a seat")).clicked() {
+        let n = s.seats.len() + 1;
+        s.seats.push(Seat {
+            name: format!("Player {n}"),
+            ai: false,
+        });
+    }
+    ui.horizontal(|ui| {
+        let label = if s.confirm == Some(Click::New) {
+            tr.t("Really start anew (the saved campaign is kept as campaign.prev.ron)")
+        } else {
+            tr.t("New campaign")
+        };
+        if ui.button(label).clicked() {
+            s.pending = Some(Click::New);
+        }
+        if ui.button(tr.t("Back")).clicked() {
+            s.pending = Some(Click::Back);
+        }
+    });
+}
+
+/// A saved campaign in a line: where it stands, chapters done, score.
+fn saved_line(saved: &CampaignState, c: &Campaign, db: &ContentDb, tr: &Translations) -> String {
+    let at = match (&saved.current, saved.ended) {
+        (Some(ch), _) => words::chapter_name(c, ch, db, tr),
+        (None, Some(true)) => tr.t("won").into_owned(),
+        (None, _) => tr.t("lost").into_owned(),
+    };
+    tr.f(
+        "Saved: {} · {} chapters played · score {} · {}",
+        &[
+            &at,
+            &saved.done.len(),
+            &saved.score,
+            &saved.players.join(", "),
+        ],
+    )
+}
+
+fn chapters_page(ui: &mut egui::Ui, s: &mut CampaignScreen, db: &ContentDb, tr: &Translations) {
+    let Some(state) = s.state.clone() else {
+        return;
+    };
+    let Some(c) = campaign_of(db, &state.campaign) else {
+        return;
+    };
+    ui.heading(tr.t(&c.name));
+    let difficulty = db
+        .difficulty(&state.difficulty)
+        .map(|d| tr.t(&d.name).into_owned())
+        .unwrap_or_default();
+    ui.label(tr.f(
+        "{} · score {} · {}",
+        &[&difficulty, &state.score, &state.players.join(", ")],
+    ));
+    match state.ended {
+        Some(true) => {
+            ui.label(egui::RichText::new(tr.t("The campaign is won")).strong());
+        }
+        Some(false) => {
+            ui.label(egui::RichText::new(tr.t("The campaign is lost")).strong());
+        }
+        None => {}
+    }
+    ui.separator();
+    egui::Grid::new("chapters")
+        .num_columns(3)
+        .spacing([12.0, 6.0])
+        .show(ui, |ui| {
+            for (i, ch) in c.listed(|l| db.levels.contains_key(l)).iter().enumerate() {
+                ui.label(format!(
+                    "{}. {}",
+                    i + 1,
+                    words::chapter_name(c, &ch.id, db, tr)
+                ));
+                let records: Vec<&ChapterRecord> =
+                    state.done.iter().filter(|r| r.chapter == ch.id).collect();
+                let current = state.current.as_deref() == Some(ch.id.as_str());
+                ui.label(status(&records, current, tr));
+                ui.horizontal(|ui| {
+                    if current {
+                        if let Some((_, cycle)) = &s.resume {
+                            if ui.button(tr.f("Continue (cycle {})", &[cycle])).clicked() {
+                                s.pending = Some(Click::Continue);
+                            }
+                            if ui.button(tr.t("Restart chapter")).clicked() {
+                                s.pending = Some(Click::Play);
+                            }
+                        } else if ui.button(tr.t("Play")).clicked() {
+                            s.pending = Some(Click::Play);
+                        }
+                    } else if !records.is_empty() {
+                        let click = Click::Replay(ch.id.clone());
+                        let label = if s.confirm.as_ref() == Some(&click) {
+                            tr.t("Really go back there (the chapters after it are played again)")
+                        } else {
+                            tr.t("Replay from here")
+                        };
+                        if ui.button(label).clicked() {
+                            s.pending = Some(click);
+                        }
+                    }
+                });
+                ui.end_row();
+            }
+        });
+    ui.separator();
+    if ui.button(tr.t("Back")).clicked() {
+        s.pending = Some(Click::Back);
+    }
+}
+
+/// A chapter's line in the list: its best won attempt, its losses, next or locked.
+fn status(records: &[&ChapterRecord], current: bool, tr: &Translations) -> String {
+    let lost = records.iter().filter(|r| !r.won).count();
+    let best = records.iter().filter(|r| r.won).max_by_key(|r| r.score);
+    let mut parts = Vec::new();
+    if let Some(b) = best {
+        parts.push(tr.f("won in {} cycles, score {}", &[&b.cycles, &b.score]));
+    }
+    if lost > 0 {
+        parts.push(tr.p("lost once|lost {} times", lost as u64, &[&lost]));
+    }
+    if current {
+        parts.push(tr.t("next").into_owned());
+    }
+    if parts.is_empty() {
+        parts.push(tr.t("locked").into_owned());
+    }
+    parts.join(" · ")
+}
+
+fn briefing_page(
+    ui: &mut egui::Ui,
+    s: &mut CampaignScreen,
+    db: &ContentDb,
+    tr: &Translations,
+    help: &mut super::help::Help,
+) {
+    let Some(state) = s.state.clone() else {
+        return;
+    };
+    let Some(c) = campaign_of(db, &state.campaign) else {
+        return;
+    };
+    let Some(ch) = state.current.as_deref().and_then(|x| c.chapter(x)) else {
+        return;
+    };
+    let listed = c.listed(|l| db.levels.contains_key(l));
+    let n = listed.iter().position(|x| x.id == ch.id).unwrap_or(0) + 1;
+    ui.heading(words::chapter_name(c, &ch.id, db, tr));
+    ui.label(
+        egui::RichText::new(tr.f(
+            "Chapter {} of {} · {}",
+            &[
+                &n,
+                &listed.len(),
+                &tr.t(db.levels.get(&ch.level).map_or("", |l| &l.name)),
+            ],
+        ))
+        .weak(),
+    );
+    egui::ScrollArea::vertical()
+        .max_height(360.0)
+        .show(ui, |ui| {
+            if !ch.briefing.is_empty() {
+                ui.label(egui::RichText::new(tr.t(&ch.briefing)).italics());
+            }
+            if !ch.rules.is_empty() {
+                ui.add_space(6.0);
+                ui.label(egui::RichText::new(tr.t("In this chapter")).strong());
+                for r in &ch.rules {
+                    ui.label(format!("• {}", tr.t(r)));
+                }
+            }
+            if !ch.help.is_empty() {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(tr.t("Read the rules:"));
+                    for r in &ch.help {
+                        if ui
+                            .small_button(format!("📖 {r}"))
+                            .on_hover_text(tr.t("Open the rules here"))
+                            .clicked()
+                        {
+                            help.show_rule(r);
+                        }
+                    }
+                });
+            }
+            ui.add_space(6.0);
+            ui.label(egui::RichText::new(tr.t("The muster")).strong());
+            if state.cold() {
+                ui.label(tr.t(
+                    "Played cold (no chapter before it): it gives its own stand-ins and stores.",
+                ));
+            } else if state.roster.is_empty() {
+                ui.label(tr.t("No veterans on the roster."));
+            } else if ch.admit == 0 {
+                ui.label(tr.t("This chapter admits no veterans: they wait for the next."));
+            } else {
+                ui.label(tr.p(
+                    "Choose up to {} veteran to bring:|Choose up to {} veterans to bring:",
+                    ch.admit as u64,
+                    &[&ch.admit],
+                ));
+                for v in &state.roster {
+                    let mut on = s.muster.contains(&v.name);
+                    let full = s.muster.len() >= ch.admit as usize;
+                    let resp = ui.add_enabled(
+                        on || !full,
+                        egui::Checkbox::new(&mut on, words::veteran(v, db, tr)),
+                    );
+                    if resp.clicked() {
+                        s.pending = Some(Click::Muster(v.name.clone()));
+                    }
+                }
+            }
+            let carry = state.carry_in(ch, &s.muster);
+            for line in words::given(&carry, db, tr) {
+                ui.label(format!("• {line}"));
+            }
+            ui.add_space(6.0);
+            ui.label(egui::RichText::new(tr.t("What carries on after a victory")).strong());
+            for line in words::promise(&c.carry, tr) {
+                ui.label(format!("• {line}"));
+            }
+        });
+    ui.separator();
+    ui.horizontal(|ui| {
+        if ui.button(tr.t("Begin the chapter")).clicked() {
+            s.pending = Some(Click::Begin);
+        }
+        if ui.button(tr.t("Back")).clicked() {
+            s.pending = Some(Click::Back);
+        }
+    });
+}
+
+fn result_page(ui: &mut egui::Ui, s: &mut CampaignScreen, db: &ContentDb, tr: &Translations) {
+    let (Some(f), Some(state)) = (s.finished.clone(), s.state.clone()) else {
+        return;
+    };
+    let Some(c) = campaign_of(db, &state.campaign) else {
+        return;
+    };
+    let name = words::chapter_name(c, &f.record.chapter, db, tr);
+    ui.heading(if f.record.won {
+        tr.f("Chapter won: {}", &[&name])
+    } else {
+        tr.f("Chapter lost: {}", &[&name])
+    });
+    if let Some(r) = &f.reason {
+        ui.label(r.words(tr));
+    }
+    ui.label(tr.f(
+        "{} cycles · score {} · campaign score {}",
+        &[&f.record.cycles, &f.record.score, &state.score],
+    ));
+    ui.separator();
+    if !f.record.kept.is_empty() {
+        ui.label(tr.f("Carried on: {}", &[&f.record.kept.join(", ")]));
+    }
+    if !f.record.fell.is_empty() {
+        ui.label(tr.f("Fell: {}", &[&f.record.fell.join(", ")]));
+    }
+    if matches!(f.go, Goto::Chapter(_) | Goto::Victory) {
+        ui.label(egui::RichText::new(tr.t("The roster")).strong());
+        if state.roster.is_empty() {
+            ui.label(tr.t("No veterans on the roster."));
+        }
+        for v in &state.roster {
+            ui.label(format!("• {}", words::veteran(v, db, tr)));
+        }
+        if !state.research.is_empty() {
+            let r: Vec<String> = state
+                .research
+                .iter()
+                .map(|t| tr.t(db.name_of(t).unwrap_or(t)).into_owned())
+                .collect();
+            ui.label(tr.f("Researched: {}", &[&r.join(", ")]));
+        }
+        let stock = words::stock(&state.stock, tr);
+        if !stock.is_empty() {
+            ui.label(tr.f("Stores kept: {}", &[&stock]));
+        }
+    }
+    ui.separator();
+    ui.label(egui::RichText::new(words::goto(&f.go, c, db, tr)).strong());
+    ui.horizontal(|ui| {
+        let label = if state.current.is_some() {
+            tr.t("Go on")
+        } else {
+            tr.t("The chapter list")
+        };
+        if ui.button(label).clicked() {
+            s.pending = Some(Click::GoOn);
+        }
+    });
+}
