@@ -544,6 +544,12 @@ fn finish(world: &mut World, db: &ContentDb, tr: &Translations) {
         return;
     };
     let Some(campaign) = campaign_of(db, &state.campaign).cloned() else {
+        // Its campaign left the game (a mod turned off): the game ends as any game does.
+        warn!(
+            "campaign `{}` is not in the game: the chapter isn't recorded",
+            state.campaign
+        );
+        world.insert_resource(CampaignRun(None));
         return;
     };
     let carry = world
@@ -848,7 +854,7 @@ fn status(records: &[&ChapterRecord], current: bool, tr: &Translations) -> Strin
         parts.push(tr.f("won in {} cycles, score {}", &[&b.cycles, &b.score]));
     }
     if lost > 0 {
-        parts.push(tr.p("lost once|lost {} times", lost as u64, &[&lost]));
+        parts.push(tr.p("lost {} time|lost {} times", lost as u64, &[&lost]));
     }
     if current {
         parts.push(tr.t("next").into_owned());
@@ -890,7 +896,7 @@ fn briefing_page(
         .weak(),
     );
     egui::ScrollArea::vertical()
-        .max_height(360.0)
+        .max_height(420.0)
         .show(ui, |ui| {
             if !ch.briefing.is_empty() {
                 ui.label(egui::RichText::new(tr.t(&ch.briefing)).italics());
@@ -946,7 +952,8 @@ fn briefing_page(
             }
             let carry = state.carry_in(ch, &s.muster);
             for line in words::given(&carry, db, tr) {
-                ui.label(format!("• {line}"));
+                // Inside the scroll area a label would not wrap by itself.
+                ui.add(egui::Label::new(format!("• {line}")).wrap());
             }
             ui.add_space(6.0);
             ui.label(egui::RichText::new(tr.t("What carries on after a victory")).strong());
