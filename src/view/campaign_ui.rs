@@ -761,8 +761,9 @@ fn saved_line(saved: &CampaignState, c: &Campaign, db: &ContentDb, tr: &Translat
         (None, Some(true)) => tr.t("won").into_owned(),
         (None, _) => tr.t("lost").into_owned(),
     };
-    tr.f(
-        "Saved: {} · {} chapters played · score {} · {}",
+    tr.p(
+        "Saved: {} · {} chapter played · score {} · {}|Saved: {} · {} chapters played · score {} · {}",
+        saved.done.len() as u64,
         &[
             &at,
             &saved.done.len(),

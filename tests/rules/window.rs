@@ -337,7 +337,7 @@ fn veterans_in(s: &snapshot::Snapshot) -> Vec<String> {
 }
 
 /// K1–K4 in the window (issue 19): the test campaign (tests/mods/campaign_window) played from
-/// its screen: new campaign, briefing, a chapter lost after one cycle whose loss leads on, the
+/// its screen by Ana with an AI seat: new campaign, briefing, a chapter lost after one cycle whose loss leads on, the
 /// result, a muster changed by hand, the next chapter begun and saved into its second cycle;
 /// then a second run in the same data folder continues the campaign from its screen (the
 /// chapter from its autosave) and restarts the chapter.
@@ -375,7 +375,8 @@ fn k_campaign_plays_from_its_screen_through_a_result_then_continues_and_restarts
     let dir = data.join("chaos-outpost/campaigns/window_trial");
     let text = std::fs::read_to_string(dir.join("campaign.ron")).expect("the campaign save");
     let st = chaos_outpost::rules::campaign::parse(&text).expect("a campaign save");
-    assert_eq!(st.players, vec!["Ana".to_string()]);
+    // Hot-seat: Ana and an AI seat, kept through the chapters.
+    assert_eq!(st.players, vec!["Ana".to_string(), "Bo (AI)".to_string()]);
     assert_eq!(st.seed, 7);
     assert_eq!(st.done.len(), 1);
     assert!(!st.done[0].won && st.done[0].chapter == "outskirts");
@@ -390,6 +391,10 @@ fn k_campaign_plays_from_its_screen_through_a_result_then_continues_and_restarts
     // carried in the game's save.
     let dawn = snapshot::read(&out.join("dawn.ron")).expect("the chapter's save");
     assert_eq!(dawn.setup.level, "first_light");
+    assert_eq!(
+        dawn.setup.players, st.players,
+        "the seats kept into the chapter"
+    );
     assert_eq!(veterans_in(&dawn), vec!["Aelar", "Thamior"]);
     assert_eq!(
         dawn.campaign.0.as_ref(),
@@ -414,6 +419,7 @@ fn k_campaign_plays_from_its_screen_through_a_result_then_continues_and_restarts
     assert_eq!(cont.cycle.number, 2, "continued from the cycle-2 autosave");
     assert_eq!(cont.setup.seed, dawn.setup.seed);
     assert_eq!(veterans_in(&cont), vec!["Aelar", "Thamior"]);
+    assert_eq!(cont.setup.players, st.players);
     let again = snapshot::read(&out2.join("restarted.ron")).expect("the restarted save");
     assert_eq!(again.cycle.number, 1, "the chapter began anew");
     assert_eq!(
@@ -421,6 +427,7 @@ fn k_campaign_plays_from_its_screen_through_a_result_then_continues_and_restarts
         "a restart meets the same dice"
     );
     assert_eq!(veterans_in(&again), vec!["Aelar", "Ilyana"]);
+    assert_eq!(again.setup.players, st.players);
     for d in [&out, &out2, &data] {
         let _ = std::fs::remove_dir_all(d);
     }
