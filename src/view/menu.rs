@@ -133,7 +133,13 @@ fn quick_keys(
         menu.pending = Some(Command::Load);
     }
     if map.just_pressed(Shortcut::Menu, &keys) {
-        menu.open = !menu.open;
+        // Over the campaign screen, the key goes back to the main menu in its place.
+        if menu.campaign {
+            menu.campaign = false;
+            menu.open = true;
+        } else {
+            menu.open = !menu.open;
+        }
     }
 }
 
