@@ -451,9 +451,12 @@ impl CampaignState {
         })
     }
 
-    /// Whether no chapter was finished yet: the current chapter starts cold (K3).
+    /// Whether no other chapter was finished yet (at most lost attempts at this one, which
+    /// carry nothing): the current chapter starts cold, from its fallback (K3).
     pub fn cold(&self) -> bool {
-        self.done.is_empty()
+        self.done
+            .iter()
+            .all(|r| !r.won && Some(&r.chapter) == self.current.as_ref())
     }
 
     /// The game seed of `chapter`'s next attempt: from the campaign's seed, the chapter and
@@ -802,8 +805,13 @@ pub fn save(state: &CampaignState, dir: &Path) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir.join("chapters"))
         .map_err(|e| format!("{}: can't create: {e}", dir.display()))?;
     let path = dir.join(SAVE_FILE);
-    if path.exists() {
-        let _ = std::fs::copy(&path, dir.join(PREVIOUS_FILE));
+    // The previous save is kept whole or not at all (written like the save itself); a copy
+    // that fails is no reason to lose the new save.
+    if let Ok(old) = std::fs::read_to_string(&path) {
+        let prev = dir.join(PREVIOUS_FILE);
+        if let Err(e) = write_atomic(&prev, &old) {
+            bevy::log::warn!("{}: can't keep the previous campaign: {e}", prev.display());
+        }
     }
     write_atomic(&path, &text).map_err(|e| format!("{}: can't write: {e}", path.display()))?;
     if let Some(c) = &state.current
@@ -887,13 +895,12 @@ pub fn chapter_start(dir: &Path, chapter: &str, db: &ContentDb) -> Result<Campai
     if !safe_name(chapter) {
         return Err(format!("`{chapter}` can't name a chapter's save"));
     }
-    let state = read(&dir.join("chapters").join(format!("{chapter}.ron")), db)?;
+    let path = dir.join("chapters").join(format!("{chapter}.ron"));
+    let state = read(&path, db)?;
     if state.current.as_deref() != Some(chapter) {
         return Err(format!(
             "{}: in `current`: the save stands at {:?}, not at `{chapter}`",
-            dir.join("chapters")
-                .join(format!("{chapter}.ron"))
-                .display(),
+            path.display(),
             state.current
         ));
     }

@@ -9,8 +9,10 @@
 //! - **result**: after a chapter, what was kept, who fell and where it leads.
 //!
 //! The campaign is saved (`rules::campaign::save`, atomic, the previous kept) as each chapter
-//! begins; the game carries it in its saves and autosaves (`CampaignRun`). Every button is a
-//! `Click`, which the input scripts press too.
+//! begins and as it ends; the game carries it in its saves and autosaves (`CampaignRun`). A
+//! chapter's end is recorded once: the same game ended again (an undo, a save loaded) shows the
+//! same result, and a game begun from an older point of the campaign than its save is recorded
+//! only when asked twice. Every button is a `Click`, which the input scripts press too.
 
 use std::path::PathBuf;
 
@@ -19,13 +21,16 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use serde::{Deserialize, Serialize};
 
 use super::menu::Menu;
-use crate::content::campaign::{Campaign, Goto};
+use crate::content::campaign::{Campaign, ChapterDef, Goto};
 use crate::content::{Content, ContentDb};
 use crate::rules::campaign::{self as camp, CampaignRun, CampaignState, ChapterRecord};
 use crate::rules::outcome::EndReason;
 use crate::rules::{GameSetup, Outcome, snapshot};
 use crate::text::Translations;
 use crate::text::campaign as words;
+
+/// Longest seat name typed: room is left for ` (AI)` within `rules::campaign::MAX_NAME`.
+const SEAT_NAME: usize = camp::MAX_NAME - 5;
 
 /// Where campaign saves go: `campaigns/ID/` in the data folder.
 pub fn campaigns_dir() -> PathBuf {
@@ -132,8 +137,11 @@ pub struct CampaignScreen {
     pub resume: Option<(PathBuf, u32)>,
     /// What the last click did, or why not (a damaged save, a failed start).
     pub message: String,
-    /// A click waiting for its confirmation (New, Replay).
+    /// A click waiting for its confirmation (New, Replay, Finish).
     pub confirm: Option<Click>,
+    /// The campaign of the chapter game last recorded (its `CampaignRun`): ending it again
+    /// shows its result, never records it twice.
+    pub recorded: Option<CampaignState>,
     pending: Option<Click>,
 }
 
@@ -178,6 +186,46 @@ fn campaign_of<'a>(db: &'a ContentDb, id: &str) -> Option<&'a Campaign> {
     db.set.campaigns.iter().find(|c| c.id == id)
 }
 
+/// The campaign of `state` and its next chapter.
+fn current_chapter<'a>(
+    db: &'a ContentDb,
+    state: &CampaignState,
+) -> Option<(&'a Campaign, &'a ChapterDef)> {
+    let c = campaign_of(db, &state.campaign)?;
+    Some((c, c.chapter(state.current.as_deref()?)?))
+}
+
+/// How many seats a campaign is played by, at least and at most.
+fn seat_range(c: &Campaign) -> (usize, usize) {
+    let max = c.seats.max.clamp(1, 8) as usize;
+    ((c.seats.min.clamp(1, 8) as usize).min(max), max)
+}
+
+/// A new seat, numbered.
+fn new_seat(n: usize) -> Seat {
+    Seat {
+        name: format!("Player {n}"),
+        ai: false,
+    }
+}
+
+/// Saves `state` in its folder; an empty string, else why not, in words.
+fn save_campaign(state: &CampaignState, tr: &Translations) -> String {
+    match camp::dir_for(&campaigns_dir(), &state.campaign)
+        .ok_or_else(|| tr.f("`{}` can't name a folder", &[&state.campaign]))
+        .and_then(|dir| camp::save(state, &dir))
+    {
+        Ok(p) => {
+            info!("campaign saved: {}", p.display());
+            String::new()
+        }
+        Err(e) => {
+            warn!("campaign not saved: {e}");
+            tr.f("The campaign could not be saved: {}", &[&e])
+        }
+    }
+}
+
 /// The players' names from the seats: empty names numbered, AI seats marked `(AI)`.
 fn players(seats: &[Seat]) -> Vec<String> {
     seats
@@ -211,15 +259,12 @@ fn choose(world: &mut World, id: &str) {
         if !c.difficulties.contains(&s.difficulty) {
             s.difficulty = c.difficulties.first().cloned().unwrap_or_default();
         }
-        let seats = c.seats.min.clamp(1, 8) as usize;
-        while s.seats.len() < seats {
+        let (min, max) = seat_range(c);
+        while s.seats.len() < min {
             let n = s.seats.len() + 1;
-            s.seats.push(Seat {
-                name: format!("Player {n}"),
-                ai: false,
-            });
+            s.seats.push(new_seat(n));
         }
-        s.seats.truncate(c.seats.max.clamp(1, 8) as usize);
+        s.seats.truncate(max);
     }
     s.saved = None;
     let Some(dir) = camp::dir_for(&campaigns_dir(), id) else {
@@ -262,11 +307,9 @@ fn resume_of(state: &CampaignState) -> Option<(PathBuf, u32)> {
         .find_map(|(cycle, path)| {
             let s = snapshot::read(&path).ok()?;
             let c = s.campaign.0.as_ref()?;
-            (c.campaign == state.campaign
-                && c.current == state.current
-                && c.done == state.done
-                && s.outcome.winner.is_none())
-            .then_some((path, cycle))
+            // The very campaign the chapter began from (a new campaign of the same id, or
+            // one rewound since, has other seats, seed or records).
+            (c == state && s.outcome.winner.is_none()).then_some((path, cycle))
         })
 }
 
@@ -282,11 +325,10 @@ fn show_chapters(world: &mut World, state: CampaignState) {
 fn show_briefing(world: &mut World) {
     let db = world.resource::<Content>().0.clone();
     let mut s = world.resource_mut::<CampaignScreen>();
-    let muster = s.state.as_ref().and_then(|st| {
-        let c = campaign_of(&db, &st.campaign)?;
-        let ch = c.chapter(st.current.as_deref()?)?;
-        Some(st.default_muster(ch))
-    });
+    let muster = s
+        .state
+        .as_ref()
+        .and_then(|st| Some(st.default_muster(current_chapter(&db, st)?.1)));
     s.muster = muster.unwrap_or_default();
     s.page = Page::Briefing;
     s.confirm = None;
@@ -308,6 +350,13 @@ fn run_clicks(world: &mut World) {
                 let mut m = world.resource_mut::<Menu>();
                 m.campaign = true;
                 m.open = false;
+            }
+            // A chapter game that ended: its result first, so no end goes unrecorded.
+            if world.resource::<Outcome>().winner.is_some()
+                && !world.resource::<CampaignRun>().is_none()
+            {
+                finish(world, &db, &tr);
+                return;
             }
             let id = {
                 let s = world.resource::<CampaignScreen>();
@@ -339,7 +388,7 @@ fn run_clicks(world: &mut World) {
             s.seats = players
                 .iter()
                 .map(|p| Seat {
-                    name: p.clone(),
+                    name: p.chars().take(SEAT_NAME).collect(),
                     ai: super::driver::is_ai_seat(p),
                 })
                 .collect();
@@ -362,7 +411,15 @@ fn run_clicks(world: &mut World) {
             }
             let made = campaign_of(&db, &id)
                 .ok_or_else(|| tr.f("No campaign `{}`", &[&id]))
-                .and_then(|c| CampaignState::new(c, &db, &difficulty, seed, &seats, None));
+                .and_then(|c| {
+                    let (min, max) = seat_range(c);
+                    if !(min..=max).contains(&seats.len()) {
+                        return Err(
+                            tr.f("This campaign is played by {} to {} seats", &[&min, &max])
+                        );
+                    }
+                    CampaignState::new(c, &db, &difficulty, seed, &seats, None)
+                });
             match made {
                 Ok(state) => {
                     world.resource_mut::<CampaignScreen>().state = Some(state);
@@ -397,12 +454,8 @@ fn run_clicks(world: &mut World) {
                 let s = world.resource::<CampaignScreen>();
                 s.state
                     .as_ref()
-                    .and_then(|st| {
-                        campaign_of(&db, &st.campaign)?
-                            .chapter(st.current.as_deref()?)
-                            .map(|c| c.admit as usize)
-                    })
-                    .unwrap_or(0)
+                    .and_then(|st| current_chapter(&db, st))
+                    .map_or(0, |(_, ch)| ch.admit as usize)
             };
             let mut s = world.resource_mut::<CampaignScreen>();
             if let Some(i) = s.muster.iter().position(|m| *m == name) {
@@ -411,7 +464,7 @@ fn run_clicks(world: &mut World) {
                 s.muster.push(name);
             }
         }
-        Click::Begin => begin(world, &db, &tr),
+        Click::Begin => begin(world, &tr),
         Click::Finish => finish(world, &db, &tr),
         Click::GoOn => {
             let next = world
@@ -481,48 +534,37 @@ fn replay(world: &mut World, db: &ContentDb, tr: &Translations, chapter: String)
 
 /// Begins the next chapter with the muster chosen: the game starts with what it is given
 /// (`carry_in`, K2/K3), and the campaign, standing at the chapter's start, is saved.
-fn begin(world: &mut World, db: &ContentDb, tr: &Translations) {
+fn begin(world: &mut World, tr: &Translations) {
+    // Content that changed in a way the last game couldn't take applies now, before the
+    // chapter is read from it.
+    crate::app::hot_reload::apply_pending(world);
+    let db = world.resource::<Content>().0.clone();
     let (state, muster) = {
         let s = world.resource::<CampaignScreen>();
         (s.state.clone(), s.muster.clone())
     };
     let Some(state) = state else { return };
-    let Some(campaign) = campaign_of(db, &state.campaign) else {
-        return;
-    };
-    let Some(chapter) = state.current.as_deref().and_then(|c| campaign.chapter(c)) else {
+    let Some((campaign, chapter)) = current_chapter(&db, &state) else {
         return;
     };
     let carry = state.carry_in(chapter, &muster);
-    // Content that changed in a way the last game couldn't take applies now.
-    crate::app::hot_reload::apply_pending(world);
-    let started = crate::rules::setup::start_chapter(
+    if let Err(e) = crate::rules::setup::start_chapter(
         world,
         &chapter.level,
         Some(&state.difficulty),
         state.seed_for(&chapter.id),
         &state.players,
         &carry,
-    );
-    let mut message = match started {
-        Ok(()) => tr.f(
+    ) {
+        world.resource_mut::<CampaignScreen>().message = e;
+        return;
+    }
+    let mut message = save_campaign(&state, tr);
+    if message.is_empty() {
+        message = tr.f(
             "Chapter begun: {}",
-            &[&words::chapter_name(campaign, &chapter.id, db, tr)],
-        ),
-        Err(e) => {
-            world.resource_mut::<CampaignScreen>().message = e;
-            return;
-        }
-    };
-    match camp::dir_for(&campaigns_dir(), &state.campaign)
-        .ok_or_else(|| tr.f("`{}` can't name a folder", &[&state.campaign]))
-        .and_then(|dir| camp::save(&state, &dir))
-    {
-        Ok(p) => info!("campaign saved: {}", p.display()),
-        Err(e) => {
-            warn!("campaign not saved: {e}");
-            message = tr.f("The campaign could not be saved: {}", &[&e]);
-        }
+            &[&words::chapter_name(campaign, &chapter.id, &db, tr)],
+        );
     }
     world.insert_resource(CampaignRun(Some(state.clone())));
     {
@@ -537,21 +579,53 @@ fn begin(world: &mut World, db: &ContentDb, tr: &Translations) {
 }
 
 /// Records the chapter that just ended (`CampaignState::finish`), saves the campaign and
-/// shows the result. The game's own copy of the campaign is cleared, so the same end is
-/// never counted twice.
+/// shows the result. A game whose end was already recorded shows that result again; one whose
+/// campaign is damaged is refused; one begun from an older point of the campaign than the save
+/// on disk (an old save loaded) is recorded only when asked twice, as it replaces what came
+/// after. The undo stack is emptied: the recorded end can't be taken back.
 fn finish(world: &mut World, db: &ContentDb, tr: &Translations) {
-    let Some(mut state) = world.resource::<CampaignRun>().0.clone() else {
+    let Some(run) = world.resource::<CampaignRun>().0.clone() else {
         return;
     };
-    let Some(campaign) = campaign_of(db, &state.campaign).cloned() else {
-        // Its campaign left the game (a mod turned off): the game ends as any game does.
-        warn!(
-            "campaign `{}` is not in the game: the chapter isn't recorded",
-            state.campaign
+    world.resource_mut::<Menu>().campaign = true;
+    if world.resource::<CampaignScreen>().recorded.as_ref() == Some(&run) {
+        let mut s = world.resource_mut::<CampaignScreen>();
+        s.page = if s.finished.is_some() {
+            Page::Result
+        } else {
+            Page::Chapters
+        };
+        return;
+    }
+    let campaign = match run.check(db) {
+        Ok(c) => c.clone(),
+        Err((field, e)) => {
+            let mut s = world.resource_mut::<CampaignScreen>();
+            s.page = Page::Choose;
+            s.message = tr.f(
+                "This game's campaign can't be recorded: in `{}`: {}",
+                &[&field, &e],
+            );
+            return;
+        }
+    };
+    let on_disk =
+        camp::dir_for(&campaigns_dir(), &run.campaign).and_then(|dir| camp::load(&dir, db).0);
+    let confirmed = world.resource::<CampaignScreen>().confirm == Some(Click::Finish);
+    if let Some(disk) = on_disk.filter(|d| *d != run)
+        && !confirmed
+    {
+        let mut s = world.resource_mut::<CampaignScreen>();
+        s.confirm = Some(Click::Finish);
+        s.message = tr.f(
+            "This chapter began from an earlier point of the campaign than its save ({}). \
+             Press “See what carries on” again to record it: the later progress is replaced.",
+            &[&saved_line(&disk, &campaign, db, tr)],
         );
-        world.insert_resource(CampaignRun(None));
+        world.resource_mut::<Menu>().campaign = false;
         return;
-    };
+    }
+    let mut state = run.clone();
     let carry = world
         .resource::<GameSetup>()
         .carry
@@ -560,25 +634,20 @@ fn finish(world: &mut World, db: &ContentDb, tr: &Translations) {
     let reason = world.resource::<Outcome>().reason.clone();
     let left = camp::left_by(world);
     let go = state.finish(&campaign, db, &carry, &left);
-    let mut message = String::new();
-    match camp::dir_for(&campaigns_dir(), &state.campaign)
-        .ok_or_else(|| tr.f("`{}` can't name a folder", &[&state.campaign]))
-        .and_then(|dir| camp::save(&state, &dir))
-    {
-        Ok(p) => info!("campaign saved: {}", p.display()),
-        Err(e) => message = tr.f("The campaign could not be saved: {}", &[&e]),
-    }
-    world.insert_resource(CampaignRun(None));
+    let message = save_campaign(&state, tr);
+    world
+        .resource_mut::<super::undo::UndoStack>()
+        .states
+        .clear();
     let record = state.done.last().cloned().unwrap_or_default();
-    {
-        let mut s = world.resource_mut::<CampaignScreen>();
-        s.finished = Some(Finished { record, reason, go });
-        s.saved = Some(state.clone());
-        s.state = Some(state);
-        s.page = Page::Result;
-        s.message = message;
-    }
-    world.resource_mut::<Menu>().campaign = true;
+    let mut s = world.resource_mut::<CampaignScreen>();
+    s.finished = Some(Finished { record, reason, go });
+    s.recorded = Some(run);
+    s.saved = Some(state.clone());
+    s.state = Some(state);
+    s.page = Page::Result;
+    s.confirm = None;
+    s.message = message;
 }
 
 /// The window over a finished chapter: won or lost, why, and the way on.
@@ -612,6 +681,9 @@ fn draw_chapter_end(
             }));
             if let Some(r) = &outcome.reason {
                 ui.label(r.words(&tr));
+            }
+            if screen.confirm == Some(Click::Finish) {
+                ui.label(egui::RichText::new(&screen.message).color(egui::Color32::LIGHT_RED));
             }
             if ui.button(tr.t("See what carries on")).clicked() {
                 screen.pending = Some(Click::Finish);
@@ -664,11 +736,7 @@ fn choose_page(ui: &mut egui::Ui, s: &mut CampaignScreen, db: &ContentDb, tr: &T
         }
     }
     let Some(c) = campaign_of(db, &s.campaign) else {
-        ui.label(tr.t("No campaign in this game."));
-        if ui.button(tr.t("Back")).clicked() {
-            s.pending = Some(Click::Back);
-        }
-        return;
+        return only_back(ui, s, tr);
     };
     if !c.description.is_empty() {
         ui.label(egui::RichText::new(tr.t(&c.description)).italics());
@@ -709,18 +777,17 @@ fn choose_page(ui: &mut egui::Ui, s: &mut CampaignScreen, db: &ContentDb, tr: &T
         ui.label(tr.t("Seed:"));
         ui.add(egui::DragValue::new(&mut s.seed));
     });
-    ui.label(tr.t("Seats (hot-seat players take turns at this screen; a seat may be the AI's):"));
-    let (min, max) = (
-        c.seats.min.clamp(1, 8) as usize,
-        c.seats.max.clamp(1, 8) as usize,
+    ui.label(
+        tr.t("Seats (hot-seat players share this machine and take turns; a seat may be the AI's):"),
     );
+    let (min, max) = seat_range(c);
     let mut remove = None;
     let n = s.seats.len();
     for (i, seat) in s.seats.iter_mut().enumerate() {
         ui.horizontal(|ui| {
             ui.add(
                 egui::TextEdit::singleline(&mut seat.name)
-                    .char_limit(camp::MAX_NAME - 5)
+                    .char_limit(SEAT_NAME)
                     .desired_width(180.0),
             );
             ui.checkbox(&mut seat.ai, tr.t("AI plays"));
@@ -734,14 +801,11 @@ fn choose_page(ui: &mut egui::Ui, s: &mut CampaignScreen, db: &ContentDb, tr: &T
     }
     if s.seats.len() < max && ui.small_button(tr.t("Add a seat")).clicked() {
         let n = s.seats.len() + 1;
-        s.seats.push(Seat {
-            name: format!("Player {n}"),
-            ai: false,
-        });
+        s.seats.push(new_seat(n));
     }
     ui.horizontal(|ui| {
         let label = if s.confirm == Some(Click::New) {
-            tr.t("Really start anew (the saved campaign is kept as campaign.prev.ron)")
+            tr.t("Really start anew (the saved campaign will be replaced)")
         } else {
             tr.t("New campaign")
         };
@@ -773,12 +837,20 @@ fn saved_line(saved: &CampaignState, c: &Campaign, db: &ContentDb, tr: &Translat
     )
 }
 
+/// The Back button alone, for a page whose campaign is gone (a mod turned off).
+fn only_back(ui: &mut egui::Ui, s: &mut CampaignScreen, tr: &Translations) {
+    ui.label(tr.t("No campaign in this game."));
+    if ui.button(tr.t("Back")).clicked() {
+        s.pending = Some(Click::Back);
+    }
+}
+
 fn chapters_page(ui: &mut egui::Ui, s: &mut CampaignScreen, db: &ContentDb, tr: &Translations) {
     let Some(state) = s.state.clone() else {
-        return;
+        return only_back(ui, s, tr);
     };
     let Some(c) = campaign_of(db, &state.campaign) else {
-        return;
+        return only_back(ui, s, tr);
     };
     ui.heading(tr.t(&c.name));
     let difficulty = db
@@ -874,13 +946,10 @@ fn briefing_page(
     help: &mut super::help::Help,
 ) {
     let Some(state) = s.state.clone() else {
-        return;
+        return only_back(ui, s, tr);
     };
-    let Some(c) = campaign_of(db, &state.campaign) else {
-        return;
-    };
-    let Some(ch) = state.current.as_deref().and_then(|x| c.chapter(x)) else {
-        return;
+    let Some((c, ch)) = current_chapter(db, &state) else {
+        return only_back(ui, s, tr);
     };
     let listed = c.listed(|l| db.levels.contains_key(l));
     let n = listed.iter().position(|x| x.id == ch.id).unwrap_or(0) + 1;
@@ -975,10 +1044,10 @@ fn briefing_page(
 
 fn result_page(ui: &mut egui::Ui, s: &mut CampaignScreen, db: &ContentDb, tr: &Translations) {
     let (Some(f), Some(state)) = (s.finished.clone(), s.state.clone()) else {
-        return;
+        return only_back(ui, s, tr);
     };
     let Some(c) = campaign_of(db, &state.campaign) else {
-        return;
+        return only_back(ui, s, tr);
     };
     let name = words::chapter_name(c, &f.record.chapter, db, tr);
     ui.heading(if f.record.won {

@@ -76,7 +76,10 @@ fn autosave_each_cycle(world: &mut World, mut last: Local<u32>) {
         return;
     }
     *last = n;
-    if world.resource::<Menu>().open {
+    // Not the game behind the menu or the campaign screen (it would crowd out the autosaves
+    // of the game the player left there).
+    let m = world.resource::<Menu>();
+    if m.open || m.campaign {
         return;
     }
     match snapshot::autosave(world, &autosave_dir(), AUTOSAVES_KEPT) {

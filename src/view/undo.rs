@@ -38,9 +38,14 @@ fn undo_keys(
     map: Res<crate::app::keys::Keymap>,
     egui: Res<bevy_egui::input::EguiWantsInput>,
     mut undo: ResMut<UndoStack>,
+    menu: Res<super::menu::Menu>,
 ) {
-    // Backspace in a text field (a save's name) edits the text, not the game.
-    if !egui.wants_keyboard_input() && map.just_pressed(crate::app::keys::Shortcut::Undo, &keys) {
+    // Backspace in a text field (a save's name) edits the text, not the game; nor does the
+    // key reach the game behind the campaign screen.
+    if !egui.wants_keyboard_input()
+        && !menu.campaign
+        && map.just_pressed(crate::app::keys::Shortcut::Undo, &keys)
+    {
         undo.requested = true;
     }
 }

@@ -630,3 +630,33 @@ fn k4_a_done_chapter_is_replayed_from_where_it_began() {
         "an id that leaves the folder"
     );
 }
+
+/// A chapter started cold and lost is retried cold: its retry gets the fallback again (K3), not
+/// an empty carry-over from a chapter that led nowhere.
+#[test]
+fn k3_a_cold_chapter_lost_and_retried_still_gets_its_fallback() {
+    let db = base();
+    let c = the_campaign(&db);
+    let mut state =
+        CampaignState::new(&c, &db, "normal", 1, &[], Some("ring_of_fire")).expect("new");
+    let def = c.chapter("ring_of_fire").expect("chapter").clone();
+    let carry = state.carry_in(&def, &[]);
+    let lost = Left {
+        won: false,
+        cycles: 4,
+        ..Default::default()
+    };
+    assert_eq!(state.finish(&c, &db, &carry, &lost), Goto::Retry);
+    assert!(state.cold(), "only attempts at this chapter: still cold");
+    let again = state.carry_in(&def, &[]);
+    assert_eq!(again.veterans, carry.veterans);
+    assert_eq!(again.research, def.fallback.research);
+    assert_eq!(again.stock, def.fallback.stock);
+    // Once another chapter was finished, the campaign is no longer cold.
+    let mut on = underway(&db, &[("Aelar", "warden")]);
+    assert!(!on.cold());
+    let twin = c.chapter("twin_rifts").expect("chapter").clone();
+    let carry = on.carry_in(&twin, &["Aelar".into()]);
+    on.finish(&c, &db, &carry, &lost);
+    assert!(!on.cold());
+}
