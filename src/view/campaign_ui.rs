@@ -666,29 +666,21 @@ fn draw_chapter_end(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let map_centre = ctx.content_rect().center() - egui::vec2(200.0, 0.0);
-    egui::Window::new(tr.t("The chapter ends"))
-        .id(egui::Id::new("chapter_end"))
-        .order(egui::Order::Foreground)
-        .default_pos(map_centre)
-        .pivot(egui::Align2::CENTER_CENTER)
-        .collapsible(true)
-        .resizable(false)
-        .show(ctx, |ui| {
-            ui.heading(tr.t(match w {
-                crate::content::Camp::Eladrins => "Chapter won",
-                crate::content::Camp::Chaos => "Chapter lost",
-            }));
-            if let Some(r) = &outcome.reason {
-                ui.label(r.words(&tr));
-            }
-            if screen.confirm == Some(Click::Finish) {
-                ui.label(egui::RichText::new(&screen.message).color(egui::Color32::LIGHT_RED));
-            }
-            if ui.button(tr.t("See what carries on")).clicked() {
-                screen.pending = Some(Click::Finish);
-            }
-        });
+    super::menu::end_window(ctx, &tr.t("The chapter ends"), "chapter_end").show(ctx, |ui| {
+        ui.heading(tr.t(match w {
+            crate::content::Camp::Eladrins => "Chapter won",
+            crate::content::Camp::Chaos => "Chapter lost",
+        }));
+        if let Some(r) = &outcome.reason {
+            ui.label(r.words(&tr));
+        }
+        if screen.confirm == Some(Click::Finish) {
+            ui.label(egui::RichText::new(&screen.message).color(egui::Color32::LIGHT_RED));
+        }
+        if ui.button(tr.t("See what carries on")).clicked() {
+            screen.pending = Some(Click::Finish);
+        }
+    });
     Ok(())
 }
 

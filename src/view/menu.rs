@@ -296,6 +296,19 @@ fn draw_menu(
     Ok(())
 }
 
+/// A window over a game that ended: in front of everything, over the map's centre, but it can
+/// be folded or dragged aside to look at the map.
+pub(super) fn end_window<'a>(ctx: &egui::Context, title: &str, id: &str) -> egui::Window<'a> {
+    let map_centre = ctx.content_rect().center() - egui::vec2(200.0, 0.0);
+    egui::Window::new(title.to_string())
+        .id(egui::Id::new(id))
+        .order(egui::Order::Foreground)
+        .default_pos(map_centre)
+        .pivot(egui::Align2::CENTER_CENTER)
+        .collapsible(true)
+        .resizable(false)
+}
+
 /// The end-of-game window: victory or defeat, why, the game's chart, back to the menu.
 fn the_end(
     ctx: &egui::Context,
@@ -306,32 +319,23 @@ fn the_end(
     research: &Research,
     history: &super::cards::History,
 ) {
-    // In front of everything, but it can be folded or dragged aside to look at the map.
-    let map_centre = ctx.content_rect().center() - egui::vec2(200.0, 0.0);
-    egui::Window::new(tr.t("The end"))
-        .id(egui::Id::new("the_end"))
-        .order(egui::Order::Foreground)
-        .default_pos(map_centre)
-        .pivot(egui::Align2::CENTER_CENTER)
-        .collapsible(true)
-        .resizable(false)
-        .show(ctx, |ui| {
-            ui.heading(tr.t(match w {
-                crate::content::Camp::Eladrins => "Victory: the way home is open",
-                crate::content::Camp::Chaos => "Defeat: Chaos holds the portal",
-            }));
-            if let Some(r) = &outcome.reason {
-                ui.label(r.words(tr));
-            }
-            ui.label(tr.f(
-                "After {} cycles, {} technologies researched.",
-                &[&outcome.cycle, &research.done.len()],
-            ));
-            super::cards::chart(ui, &history.0, tr);
-            if ui.button(tr.t("Main menu")).clicked() {
-                menu.open = true;
-            }
-        });
+    end_window(ctx, &tr.t("The end"), "the_end").show(ctx, |ui| {
+        ui.heading(tr.t(match w {
+            crate::content::Camp::Eladrins => "Victory: the way home is open",
+            crate::content::Camp::Chaos => "Defeat: Chaos holds the portal",
+        }));
+        if let Some(r) = &outcome.reason {
+            ui.label(r.words(tr));
+        }
+        ui.label(tr.f(
+            "After {} cycles, {} technologies researched.",
+            &[&outcome.cycle, &research.done.len()],
+        ));
+        super::cards::chart(ui, &history.0, tr);
+        if ui.button(tr.t("Main menu")).clicked() {
+            menu.open = true;
+        }
+    });
 }
 
 /// The new game's choices: level (with its description), difficulty (with what this level
