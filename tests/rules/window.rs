@@ -428,7 +428,57 @@ fn k_campaign_plays_from_its_screen_through_a_result_then_continues_and_restarts
     );
     assert_eq!(veterans_in(&again), vec!["Aelar", "Ilyana"]);
     assert_eq!(again.setup.players, st.players);
-    for d in [&out, &out2, &data] {
+
+    // An old save of the first chapter's end, loaded now that the campaign has gone on: its
+    // end is recorded only when asked twice. Asked once, the campaign save is untouched.
+    let saved_before = std::fs::read(dir.join("campaign.ron")).expect("the campaign save");
+    let old_end = out.join("outskirts_end.ron");
+    let stale = |name: &str, presses: usize| {
+        let script = out.join(format!("{name}.ron"));
+        let finish = "Campaign(Finish), Wait(5), ".repeat(presses);
+        std::fs::write(
+            &script,
+            format!(
+                "(steps: [Hints(false), Load({:?}), Wait(5), {finish}Quit])",
+                old_end.display().to_string()
+            ),
+        )
+        .expect("script");
+        let m = root.join("tests/mods/campaign_window");
+        run_window_in(name, Some(&data), move |o| {
+            let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
+            c.arg("--mod").arg(&m);
+            c.args(["play", "--level", "first_light", "--script"])
+                .arg(&script)
+                .arg("--out")
+                .arg(o);
+            c
+        })
+    };
+    let log = |o: &std::path::Path| std::fs::read_to_string(o.join("log.txt")).unwrap_or_default();
+    let Some(out3) = stale("campaign_stale_once", 1) else {
+        return;
+    };
+    assert!(
+        !log(&out3).contains("campaign saved"),
+        "asked once, nothing is recorded"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("campaign.ron")).expect("the campaign save"),
+        saved_before
+    );
+    let Some(out4) = stale("campaign_stale_twice", 2) else {
+        return;
+    };
+    assert!(log(&out4).contains("campaign saved"), "asked twice, it is");
+    // Recorded from where that game began (the first chapter's start): the campaign stands
+    // at the second chapter again, with the first chapter's one record.
+    let text = std::fs::read_to_string(dir.join("campaign.ron")).expect("the campaign save");
+    let now = chaos_outpost::rules::campaign::parse(&text).expect("a campaign save");
+    assert_eq!(now.done.len(), 1, "{:?}", now.done);
+    assert_eq!(now.current.as_deref(), Some("dawn"));
+    assert!(dir.join("campaign.prev.ron").is_file());
+    for d in [&out, &out2, &out3, &out4, &data] {
         let _ = std::fs::remove_dir_all(d);
     }
 }
