@@ -571,6 +571,9 @@ fn begin(world: &mut World, tr: &Translations) {
         let mut s = world.resource_mut::<CampaignScreen>();
         s.saved = Some(state);
         s.finished = None;
+        // A new game: its end is recorded even when it began where a recorded one did (a
+        // chapter replayed from its start).
+        s.recorded = None;
         s.message = message;
     }
     let mut m = world.resource_mut::<Menu>();
