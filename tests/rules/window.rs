@@ -478,7 +478,39 @@ fn k_campaign_plays_from_its_screen_through_a_result_then_continues_and_restarts
     assert_eq!(now.done.len(), 1, "{:?}", now.done);
     assert_eq!(now.current.as_deref(), Some("dawn"));
     assert!(dir.join("campaign.prev.ron").is_file());
-    for d in [&out, &out2, &out3, &out4, &data] {
+
+    // The first chapter replayed from its start twice in one sitting: each game's end is
+    // recorded (saved at each begin and each end: four saves), though both began alike.
+    let script = out.join("campaign_replays.ron");
+    let once = "Campaign(Replay(\"outskirts\")), Campaign(Replay(\"outskirts\")), \
+                Campaign(Begin), AiUntilCycle(2), Campaign(Finish), Wait(5), Campaign(Back), ";
+    std::fs::write(
+        &script,
+        format!(
+            "(steps: [Hints(false), Campaign(Open), Campaign(Saved), {}Quit])",
+            once.repeat(2)
+        ),
+    )
+    .expect("script");
+    let m = root.join("tests/mods/campaign_window");
+    let Some(out5) = run_window_in("campaign_replays", Some(&data), move |o| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
+        c.arg("--mod").arg(&m);
+        c.args(["play", "--level", "first_light", "--script"])
+            .arg(&script)
+            .arg("--out")
+            .arg(o);
+        c
+    }) else {
+        return;
+    };
+    assert_eq!(
+        log(&out5).matches("campaign saved").count(),
+        4,
+        "{}",
+        log(&out5)
+    );
+    for d in [&out, &out2, &out3, &out4, &out5, &data] {
         let _ = std::fs::remove_dir_all(d);
     }
 }
