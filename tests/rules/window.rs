@@ -349,8 +349,8 @@ fn k_campaign_plays_from_its_screen_through_a_result_then_continues_and_restarts
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&data);
-    let program = |script: &str| {
-        let script = root.join(format!("tests/ui/{script}.ron"));
+    // The game with the test campaign, playing a script.
+    let program_at = |script: PathBuf| {
         let m = root.join("tests/mods/campaign_window");
         move |out: &std::path::Path| {
             let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
@@ -362,6 +362,7 @@ fn k_campaign_plays_from_its_screen_through_a_result_then_continues_and_restarts
             c
         }
     };
+    let program = |script: &str| program_at(root.join(format!("tests/ui/{script}.ron")));
     let Some(out) = run_window_in("campaign", Some(&data), program("campaign")) else {
         return;
     };
@@ -444,16 +445,7 @@ fn k_campaign_plays_from_its_screen_through_a_result_then_continues_and_restarts
             ),
         )
         .expect("script");
-        let m = root.join("tests/mods/campaign_window");
-        run_window_in(name, Some(&data), move |o| {
-            let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
-            c.arg("--mod").arg(&m);
-            c.args(["play", "--level", "first_light", "--script"])
-                .arg(&script)
-                .arg("--out")
-                .arg(o);
-            c
-        })
+        run_window_in(name, Some(&data), program_at(script))
     };
     let log = |o: &std::path::Path| std::fs::read_to_string(o.join("log.txt")).unwrap_or_default();
     let Some(out3) = stale("campaign_stale_once", 1) else {
@@ -492,16 +484,7 @@ fn k_campaign_plays_from_its_screen_through_a_result_then_continues_and_restarts
         ),
     )
     .expect("script");
-    let m = root.join("tests/mods/campaign_window");
-    let Some(out5) = run_window_in("campaign_replays", Some(&data), move |o| {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
-        c.arg("--mod").arg(&m);
-        c.args(["play", "--level", "first_light", "--script"])
-            .arg(&script)
-            .arg("--out")
-            .arg(o);
-        c
-    }) else {
+    let Some(out5) = run_window_in("campaign_replays", Some(&data), program_at(script)) else {
         return;
     };
     assert_eq!(
