@@ -69,6 +69,9 @@ pub enum Click {
         /// The seats' names.
         players: Vec<String>,
     },
+    /// Start a new campaign at this chapter instead of the first: it starts cold, from its
+    /// fallback (K3: a chapter skipped to).
+    StartAt(String),
     /// Start the chosen campaign afresh (asked twice when one is saved).
     New,
     /// Continue the saved campaign: its chapter list.
@@ -125,6 +128,8 @@ pub struct CampaignScreen {
     pub seed: u64,
     /// Seats for a new campaign.
     pub seats: Vec<Seat>,
+    /// The chapter a new campaign starts at (none: the first), cold (K3).
+    pub start_at: Option<String>,
     /// The campaign saved on disk for the chosen id, read when chosen.
     pub saved: Option<CampaignState>,
     /// The campaign being played between chapters.
@@ -158,7 +163,9 @@ pub fn offered(world: &World, click: &Click) -> bool {
     let shown = menu.campaign;
     match click {
         Click::Open => !shown,
-        Click::Choose(_) | Click::Setup { .. } | Click::New => shown && s.page == Page::Choose,
+        Click::Choose(_) | Click::Setup { .. } | Click::StartAt(_) | Click::New => {
+            shown && s.page == Page::Choose
+        }
         Click::Saved => shown && s.page == Page::Choose && s.saved.is_some(),
         Click::Play | Click::Replay(_) => shown && s.page == Page::Chapters,
         Click::Continue => shown && s.page == Page::Chapters && s.resume.is_some(),
@@ -201,10 +208,10 @@ fn seat_range(c: &Campaign) -> (usize, usize) {
     ((c.seats.min.clamp(1, 8) as usize).min(max), max)
 }
 
-/// A new seat, numbered.
-fn new_seat(n: usize) -> Seat {
+/// A new seat, numbered, in the player's language.
+fn new_seat(n: usize, tr: &Translations) -> Seat {
     Seat {
-        name: format!("Player {n}"),
+        name: tr.f("Player {}", &[&n]),
         ai: false,
     }
 }
@@ -252,6 +259,9 @@ fn choose(world: &mut World, id: &str) {
     let db = world.resource::<Content>().0.clone();
     let tr = world.resource::<Translations>().clone();
     let mut s = world.resource_mut::<CampaignScreen>();
+    if s.campaign != id {
+        s.start_at = None;
+    }
     s.campaign = id.to_string();
     s.confirm = None;
     s.message.clear();
@@ -262,7 +272,7 @@ fn choose(world: &mut World, id: &str) {
         let (min, max) = seat_range(c);
         while s.seats.len() < min {
             let n = s.seats.len() + 1;
-            s.seats.push(new_seat(n));
+            s.seats.push(new_seat(n, &tr));
         }
         s.seats.truncate(max);
     }
@@ -394,7 +404,7 @@ fn run_clicks(world: &mut World) {
                 .collect();
         }
         Click::New => {
-            let (id, difficulty, seed, seats, saved, confirmed) = {
+            let (id, difficulty, seed, seats, saved, confirmed, start) = {
                 let s = world.resource::<CampaignScreen>();
                 (
                     s.campaign.clone(),
@@ -403,6 +413,7 @@ fn run_clicks(world: &mut World) {
                     players(&s.seats),
                     s.saved.is_some(),
                     s.confirm == Some(Click::New),
+                    s.start_at.clone(),
                 )
             };
             if saved && !confirmed {
@@ -418,7 +429,7 @@ fn run_clicks(world: &mut World) {
                             tr.f("This campaign is played by {} to {} seats", &[&min, &max])
                         );
                     }
-                    CampaignState::new(c, &db, &difficulty, seed, &seats, None)
+                    CampaignState::new(c, &db, &difficulty, seed, &seats, start.as_deref())
                 });
             match made {
                 Ok(state) => {
@@ -427,6 +438,9 @@ fn run_clicks(world: &mut World) {
                 }
                 Err(e) => world.resource_mut::<CampaignScreen>().message = e,
             }
+        }
+        Click::StartAt(chapter) => {
+            world.resource_mut::<CampaignScreen>().start_at = Some(chapter);
         }
         Click::Saved => {
             if let Some(state) = world.resource::<CampaignScreen>().saved.clone() {
@@ -772,6 +786,22 @@ fn choose_page(ui: &mut egui::Ui, s: &mut CampaignScreen, db: &ContentDb, tr: &T
         ui.label(tr.t("Seed:"));
         ui.add(egui::DragValue::new(&mut s.seed));
     });
+    // K3: any chapter may be started cold, from its fallback (a chapter skipped to).
+    ui.horizontal_wrapped(|ui| {
+        ui.label(tr.t("Start at:"));
+        for (i, ch) in listed.iter().enumerate() {
+            let on = s.start_at.as_deref().map_or(i == 0, |x| x == ch.id);
+            if ui
+                .selectable_label(on, words::chapter_name(c, &ch.id, db, tr))
+                .on_hover_text(tr.t(
+                    "A later chapter starts cold: it brings its own stand-ins and stores instead of veterans.",
+                ))
+                .clicked()
+            {
+                s.pending = Some(Click::StartAt(ch.id.clone()));
+            }
+        }
+    });
     ui.label(
         tr.t("Seats (hot-seat players share this machine and take turns; a seat may be the AI's):"),
     );
@@ -796,7 +826,7 @@ fn choose_page(ui: &mut egui::Ui, s: &mut CampaignScreen, db: &ContentDb, tr: &T
     }
     if s.seats.len() < max && ui.small_button(tr.t("Add a seat")).clicked() {
         let n = s.seats.len() + 1;
-        s.seats.push(new_seat(n));
+        s.seats.push(new_seat(n, tr));
     }
     ui.horizontal(|ui| {
         let label = if s.confirm == Some(Click::New) {

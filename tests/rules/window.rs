@@ -493,7 +493,32 @@ fn k_campaign_plays_from_its_screen_through_a_result_then_continues_and_restarts
         "{}",
         log(&out5)
     );
-    for d in [&out, &out2, &out3, &out4, &out5, &data] {
+
+    // A new campaign started at its second chapter (K3, a chapter skipped to): asked twice
+    // over the saved one, it begins cold, from the chapter's fallback (an unnamed ranger).
+    let script = out.join("campaign_cold.ron");
+    std::fs::write(
+        &script,
+        "(steps: [Hints(false), Campaign(Open), Campaign(Choose(\"window_trial\")), \
+         Campaign(StartAt(\"dawn\")), Campaign(New), Campaign(New), Campaign(Begin), Begin, \
+         Wait(5), Save(\"cold.ron\"), Quit])",
+    )
+    .expect("script");
+    let Some(out6) = run_window_in("campaign_cold", Some(&data), program_at(script)) else {
+        return;
+    };
+    let cold = snapshot::read(&out6.join("cold.ron")).expect("the cold chapter's save");
+    assert_eq!(cold.setup.level, "first_light");
+    let run = cold.campaign.0.as_ref().expect("its campaign");
+    assert_eq!((run.current.as_deref(), run.done.len()), (Some("dawn"), 0));
+    let carry = cold.setup.carry.as_ref().expect("what it was given");
+    let kinds: Vec<&str> = carry.veterans.iter().map(|v| v.kind.as_str()).collect();
+    assert_eq!(kinds, ["ranger"], "the fallback");
+    assert!(
+        veterans_in(&cold).is_empty(),
+        "no veteran of the old campaign"
+    );
+    for d in [&out, &out2, &out3, &out4, &out5, &out6, &data] {
         let _ = std::fs::remove_dir_all(d);
     }
 }
