@@ -1,6 +1,6 @@
 //! The campaign screen (K1–K4), opened from the main menu's Campaign button. Its pages:
-//! - **choose**: a campaign, its difficulty, seed and seats (names; a seat may be the AI's),
-//!   with the saved campaign to continue;
+//! - **choose**: a campaign, its difficulty, seed, seats (names; a seat may be the AI's) and
+//!   the chapter to start at (a later one cold, K3), with the saved campaign to continue;
 //! - **chapters**: done (result and score), next, locked; Continue the chapter from its last
 //!   autosave, Restart it, or Replay a done chapter from where it began;
 //! - **briefing**: the story, what is new (with links into the help), the muster (which
