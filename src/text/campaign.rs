@@ -5,7 +5,6 @@
 use super::Translations;
 use crate::content::ContentDb;
 use crate::content::campaign::{Campaign, CarryRule, Goto};
-use crate::content::{Res, Stock};
 use crate::rules::campaign::{CarryIn, Veteran};
 
 /// What the carry-over rule promises after a chapter won, a line each (K2).
@@ -71,16 +70,6 @@ pub fn veteran(v: &Veteran, db: &ContentDb, tr: &Translations) -> String {
     s
 }
 
-/// A stock in words (`2 food, 1 crystal`); empty for none.
-pub fn stock(s: &Stock, tr: &Translations) -> String {
-    Res::ALL
-        .iter()
-        .filter(|r| s.get(**r) > 0)
-        .map(|r| format!("{} {}", s.get(*r), tr.t(r.name())))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn names(ids: &[String], db: &ContentDb, tr: &Translations) -> String {
     ids.iter()
         .map(|id| tr.t(db.name_of(id).unwrap_or(id)).into_owned())
@@ -104,9 +93,8 @@ pub fn given(carry: &CarryIn, db: &ContentDb, tr: &Translations) -> Vec<String> 
     if !carry.artifacts.is_empty() {
         out.push(tr.f("Artifacts: {}", &[&names(&carry.artifacts, db, tr)]));
     }
-    let s = stock(&carry.stock, tr);
-    if !s.is_empty() {
-        out.push(tr.f("Stores brought: {}", &[&s]));
+    if !carry.stock.is_empty() {
+        out.push(tr.f("Stores brought: {}", &[&tr.stock(&carry.stock)]));
     }
     out
 }

@@ -1110,9 +1110,8 @@ fn result_page(ui: &mut egui::Ui, s: &mut CampaignScreen, db: &ContentDb, tr: &T
                 .collect();
             ui.label(tr.f("Researched: {}", &[&r.join(", ")]));
         }
-        let stock = words::stock(&state.stock, tr);
-        if !stock.is_empty() {
-            ui.label(tr.f("Stores kept: {}", &[&stock]));
+        if !state.stock.is_empty() {
+            ui.label(tr.f("Stores kept: {}", &[&tr.stock(&state.stock)]));
         }
     }
     ui.separator();
