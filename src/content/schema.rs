@@ -1278,8 +1278,9 @@ pub struct Level {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<Vec<StepPlay>>,
     /// Each chapter's own level fields, by chapter id, read by that chapter (`rules::chapter`).
+    /// Kept as written (raw RON), so a chapter's own enums and resource maps read back whole.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub ext: BTreeMap<String, ron::Value>,
+    pub ext: BTreeMap<String, Box<ron::value::RawValue>>,
 }
 
 /// Who decides a step, or takes a turn in one: a camp, or one Eladrin seat (a hot-seat player,

@@ -421,6 +421,16 @@ fn decision_steps(world: &World) -> Vec<String> {
 
 /// Checks an action against the rules; never changes the game.
 pub fn validate(world: &mut World, by: Camp, action: &Action) -> Result<(), Refusal> {
+    validate_core(world, by, action)?;
+    // A chapter in play may forbid a core action (its own actions check themselves).
+    if !matches!(action, Action::Chapter { .. }) {
+        super::chapter::veto(world, by, action)?;
+    }
+    Ok(())
+}
+
+/// The core's checks of an action, before any chapter's veto.
+pub(super) fn validate_core(world: &mut World, by: Camp, action: &Action) -> Result<(), Refusal> {
     if world.resource::<Outcome>().winner.is_some() {
         return Err(Refusal::GameOver);
     }
@@ -727,7 +737,9 @@ pub fn submit(world: &mut World, by: Camp, action: Action) -> Result<(), Refusal
         .resource_mut::<ActionLog>()
         .0
         .push((by, action.clone()));
+    let told = world.resource::<super::Chronicle>().0.len();
     apply(world, by, &action);
+    super::chapter::after(world, by, &action, told);
     outcome::check(world);
     advance(world);
     Ok(())

@@ -14,6 +14,12 @@
 //!   hashed, undone, restored, and redacted for a viewer (`ChapterState::seen_by`) so a seat's
 //!   hidden cards never reach a partner or the Chaos AI.
 //! - `add_chapter_victory`: an end condition checked with the core's ones.
+//! - `add_chapter_veto`: a rule of the chapter that forbids some of the core's actions (a gate
+//!   sealed for good: no army crosses it), refused with the chapter's typed refusal.
+//! - `add_chapter_setup`: what the chapter sets up when a game of a level playing it starts,
+//!   after the level's armies and a campaign's carry are placed (its expedition teams).
+//! - `add_chapter_after`: what the chapter does after any action is applied, with the events
+//!   it told (an army that walked into a hidden room reveals it).
 //!
 //! Which chapters a game plays comes from its level (`Level::chapters`): a chapter installed in
 //! the program but not in the level changes nothing in that game. The program installs its
@@ -128,6 +134,27 @@ pub trait ChapterState:
     }
 }
 
+/// A chapter's rule that forbids some of the core's actions: `Some(refusal)` (made with
+/// `refusal`) refuses it. Checked after the core's own checks, only while the chapter is in play.
+pub type Veto = fn(&mut World, Camp, &Action) -> Option<Refusal>;
+
+/// What a chapter does after an action was applied (core or chapter), given the events the
+/// action told, before the end conditions are checked.
+pub type After = fn(&mut World, Camp, &Action, &[super::GameEvent]);
+
+/// What a chapter sets up at the start of a game; an error (naming the level's field) refuses
+/// to start it.
+pub type Setup = fn(&mut World) -> Result<(), String>;
+
+/// A chapter's typed refusal as the core carries it (for a `Veto`).
+pub fn refusal<R: ChapterRefusal>(chapter: &str, r: &R) -> Refusal {
+    Refusal::Chapter {
+        chapter: chapter.to_string(),
+        rule: r.rule().to_string(),
+        reason: ron::to_string(r).unwrap_or_default(),
+    }
+}
+
 /// A chapter's actions, type-erased.
 #[derive(Clone, Copy)]
 struct ActionKind {
@@ -157,6 +184,9 @@ pub struct Chapters {
     pub steps: Vec<StepDef>,
     actions: BTreeMap<&'static str, ActionKind>,
     states: BTreeMap<&'static str, StateKind>,
+    vetoes: Vec<(&'static str, Veto)>,
+    afters: Vec<(&'static str, After)>,
+    setups: Vec<(&'static str, Setup)>,
 }
 
 /// A chapter plugin's builder, as installed.
@@ -203,9 +233,37 @@ pub trait ChapterAppExt {
     fn add_chapter_victory(&mut self, chapter: &'static str, check: VictoryCheck) -> &mut Self;
     /// The chapter's hook: what `Effect::Hook { chapter, hook, arg }` does in a card.
     fn add_chapter_hook(&mut self, chapter: &'static str, hook: super::effects::Hook) -> &mut Self;
+    /// A rule that forbids some core actions while the chapter is in play.
+    fn add_chapter_veto(&mut self, chapter: &'static str, veto: Veto) -> &mut Self;
+    /// What the chapter does after each action, while it is in play.
+    fn add_chapter_after(&mut self, chapter: &'static str, after: After) -> &mut Self;
+    /// What the chapter sets up at the start of a game that plays it (after the level's
+    /// armies and a campaign's carry; before the first cycle runs). Its error stops the start.
+    fn add_chapter_setup(&mut self, chapter: &'static str, setup: Setup) -> &mut Self;
 }
 
 impl ChapterAppExt for App {
+    fn add_chapter_veto(&mut self, chapter: &'static str, veto: Veto) -> &mut Self {
+        self.world_mut()
+            .get_resource_or_insert_with(Chapters::default)
+            .vetoes
+            .push((chapter, veto));
+        self
+    }
+    fn add_chapter_setup(&mut self, chapter: &'static str, setup: Setup) -> &mut Self {
+        self.world_mut()
+            .get_resource_or_insert_with(Chapters::default)
+            .setups
+            .push((chapter, setup));
+        self
+    }
+    fn add_chapter_after(&mut self, chapter: &'static str, after: After) -> &mut Self {
+        self.world_mut()
+            .get_resource_or_insert_with(Chapters::default)
+            .afters
+            .push((chapter, after));
+        self
+    }
     fn add_chapter_hook(&mut self, chapter: &'static str, hook: super::effects::Hook) -> &mut Self {
         self.world_mut()
             .get_resource_or_insert_with(super::effects::Hooks::default)
@@ -420,6 +478,83 @@ pub(super) fn apply(world: &mut World, by: Camp, chapter: &str, act: &str) {
         .and_then(|c| c.actions.get(chapter).copied())
     {
         (kind.apply)(world, by, act);
+    }
+}
+
+/// The vetoes of the chapters in play on a core action (after the core's own checks).
+pub(super) fn veto(world: &mut World, by: Camp, action: &Action) -> Result<(), Refusal> {
+    let Some(vetoes) = world
+        .get_resource::<Chapters>()
+        .filter(|c| !c.vetoes.is_empty())
+        .map(|c| c.vetoes.clone())
+    else {
+        return Ok(());
+    };
+    let in_play = world.resource::<InPlay>().clone();
+    for (id, f) in vetoes {
+        if in_play.has(id)
+            && let Some(r) = f(world, by, action)
+        {
+            return Err(r);
+        }
+    }
+    Ok(())
+}
+
+/// The chapters in play set up a new game (`add_chapter_setup`); the first error stops it.
+pub(super) fn setup(world: &mut World) -> Result<(), String> {
+    let Some(setups) = world.get_resource::<Chapters>().map(|c| {
+        let in_play = world.resource::<InPlay>();
+        c.setups
+            .iter()
+            .filter(|(id, _)| in_play.has(id))
+            .map(|(_, f)| *f)
+            .collect::<Vec<Setup>>()
+    }) else {
+        return Ok(());
+    };
+    for f in setups {
+        f(world)?;
+    }
+    Ok(())
+}
+
+/// Whether a chapter in play may veto core actions (so `legal_actions` checks each move).
+pub(super) fn has_vetoes(world: &World) -> bool {
+    world.get_resource::<Chapters>().is_some_and(|c| {
+        let in_play = world.resource::<InPlay>();
+        c.vetoes.iter().any(|(id, _)| in_play.has(id))
+    })
+}
+
+/// The chapters in play react to an applied action and the events it told: those the chronicle
+/// got from its length `told` on (it may have dropped its older half meanwhile).
+pub(super) fn after(world: &mut World, by: Camp, action: &Action, told: usize) {
+    let Some(afters) = world.get_resource::<Chapters>().map(|c| {
+        let in_play = world.resource::<InPlay>();
+        c.afters
+            .iter()
+            .filter(|(id, _)| in_play.has(id))
+            .map(|(_, f)| *f)
+            .collect::<Vec<After>>()
+    }) else {
+        return;
+    };
+    if afters.is_empty() {
+        return;
+    }
+    let events: Vec<super::GameEvent> = {
+        let ch = &world.resource::<super::Chronicle>().0;
+        // One drain (of half the chronicle) at most can happen within one action.
+        let from = if ch.len() >= told {
+            told
+        } else {
+            told.saturating_sub(super::CHRONICLE_MAX / 2)
+        };
+        ch[from.min(ch.len())..].to_vec()
+    };
+    for f in afters {
+        f(world, by, action, &events);
     }
 }
 
@@ -762,7 +897,7 @@ pub fn reset(world: &mut World) {
 /// A chapter's own level fields (`Level::ext[chapter]`) for the game in play, typed; the
 /// default when the level gives none. Errors name the level and the field.
 pub fn level_ext<T: DeserializeOwned + Default>(world: &World, chapter: &str) -> Result<T, String> {
-    // Asked by end rules on every check: read the level in place, clone only its `ext` value.
+    // Asked by end rules on every check: read the level in place, parse only its `ext` value.
     let Some(db) = world.get_resource::<Content>().map(|c| c.0.clone()) else {
         return Ok(T::default());
     };
@@ -771,9 +906,11 @@ pub fn level_ext<T: DeserializeOwned + Default>(world: &World, chapter: &str) ->
     };
     match level.ext.get(chapter) {
         None => Ok(T::default()),
-        Some(v) => v
-            .clone()
-            .into_rust::<T>()
-            .map_err(|e| format!("level `{}`: ext.{chapter}: {e}", level.id)),
+        Some(v) => v.into_rust::<T>().map_err(|e| {
+            format!(
+                "level `{}`: ext.{chapter}: {}:{}: {}",
+                level.id, e.span.start.line, e.span.start.col, e.code
+            )
+        }),
     }
 }

@@ -402,6 +402,14 @@ pub enum GameEvent {
     },
     /// Something worth telling that changed nothing (or a plugin's note).
     Note(Notice),
+    /// Something a chapter's rule did: its own event enum in RON, worded by the chapter
+    /// (`text::chapter`), heard by the view's sounds by its first word.
+    Chapter {
+        /// The chapter's id.
+        chapter: String,
+        /// The chapter's event, in RON.
+        what: String,
+    },
 }
 
 /// How a battle ended.
@@ -497,6 +505,8 @@ pub enum Cause {
     Battle,
     /// Wounds from a card's effect.
     Card,
+    /// A chapter's rule (its number: `"D4"`), such as a team the dragoness crosses.
+    Rule(String),
 }
 
 /// Something worth telling that changed nothing.

@@ -16,11 +16,17 @@ pub fn legal_actions(world: &mut World, by: Camp) -> Vec<Action> {
     // Moves are generated from the army's reachable tiles, the same search `validate` runs for
     // each one: validating the first stands for all (the other conditions are the army's), which
     // keeps this linear instead of one path search per tile. The perft test checks they agree.
+    // A chapter's veto may forbid some destinations only: then each move is checked by it too.
     let mut moves_ok: Option<bool> = None;
+    let vetoes = super::chapter::has_vetoes(world);
     candidates(world, by)
         .into_iter()
         .filter(|a| match a {
-            Action::Move { .. } => *moves_ok.get_or_insert_with(|| validate(world, by, a).is_ok()),
+            Action::Move { .. } => {
+                let first = *moves_ok
+                    .get_or_insert_with(|| super::action::validate_core(world, by, a).is_ok());
+                first && (!vetoes || super::chapter::veto(world, by, a).is_ok())
+            }
             _ => validate(world, by, a).is_ok(),
         })
         .collect()

@@ -214,7 +214,7 @@ fn spawn_game_with(
     if let Some(c) = carry {
         super::campaign::apply_research_and_artifacts(world, c);
     }
-    Ok(())
+    super::chapter::setup(world)
 }
 
 /// Removes any game in the world and resets its state for a new one.

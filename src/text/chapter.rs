@@ -17,6 +17,8 @@ pub struct ChapterWords {
     pub refusal: fn(&Translations, &str) -> String,
     /// An end reason the chapter gave (its code).
     pub end: fn(&Translations, &str) -> String,
+    /// An event the chapter told (`GameEvent::Chapter`, its RON text), for the log.
+    pub event: fn(&Translations, &str) -> String,
 }
 
 static WORDS: Mutex<Vec<(&'static str, ChapterWords)>> = Mutex::new(Vec::new());
@@ -51,6 +53,14 @@ pub fn refusal(tr: &Translations, chapter: &str, rule: &str, reason: &str) -> St
     match words_of(chapter) {
         Some(w) => (w.refusal)(tr, reason),
         None => format!("{rule}: {reason}"),
+    }
+}
+
+/// A chapter's event in words.
+pub fn event(tr: &Translations, chapter: &str, what: &str) -> String {
+    match words_of(chapter) {
+        Some(w) => (w.event)(tr, what),
+        None => format!("{chapter}: {what}"),
     }
 }
 

@@ -204,6 +204,7 @@ impl GameEvent {
                 tr.f("Army {} unloads {} at {}", &[army, &stock(s), &h(at)])
             }
             Note(n) => n.words(tr),
+            Chapter { chapter, what } => super::chapter::event(tr, chapter, what),
         }
     }
 }
@@ -248,12 +249,12 @@ impl Upkeeper {
 impl Cause {
     /// Why a unit died, citing the rule.
     pub fn words(&self, tr: &Translations) -> String {
-        tr.t(match self {
-            Cause::Famine => "famine (R5.4)",
-            Cause::Battle => "battle (R9.5)",
-            Cause::Card => "a card",
-        })
-        .into_owned()
+        match self {
+            Cause::Famine => tr.t("famine (R5.4)").into_owned(),
+            Cause::Battle => tr.t("battle (R9.5)").into_owned(),
+            Cause::Card => tr.t("a card").into_owned(),
+            Cause::Rule(rule) => tr.f("the chapter's rule {}", &[rule]),
+        }
     }
 }
 

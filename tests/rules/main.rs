@@ -10,6 +10,7 @@ mod cli;
 mod colour;
 mod content;
 mod cycle;
+mod d_dragoness;
 mod frames;
 mod fuzz;
 mod golden;

@@ -585,6 +585,7 @@ pub fn install() {
             action: action_words,
             refusal: refusal_words,
             end: end_words,
+            event: |_, what| what.to_string(),
         },
     );
     chapter_panel::install::<Trial>(ID, hand_panel);

@@ -1,0 +1,895 @@
+//! The chapter *The Dragoness* (`src/chapters/dragoness/`, rules D1–D13 of `RULES.md`), one
+//! test per rule and the edge cases the rules raise, on the shipped level `dragoness` (its
+//! route, chasm and rooms) with its fields changed where a test needs it. Dice are scripted
+//! (the countdown's gems are a d6), token lists cut to one card.
+
+use std::sync::Arc;
+
+use bevy::prelude::World;
+use chaos_outpost::chapters::dragoness::data::{CellKind, DragonessLevel, Find, Hazard, Speed};
+use chaos_outpost::chapters::dragoness::guide::Told;
+use chaos_outpost::chapters::dragoness::state::{Dragoness, Gone};
+use chaos_outpost::chapters::dragoness::{self as dragon, DragonAction, DragonRefusal, GEMS};
+use chaos_outpost::content::{Camp, Level, Res};
+use chaos_outpost::rules::chapter;
+use chaos_outpost::rules::outcome::EndReason;
+use chaos_outpost::rules::tracks::{self, Holder};
+use chaos_outpost::rules::units::Census;
+use chaos_outpost::rules::{
+    Action, Army, Chronicle, Cycle, CycleOrder, GameEvent, GameWorld, Outcome, StepDone, advance,
+    setup,
+};
+
+use crate::common::{self, Scn};
+
+/// The dragoness level, its fields changed by `edit`, started with seed 7; nothing played yet
+/// beyond the cycle's first decision.
+fn game(edit: impl FnOnce(&mut Level, &mut DragonessLevel)) -> Scn {
+    chaos_outpost::chapters::install_all();
+    let mut db = common::base();
+    let mut level = db.levels.get("dragoness").cloned().expect("the level ships");
+    let mut ext: DragonessLevel = level
+        .ext
+        .get("dragoness")
+        .expect("its fields")
+        .into_rust()
+        .expect("they read");
+    edit(&mut level, &mut ext);
+    level.ext.insert(
+        "dragoness".into(),
+        ron::value::RawValue::from_rust(&ext).expect("they write"),
+    );
+    db.levels.insert("dragoness".into(), level);
+    let mut app = setup::headless_app(Arc::new(db));
+    setup::start_game(app.world_mut(), "dragoness", None, 7).expect("the level starts");
+    Scn { app }
+}
+
+/// The shipped level as it is.
+fn shipped() -> Scn {
+    game(|_, _| {})
+}
+
+/// Puts the game at the start of `step` and lets the driver enter it.
+fn enter(s: &mut Scn, step: &str) {
+    let w = s.w();
+    let i = w
+        .resource::<CycleOrder>()
+        .position(step)
+        .expect("the level plays it");
+    {
+        let mut c = w.resource_mut::<Cycle>();
+        c.step = i;
+        c.entered = false;
+        c.passes = 0;
+        c.activation = None;
+        c.turn = Camp::Eladrins;
+    }
+    w.resource_mut::<StepDone>().0 = false;
+    advance(w);
+}
+
+fn state(s: &mut Scn) -> Dragoness {
+    s.w().resource::<Dragoness>().clone()
+}
+
+fn set(s: &mut Scn, f: impl FnOnce(&mut Dragoness)) {
+    f(&mut s.w().resource_mut::<Dragoness>());
+}
+
+fn gems(w: &World, camp: Camp) -> i32 {
+    tracks::get(w, GEMS, Holder::Camp(camp))
+}
+
+fn set_gems(s: &mut Scn, camp: Camp, n: i32) {
+    let now = gems(s.w(), camp);
+    tracks::add(s.w(), GEMS, Holder::Camp(camp), n - now);
+}
+
+fn act(a: DragonAction) -> Action {
+    chapter::encode(&a)
+}
+
+fn advance_(toward: Option<(i32, i32)>) -> Action {
+    act(DragonAction::Advance { toward })
+}
+
+fn brake() -> Action {
+    act(DragonAction::Brake { toward: None })
+}
+
+fn refusal(r: DragonRefusal) -> chaos_outpost::rules::Refusal {
+    chapter::refusal(dragon::ID, &r)
+}
+
+/// The level's teams, by id (their starting hexes in the level's order: Enoriel's team first).
+fn teams(s: &mut Scn) -> Vec<u32> {
+    let t = [(0, -1), (-1, 1), (1, 1)];
+    t.iter().map(|at| s.army_id(*at, Camp::Eladrins)).collect()
+}
+
+fn place(s: &mut Scn, id: u32, at: (i32, i32)) {
+    s.army_mut(id, |a| a.hex = common::hex(at));
+}
+
+fn route(s: &mut Scn) -> Vec<(i32, i32)> {
+    dragon::data::level(s.w())
+        .route
+        .iter()
+        .map(|c| c.at)
+        .collect()
+}
+
+fn told(s: &mut Scn) -> Vec<Told> {
+    s.w()
+        .resource::<Chronicle>()
+        .0
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::Chapter { chapter, what } if chapter == dragon::ID => ron::from_str(what).ok(),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Takes Enoriel out of the first team (so D4 does not spare it).
+fn no_hero(level: &mut Level) {
+    level.armies[1].units = vec!["ranger".into(), "warden".into()];
+}
+
+/// A game with the Guide's turn open, her on route cell `at`.
+fn guide_at(at: usize, edit: impl FnOnce(&mut Level, &mut DragonessLevel)) -> Scn {
+    let mut s = game(edit);
+    set(&mut s, |d| d.at = at);
+    enter(&mut s, dragon::GUIDE_STEP);
+    s
+}
+
+#[test]
+fn d1_on_her_red_cells_the_guide_only_advances_her_one_cell_for_a_gem() {
+    let mut s = guide_at(0, |_, _| {});
+    assert_eq!(s.w().step_id(), dragon::GUIDE_STEP, "the Guide decides");
+    let before = gems(s.w(), Camp::Chaos);
+    // D1: no brake on a red cell, whatever the gems.
+    s.refused_as(Camp::Chaos, brake(), refusal(DragonRefusal::RedCell));
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    assert_eq!(state(&mut s).at, 1, "one cell, not the 4 of three teams");
+    assert_eq!(gems(s.w(), Camp::Chaos), before + 1);
+    // The step is over: the main phase follows.
+    assert_eq!(s.w().step_id(), "R9");
+}
+
+#[test]
+fn d2_an_advance_moves_her_by_the_active_teams() {
+    // 1–3 teams: +4; 4 teams: +3 (exactly 4 is the middle row); 5–6: +2.
+    for (extra, cells) in [(0usize, 4usize), (1, 3), (2, 2), (3, 2)] {
+        let mut s = guide_at(2, |level, ext| {
+            let spots = [(2, 0), (1, 0), (0, 1)];
+            for at in spots.iter().take(extra) {
+                level.armies.push(chaos_outpost::content::ArmyStart {
+                    camp: Camp::Eladrins,
+                    at: *at,
+                    units: vec!["ranger".into()],
+                    seat: None,
+                });
+                ext.teams.push(*at);
+            }
+        });
+        assert_eq!(state(&mut s).teams.len(), 3 + extra);
+        s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+        assert_eq!(state(&mut s).at, 2 + cells, "{} teams", 3 + extra);
+    }
+}
+
+#[test]
+fn d2_a_lost_team_makes_her_faster() {
+    let mut s = guide_at(2, |_, ext| {
+        ext.speeds = vec![
+            Speed { teams: 2, cells: 4 },
+            Speed { teams: 3, cells: 2 },
+        ]
+    });
+    let t = teams(&mut s);
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    assert_eq!(state(&mut s).at, 4, "3 teams: 2 cells");
+    dragon::guide::lose(s.w(), t[2], "D4");
+    enter(&mut s, dragon::GUIDE_STEP);
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    assert_eq!(state(&mut s).at, 8, "2 teams left: 4 cells");
+}
+
+#[test]
+fn d2_a_brake_moves_her_one_cell_for_a_gem_and_needs_the_gem() {
+    let mut s = guide_at(2, |_, _| {});
+    set_gems(&mut s, Camp::Chaos, 1);
+    s.submit_as(Camp::Chaos, brake()).expect("brake");
+    assert_eq!(state(&mut s).at, 3);
+    assert_eq!(gems(s.w(), Camp::Chaos), 0);
+    enter(&mut s, dragon::GUIDE_STEP);
+    s.refused_as(
+        Camp::Chaos,
+        brake(),
+        refusal(DragonRefusal::NoGems { need: 1, have: 0 }),
+    );
+}
+
+#[test]
+fn d2_the_guide_must_move_her_before_its_turn_ends() {
+    let mut s = guide_at(2, |_, _| {});
+    s.refused_as(Camp::Chaos, Action::Done, refusal(DragonRefusal::MustMove));
+    // Nor may the Eladrins move her when Chaos guides.
+    let got = s.submit_as(Camp::Eladrins, advance_(None));
+    assert!(
+        matches!(got, Err(chaos_outpost::rules::Refusal::NotYourTurn { expected: Camp::Chaos })),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn d3_her_stop_on_a_mystery_token_gives_the_guide_its_gems() {
+    // From Maender-Alkoor (2) four cells land on route cell 6; make it a mystery token.
+    let mut s = guide_at(2, |_, ext| {
+        ext.route[6].kind = CellKind::Mystery;
+        ext.mysteries = vec![Find {
+            name: "Old Cache".into(),
+            gems: 3,
+            ..Find::default()
+        }];
+    });
+    let before = gems(s.w(), Camp::Chaos);
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    assert_eq!(gems(s.w(), Camp::Chaos), before + 1 + 3, "advance +1, token +3");
+    assert_eq!(state(&mut s).taken, vec![6]);
+    assert!(told(&mut s).contains(&Told::Token {
+        name: "Old Cache".into(),
+        by_her: true
+    }));
+}
+
+#[test]
+fn d3_her_stop_on_a_zone_hazard_is_paid_and_won_and_an_empty_cell_does_nothing() {
+    let mut s = guide_at(2, |_, ext| {
+        ext.route[6].kind = CellKind::Hazard;
+        ext.route[10].kind = CellKind::Course;
+        ext.hazards = vec![Hazard {
+            cost: 2,
+            find: Find {
+                name: "Sulphur Vents".into(),
+                gems: 3,
+                ..Find::default()
+            },
+        }];
+    });
+    let before = gems(s.w(), Camp::Chaos);
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    assert_eq!(gems(s.w(), Camp::Chaos), before + 1 - 2 + 3);
+    // Next turn she stops on an ordinary cell (10): only the advance's gem.
+    enter(&mut s, dragon::GUIDE_STEP);
+    let before = gems(s.w(), Camp::Chaos);
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    assert_eq!(state(&mut s).at, 10);
+    assert_eq!(gems(s.w(), Camp::Chaos), before + 1);
+    assert_eq!(state(&mut s).taken, vec![6], "a token is taken once");
+}
+
+#[test]
+fn d4_a_team_she_crosses_is_lost_its_units_dead_and_a_rip_token_left() {
+    let mut s = guide_at(2, |level, _| no_hero(level));
+    let t = teams(&mut s);
+    let r = route(&mut s);
+    place(&mut s, t[0], r[4]);
+    let units = s.army_at(r[4], Camp::Eladrins).expect("team").units.len() as u32;
+    let died = s.w().resource::<Census>().died;
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    assert!(s.w().army_by_id(t[0]).is_none(), "the army is gone");
+    assert_eq!(s.w().resource::<Census>().died, died + units, "its units died");
+    let st = state(&mut s);
+    assert!(!st.teams.contains_key(&t[0]));
+    assert_eq!(st.rips().collect::<Vec<_>>(), vec![r[4]], "a RIP token");
+    assert!(told(&mut s).iter().any(|x| matches!(x,
+        Told::TeamLost { army, rule, .. } if *army == t[0] && rule == "D4")));
+    chaos_outpost::rules::invariants::check(s.w()).expect("units are conserved");
+}
+
+#[test]
+fn d4_a_team_with_enoriel_alive_is_not_eliminated() {
+    let mut s = guide_at(2, |_, _| {});
+    let t = teams(&mut s);
+    let r = route(&mut s);
+    place(&mut s, t[0], r[4]);
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    assert!(s.w().army_by_id(t[0]).is_some(), "Enoriel's team stands");
+    assert!(told(&mut s).iter().any(|x| matches!(x,
+        Told::TeamSpared { army, why: dragon::guide::Spared::Hero } if *army == t[0])));
+    // Enoriel dead: the same crossing loses the team.
+    let mut s = guide_at(2, |_, _| {});
+    let t = teams(&mut s);
+    place(&mut s, t[0], r[4]);
+    s.army_mut(t[0], |a| a.units.retain(|u| u.kind != "enoriel"));
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    assert!(s.w().army_by_id(t[0]).is_none());
+}
+
+#[test]
+fn d4_the_spirit_of_okaenia_the_draconis_ring_and_invincibility_spare_a_team() {
+    for why in ["quest", "ring", "invincible", "other quest"] {
+        let mut s = guide_at(2, |level, _| no_hero(level));
+        let t = teams(&mut s);
+        let r = route(&mut s);
+        place(&mut s, t[0], r[4]);
+        let cycle = s.w().resource::<Cycle>().number;
+        set(&mut s, |d| {
+            let team = d.teams.get_mut(&t[0]).expect("team");
+            match why {
+                "quest" => team.quests.push("spirit_of_okaenia".into()),
+                "ring" => team.ring = true,
+                "invincible" => team.invincible_until = cycle,
+                // The Chromatic Effect does not spare (D4 names the Spirit of Okaënia only).
+                _ => team.quests.push("chromatic_effect".into()),
+            }
+        });
+        s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+        let alive = s.w().army_by_id(t[0]).is_some();
+        assert_eq!(alive, why != "other quest", "{why}");
+    }
+}
+
+#[test]
+fn d4_invincibility_ends_after_its_cycles() {
+    let mut s = guide_at(2, |level, _| no_hero(level));
+    let t = teams(&mut s);
+    let r = route(&mut s);
+    place(&mut s, t[0], r[4]);
+    let cycle = s.w().resource::<Cycle>().number;
+    set(&mut s, |d| d.teams.get_mut(&t[0]).expect("team").invincible_until = cycle - 1);
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    assert!(s.w().army_by_id(t[0]).is_none(), "last cycle's invincibility is over");
+}
+
+#[test]
+fn d5_a_move_that_ends_on_a_pawn_goes_one_cell_more() {
+    let mut s = guide_at(2, |_, _| {});
+    let t = teams(&mut s);
+    let r = route(&mut s);
+    // Enoriel's team (spared) stands where the advance would end.
+    place(&mut s, t[0], r[6]);
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    assert_eq!(state(&mut s).at, 7);
+    assert!(s.w().army_by_id(t[0]).is_some());
+}
+
+#[test]
+fn d5_stopping_on_a_pawn_then_on_another_goes_on_again() {
+    let mut s = guide_at(2, |_, _| {});
+    let t = teams(&mut s);
+    let r = route(&mut s);
+    place(&mut s, t[0], r[6]);
+    place(&mut s, t[1], r[7]);
+    set(&mut s, |d| {
+        d.teams
+            .get_mut(&t[1])
+            .expect("team")
+            .quests
+            .push("spirit_of_okaenia".into())
+    });
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    assert_eq!(state(&mut s).at, 8, "past both pawns");
+    assert!(s.w().army_by_id(t[1]).is_some(), "both spared");
+}
+
+#[test]
+fn d5_a_lost_teams_pawn_counts_where_she_stops() {
+    // The pawn is there when her move ends: she goes on one cell, and the team is lost.
+    let mut s = guide_at(2, |level, _| no_hero(level));
+    let t = teams(&mut s);
+    let r = route(&mut s);
+    place(&mut s, t[0], r[6]);
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    assert_eq!(state(&mut s).at, 7);
+    assert!(s.w().army_by_id(t[0]).is_none());
+}
+
+#[test]
+fn d6_reaching_the_gate_seals_it_and_removes_the_teams_outside() {
+    let mut s = guide_at(7, |level, _| no_hero(level));
+    let t = teams(&mut s);
+    let r = route(&mut s);
+    // One team in the chasm, one on the Gate (inside, but crossed), one at home.
+    place(&mut s, t[0], (-5, 3));
+    place(&mut s, t[1], *r.last().expect("gate"));
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    let st = state(&mut s);
+    assert_eq!(st.at, r.len() - 1, "four cells from 7: the Gate");
+    assert!(st.sealed);
+    assert!(st.teams.contains_key(&t[0]), "inside: still a team");
+    assert!(!st.teams.contains_key(&t[1]), "crossed on the Gate: lost");
+    assert!(!st.teams.contains_key(&t[2]), "outside: removed");
+    let home = s.army_by_id_hex(t[2]);
+    assert_eq!(home, (0, 0), "its heroes live: back at the outpost");
+    assert!(st.gone.contains(&(t[2], None, (1, 1), Gone::Removed)));
+    assert!(st.ghosts.is_empty(), "one seat, with a team still in the chasm");
+}
+
+#[test]
+fn d6_a_seat_whose_teams_all_left_the_board_becomes_a_ghost_guide() {
+    let mut s = guide_at(7, |level, _| {
+        for (k, a) in level.armies.iter_mut().skip(1).take(3).enumerate() {
+            a.seat = Some(k as u8);
+        }
+    });
+    let t = teams(&mut s);
+    place(&mut s, t[0], (-5, 3));
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    assert_eq!(state(&mut s).ghosts, vec![1, 2], "the seats of the two teams outside");
+}
+
+#[test]
+fn d6_passing_the_gate_without_stopping_on_it_seals_it_too() {
+    let mut s = guide_at(9, |_, _| {});
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    let st = state(&mut s);
+    assert!(st.sealed);
+    assert!(st.deep.is_some(), "she walked on into the chasm");
+}
+
+#[test]
+fn d6_once_sealed_no_team_leaves_or_enters_and_only_teams_ever_enter() {
+    let mut s = shipped();
+    let t = teams(&mut s);
+    let gate = *route(&mut s).last().expect("gate");
+    // Before the seal: a team walks in by the Gate; the garrison may not.
+    place(&mut s, t[1], GATE_OUT);
+    enter(&mut s, "R9");
+    s.submit(Action::Activate { army: t[1] }).expect("activate");
+    s.submit(Action::Move { to: (-4, 0) }).expect("a team enters");
+    // Its points spent, the activation may have ended by itself.
+    let _ = s.submit(Action::EndActivation);
+    let garrison = s.army_id((0, 0), Camp::Eladrins);
+    place(&mut s, garrison, GATE_OUT);
+    let _ = s.submit_as(Camp::Chaos, Action::Pass);
+    s.submit(Action::Activate { army: garrison }).expect("activate");
+    s.refused(
+        Action::Move { to: gate },
+        refusal(DragonRefusal::NotATeam(garrison)),
+    );
+    // Sealed: the team inside may not leave.
+    set(&mut s, |d| d.sealed = true);
+    enter(&mut s, "R9");
+    s.submit(Action::Activate { army: t[1] }).expect("activate");
+    s.refused(
+        Action::Move { to: GATE_OUT },
+        refusal(DragonRefusal::GateSealed),
+    );
+    let legal = chaos_outpost::rules::legal::legal_actions(s.w(), Camp::Eladrins);
+    let lvl = dragon::data::level(s.w());
+    assert!(
+        legal
+            .iter()
+            .all(|a| !matches!(a, Action::Move { to } if !lvl.inside(common::hex(*to)))),
+        "no legal move leaves the chasm"
+    );
+    assert!(legal.iter().any(|a| matches!(a, Action::Move { .. })), "moves inside remain");
+}
+
+/// A hex outside the chasm next to the Gate.
+const GATE_OUT: (i32, i32) = (-3, -2);
+
+#[test]
+fn d7_in_the_chasm_she_heads_for_the_nearest_hidden_room_and_the_guide_chooses_between_rooms_as_near()
+ {
+    // At the Gate: the Hall of Echoes and the Crystal Gallery are both 2 cells away.
+    let mut s = guide_at(11, |_, _| {});
+    let legal = chaos_outpost::rules::legal::legal_actions(s.w(), Camp::Chaos);
+    assert!(legal.contains(&advance_(Some((-6, 1)))));
+    assert!(legal.contains(&advance_(Some((-4, 1)))));
+    // A room farther away is not the Guide's to choose.
+    s.refused_as(
+        Camp::Chaos,
+        advance_(Some((-7, 3))),
+        refusal(DragonRefusal::NotNearest((-7, 3))),
+    );
+    s.submit_as(Camp::Chaos, advance_(Some((-4, 1)))).expect("advance");
+    let st = state(&mut s);
+    assert_eq!(st.deep, Some((-4, 1)), "she stops in the room she reveals (D8)");
+    assert_eq!(st.revealed, vec!["crystal_gallery".to_string()]);
+    // The other choice, in a second game.
+    let mut s = guide_at(11, |_, _| {});
+    s.submit_as(Camp::Chaos, advance_(Some((-6, 1)))).expect("advance");
+    assert_eq!(state(&mut s).deep, Some((-6, 1)));
+}
+
+#[test]
+fn d7_once_the_white_tomb_is_revealed_she_heads_for_it() {
+    let mut s = guide_at(11, |_, _| {});
+    set(&mut s, |d| d.revealed.push("white_tomb".into()));
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    let st = state(&mut s);
+    // Four cells from the Gate towards (-7, 3): she is there, for good (D10).
+    assert_eq!(st.deep, Some((-7, 3)));
+    assert!(st.entombed);
+    assert!(st.revealed.len() == 1, "no other room on her way");
+}
+
+#[test]
+fn d8_a_room_she_reveals_is_paid_by_the_guide_and_she_stays_there() {
+    let mut s = guide_at(11, |_, _| {});
+    set_gems(&mut s, Camp::Chaos, 5);
+    s.submit_as(Camp::Chaos, advance_(Some((-6, 1)))).expect("advance");
+    // +1 for the advance, -1 for the Hall's reveal.
+    assert_eq!(gems(s.w(), Camp::Chaos), 5);
+    assert_eq!(state(&mut s).deep, Some((-6, 1)));
+    assert!(told(&mut s).contains(&Told::Revealed {
+        room: "hall_of_echoes".into(),
+        name: "Hall of Echoes".into(),
+        by_her: true
+    }));
+}
+
+#[test]
+fn d8_a_team_that_walks_into_a_hidden_room_reveals_it_and_finds_what_it_holds() {
+    let mut s = shipped();
+    let t = teams(&mut s);
+    place(&mut s, t[1], (-5, 0));
+    enter(&mut s, "R9");
+    let crystal = |s: &mut Scn| s.outpost("Dawnspire").stock.get(Res::Crystal);
+    let before = crystal(&mut s);
+    s.submit(Action::Activate { army: t[1] }).expect("activate");
+    s.submit(Action::Move { to: (-6, 1) }).expect("into the Hall");
+    assert!(state(&mut s).is_revealed("hall_of_echoes"));
+    assert_eq!(crystal(&mut s), before + 2, "the Echoing Hoard");
+}
+
+#[test]
+fn d9_the_octuple_revealed_by_her_places_the_portal_token_and_its_guardian_dies() {
+    let mut s = guide_at(11, |_, _| {});
+    set(&mut s, |d| {
+        d.deep = Some((-6, 3));
+        d.revealed = vec![
+            "hall_of_echoes".into(),
+            "crystal_gallery".into(),
+            "well_of_whispers".into(),
+            "white_tomb".into(),
+        ];
+        d.revealed.retain(|r| r != "white_tomb");
+    });
+    // Nearest hidden from (-6, 3): the Octuple (-6, 4) and the Tomb (-7, 3), both 1 away.
+    s.submit_as(Camp::Chaos, advance_(Some((-6, 4)))).expect("advance");
+    let st = state(&mut s);
+    assert!(st.portal);
+    assert!(
+        s.army_at((-6, 4), Camp::Chaos).is_none(),
+        "no guardian where she revealed it"
+    );
+}
+
+#[test]
+fn d9_a_team_beats_the_guardian_then_leaves_by_the_portal_token() {
+    let mut s = shipped();
+    let t = teams(&mut s);
+    place(&mut s, t[1], (-6, 3));
+    enter(&mut s, "R9");
+    s.submit(Action::Activate { army: t[1] }).expect("activate");
+    s.submit(Action::Move { to: (-6, 4) }).expect("into the Octuple");
+    assert!(state(&mut s).portal);
+    let guardian = s.army_at((-6, 4), Camp::Chaos).expect("its guardian");
+    assert_eq!(guardian.units[0].kind, "imp");
+    s.refused(act(DragonAction::Escape), refusal(DragonRefusal::Guarded));
+    // Beaten (here: taken off the board), the way out is open.
+    let e = s.w().army_by_id(guardian.id).expect("guardian");
+    s.w().despawn(e);
+    s.submit(act(DragonAction::Escape)).expect("escape");
+    let st = state(&mut s);
+    assert!(!st.teams.contains_key(&t[1]));
+    assert!(st.gone.iter().any(|g| g.0 == t[1] && g.3 == Gone::Escaped));
+    assert_eq!(s.army_by_id_hex(t[1]), (0, 0));
+}
+
+#[test]
+fn d10_in_the_white_tomb_she_stops_for_good_and_the_countdown_starts_next_turn() {
+    let mut s = guide_at(11, |_, _| {});
+    set(&mut s, |d| d.revealed.push("white_tomb".into()));
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    let st = state(&mut s);
+    assert!(st.entombed);
+    assert_eq!(st.placed(), 0, "no gem the turn she arrives");
+    // The next Guide turn: a gem, and no move (the step closes by itself).
+    s.dice(&[3]);
+    enter(&mut s, dragon::GUIDE_STEP);
+    assert_eq!(state(&mut s).placed(), 1);
+    assert_eq!(s.w().step_id(), "R9", "nothing for the Guide to decide");
+    enter(&mut s, dragon::GUIDE_STEP);
+    let _ = s.w();
+    // The step has closed; an advance now is not its step.
+    let now = s.w().step_id().to_string();
+    s.refused_as(
+        Camp::Chaos,
+        advance_(None),
+        chaos_outpost::rules::Refusal::WrongStep {
+            needs: vec![dragon::GUIDE_STEP.into()],
+            now,
+        },
+    );
+}
+
+#[test]
+fn d10_she_does_not_move_from_the_tomb() {
+    let mut s = guide_at(11, |_, _| {});
+    set(&mut s, |d| {
+        d.deep = Some((-7, 3));
+        d.entombed = true;
+        d.slots = vec![false; 5];
+        d.moved = false;
+    });
+    // The Guide's step is closed at once; a plan from the Tomb is refused.
+    let lvl = dragon::data::level(s.w());
+    let st = state(&mut s);
+    assert_eq!(
+        dragon::guide::plan(s.w(), &lvl, &st, false, None),
+        Err(DragonRefusal::Entombed)
+    );
+}
+
+/// A game with her in the Tomb, `placed` colours on the countdown (first ones), at the Guide's
+/// step not yet entered.
+fn counting(placed: usize) -> Scn {
+    let mut s = shipped();
+    set(&mut s, |d| {
+        d.deep = Some((-7, 3));
+        d.at = 11;
+        d.sealed = true;
+        d.entombed = true;
+        d.revealed.push("white_tomb".into());
+        d.slots = (0..5).map(|i| i < placed).collect();
+    });
+    s
+}
+
+#[test]
+fn d11_each_guide_turn_draws_a_gem_onto_its_colours_slot() {
+    let mut s = counting(0);
+    s.dice(&[6, 2]);
+    enter(&mut s, dragon::GUIDE_STEP);
+    assert_eq!(
+        state(&mut s).slots,
+        vec![false, true, false, false, false],
+        "a 6 is rolled again; a 2 is the second colour"
+    );
+    assert!(told(&mut s).iter().any(|x| matches!(x,
+        Told::Gem { colour: 1, placed: true, name } if name == "blue")));
+}
+
+#[test]
+fn d11_a_gem_of_a_colour_placed_already_is_kept_by_the_guide() {
+    let mut s = counting(2);
+    let before = gems(s.w(), Camp::Chaos);
+    s.dice(&[1]);
+    enter(&mut s, dragon::GUIDE_STEP);
+    assert_eq!(state(&mut s).placed(), 2, "nothing new on the countdown");
+    assert_eq!(gems(s.w(), Camp::Chaos), before + 1, "the Guide keeps the gem");
+}
+
+#[test]
+fn d12_all_colours_placed_lose_every_team_in_the_chasm_and_end_the_game() {
+    let mut s = counting(4);
+    let t = teams(&mut s);
+    place(&mut s, t[0], (-5, 2)); // in the chasm (Enoriel does not spare from D12)
+    s.dice(&[5]);
+    enter(&mut s, dragon::GUIDE_STEP);
+    let st = state(&mut s);
+    assert_eq!(st.placed(), 5);
+    assert!(s.w().army_by_id(t[0]).is_none(), "lost in the chasm");
+    assert!(s.w().army_by_id(t[1]).is_some(), "outside it, untouched");
+    let o = s.w().resource::<Outcome>().clone();
+    assert_eq!(o.winner, Some(Camp::Chaos));
+    assert_eq!(
+        o.reason,
+        Some(EndReason::Chapter {
+            chapter: dragon::ID.into(),
+            code: "countdown".into()
+        })
+    );
+}
+
+/// Counting with a team holding step I of a quest in the Tomb, the main phase open, the team
+/// activated.
+fn at_the_tomb(placed: usize) -> (Scn, u32) {
+    let mut s = counting(placed);
+    let t = teams(&mut s);
+    place(&mut s, t[1], (-7, 3));
+    set(&mut s, |d| {
+        d.teams
+            .get_mut(&t[1])
+            .expect("team")
+            .quests
+            .push("chromatic_effect".into());
+        d.quests.push("chromatic_effect".into());
+    });
+    enter(&mut s, "R9");
+    s.submit(Action::Activate { army: t[1] }).expect("activate");
+    (s, t[1])
+}
+
+fn relic(q: &str) -> Action {
+    act(DragonAction::PlaceRelic { quest: q.into() })
+}
+
+#[test]
+fn d13_the_relic_stops_the_countdown_and_its_gems_go_to_the_team() {
+    let (mut s, id) = at_the_tomb(3);
+    let before = gems(s.w(), Camp::Eladrins);
+    s.submit(relic("chromatic_effect")).expect("relic");
+    let st = state(&mut s);
+    assert_eq!(st.relic.as_deref(), Some("chromatic_effect"));
+    assert_eq!(st.placed(), 0, "the slots are emptied");
+    assert_eq!(gems(s.w(), Camp::Eladrins), before + 3);
+    assert!(told(&mut s).iter().any(|x| matches!(x, Told::Relic { army, gems: 3, .. } if *army == id)));
+    let o = s.w().resource::<Outcome>().clone();
+    assert_eq!(o.winner, Some(Camp::Eladrins));
+}
+
+#[test]
+fn d13_the_relic_placed_the_turn_the_fifth_colour_would_be_drawn_wins() {
+    let (mut s, _) = at_the_tomb(4);
+    s.submit(relic("chromatic_effect")).expect("relic");
+    assert_eq!(s.w().resource::<Outcome>().winner, Some(Camp::Eladrins));
+    // The game is over: no Guide turn draws the fifth colour.
+    let placed = state(&mut s).placed();
+    assert_eq!(placed, 0);
+}
+
+#[test]
+fn d13_the_relic_needs_step_one_the_tomb_her_in_it_and_no_guardian() {
+    // No step I of that quest.
+    let (mut s, _) = at_the_tomb(1);
+    s.refused(
+        relic("spirit_of_okaenia"),
+        refusal(DragonRefusal::NoStepOne("spirit_of_okaenia".into())),
+    );
+    // Not in the Tomb.
+    let (mut s, id) = at_the_tomb(1);
+    s.army_mut(id, |a| a.hex = common::hex((-6, 3)));
+    s.refused(relic("chromatic_effect"), refusal(DragonRefusal::NotInTomb));
+    // She is not in it yet: no countdown to stop.
+    let (mut s, _) = at_the_tomb(1);
+    set(&mut s, |d| d.entombed = false);
+    s.refused(relic("chromatic_effect"), refusal(DragonRefusal::NoCountdown));
+    // A guardian holds it.
+    let (mut s, _) = at_the_tomb(1);
+    chaos_outpost::rules::units::spawn(s.w(), Camp::Chaos, common::hex((-7, 3)), "husk", 1);
+    s.refused(relic("chromatic_effect"), refusal(DragonRefusal::Guarded));
+}
+
+#[test]
+fn quests_are_revealed_once_on_their_site_by_an_active_team() {
+    let mut s = shipped();
+    let t = teams(&mut s);
+    place(&mut s, t[1], (-1, -1));
+    place(&mut s, t[2], (-1, -1));
+    enter(&mut s, "R9");
+    let spirit = act(DragonAction::RevealQuest {
+        quest: "spirit_of_okaenia".into(),
+    });
+    // An order of an activated team (R9.4), like a unit's card action.
+    s.refused(spirit.clone(), chaos_outpost::rules::Refusal::NoActivation);
+    s.submit(Action::Activate { army: t[1] }).expect("activate");
+    s.refused(
+        act(DragonAction::RevealQuest {
+            quest: "chromatic_effect".into(),
+        }),
+        refusal(DragonRefusal::NotOnSite((-5, 2))),
+    );
+    s.submit(spirit.clone()).expect("step I");
+    assert_eq!(state(&mut s).teams[&t[1]].quests, vec!["spirit_of_okaenia"]);
+    s.submit(Action::EndActivation).expect("end");
+    let _ = s.submit_as(Camp::Chaos, Action::Pass);
+    s.submit(Action::Activate { army: t[2] }).expect("activate");
+    s.refused(
+        spirit,
+        refusal(DragonRefusal::QuestKnown("spirit_of_okaenia".into())),
+    );
+}
+
+#[test]
+fn rations_feed_the_teams_far_from_any_outpost_until_they_run_out() {
+    let mut s = game(|_, ext| ext.rations = 1);
+    let t = teams(&mut s);
+    place(&mut s, t[1], (-5, 2));
+    // The driver plays the rations, then the upkeep (R5) right after.
+    enter(&mut s, dragon::RATIONS_STEP);
+    let famine = |s: &mut Scn| s.armies().into_iter().find(|a| a.id == t[1]).map(|a| a.famine);
+    assert_eq!(famine(&mut s), Some(0), "fed from its rations");
+    assert_eq!(state(&mut s).teams[&t[1]].rations, 0);
+    enter(&mut s, dragon::RATIONS_STEP);
+    assert_eq!(famine(&mut s), Some(1), "none left: famine (R5.4)");
+}
+
+#[test]
+fn a_team_stays_one_pawn() {
+    let mut s = shipped();
+    let t = teams(&mut s);
+    let garrison = s.army_id((0, 0), Camp::Eladrins);
+    place(&mut s, t[0], (0, 0));
+    enter(&mut s, "R9");
+    s.submit(Action::Activate { army: garrison }).expect("activate");
+    s.refused(
+        Action::Merge { from: t[0] },
+        refusal(DragonRefusal::TeamStaysWhole(t[0])),
+    );
+}
+
+#[test]
+fn a_broken_route_stops_the_level_from_starting_naming_the_field() {
+    chaos_outpost::chapters::install_all();
+    let mut db = common::base();
+    let mut level = db.levels.get("dragoness").cloned().expect("level");
+    let mut ext: DragonessLevel = level
+        .ext
+        .get("dragoness")
+        .expect("ext")
+        .into_rust()
+        .expect("reads");
+    ext.route.remove(5);
+    ext.rooms.retain(|r| r.id != "white_tomb");
+    level.ext.insert(
+        "dragoness".into(),
+        ron::value::RawValue::from_rust(&ext).expect("writes"),
+    );
+    db.levels.insert("dragoness".into(), level);
+    let mut app = setup::headless_app(Arc::new(db));
+    let e = setup::start_game(app.world_mut(), "dragoness", None, 1).expect_err("refused");
+    assert!(e.contains("ext.dragoness"), "{e}");
+    assert!(e.contains("are not neighbours"), "{e}");
+    assert!(e.contains("one White Tomb"), "{e}");
+}
+
+#[test]
+fn a_saved_state_over_its_bounds_is_refused() {
+    use chaos_outpost::rules::chapter::ChapterState;
+    let mut d = Dragoness::default();
+    assert!(d.check().is_ok());
+    d.slots = vec![false; 7];
+    assert!(d.check().is_err());
+    let mut d = Dragoness::default();
+    d.at = 5000;
+    assert!(d.check().is_err());
+}
+
+#[test]
+fn the_chapters_state_is_saved_hashed_and_restored() {
+    let mut s = guide_at(2, |_, _| {});
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    let snap = chaos_outpost::rules::snapshot::capture(s.w());
+    let h = s.hash();
+    let text = ron::to_string(&snap).expect("writes");
+    let mut s2 = shipped();
+    let back: chaos_outpost::rules::snapshot::Snapshot = ron::from_str(&text).expect("reads");
+    chaos_outpost::rules::snapshot::restore(s2.w(), &back).expect("restores");
+    assert_eq!(state(&mut s2), state(&mut s));
+    assert_eq!(s2.hash(), h);
+    // The state is in the hash: moving her changes it.
+    set(&mut s2, |d| d.at += 1);
+    assert_ne!(s2.hash(), h);
+}
+
+#[test]
+fn a_whole_game_played_twice_is_the_same_game() {
+    let play = || {
+        chaos_outpost::chapters::install_all();
+        let db = Arc::new(common::base());
+        let (_, r) = chaos_outpost::sim::play_game(db, "dragoness", None, 11, 40).expect("plays");
+        (r.hash, r.cycles, r.actions)
+    };
+    let a = play();
+    let b = play();
+    assert!(a.2 > 20, "a real game: {a:?}");
+    assert_eq!(a, b);
+}
+
+impl Scn {
+    fn army_by_id_hex(&mut self, id: u32) -> (i32, i32) {
+        let w = self.w();
+        let e = w.army_by_id(id).expect("army");
+        let a = w.get::<Army>(e).expect("army");
+        (a.hex.x, a.hex.y)
+    }
+}
