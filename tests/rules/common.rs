@@ -15,8 +15,10 @@ use chaos_outpost::rules::{
 };
 use hexx::Hex;
 
-/// The base content, embedded.
+/// The base content, embedded, with the chapters the game ships installed (its levels play
+/// them).
 pub fn base() -> ContentDb {
+    chaos_outpost::chapters::install_all();
     match ContentDb::embedded() {
         Ok(db) => db,
         Err(ps) => panic!("base content must load: {ps:?}"),

@@ -27,7 +27,11 @@ use crate::common::{self, Scn};
 fn game(edit: impl FnOnce(&mut Level, &mut DragonessLevel)) -> Scn {
     chaos_outpost::chapters::install_all();
     let mut db = common::base();
-    let mut level = db.levels.get("dragoness").cloned().expect("the level ships");
+    let mut level = db
+        .levels
+        .get("dragoness")
+        .cloned()
+        .expect("the level ships");
     let mut ext: DragonessLevel = level
         .ext
         .get("dragoness")
@@ -126,7 +130,9 @@ fn told(s: &mut Scn) -> Vec<Told> {
         .0
         .iter()
         .filter_map(|e| match e {
-            GameEvent::Chapter { chapter, what } if chapter == dragon::ID => ron::from_str(what).ok(),
+            GameEvent::Chapter { chapter, what } if chapter == dragon::ID => {
+                ron::from_str(what).ok()
+            }
             _ => None,
         })
         .collect()
@@ -184,10 +190,7 @@ fn d2_an_advance_moves_her_by_the_active_teams() {
 #[test]
 fn d2_a_lost_team_makes_her_faster() {
     let mut s = guide_at(2, |_, ext| {
-        ext.speeds = vec![
-            Speed { teams: 2, cells: 4 },
-            Speed { teams: 3, cells: 2 },
-        ]
+        ext.speeds = vec![Speed { teams: 2, cells: 4 }, Speed { teams: 3, cells: 2 }]
     });
     let t = teams(&mut s);
     s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
@@ -220,7 +223,12 @@ fn d2_the_guide_must_move_her_before_its_turn_ends() {
     // Nor may the Eladrins move her when Chaos guides.
     let got = s.submit_as(Camp::Eladrins, advance_(None));
     assert!(
-        matches!(got, Err(chaos_outpost::rules::Refusal::NotYourTurn { expected: Camp::Chaos })),
+        matches!(
+            got,
+            Err(chaos_outpost::rules::Refusal::NotYourTurn {
+                expected: Camp::Chaos
+            })
+        ),
         "{got:?}"
     );
 }
@@ -238,7 +246,11 @@ fn d3_her_stop_on_a_mystery_token_gives_the_guide_its_gems() {
     });
     let before = gems(s.w(), Camp::Chaos);
     s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
-    assert_eq!(gems(s.w(), Camp::Chaos), before + 1 + 3, "advance +1, token +3");
+    assert_eq!(
+        gems(s.w(), Camp::Chaos),
+        before + 1 + 3,
+        "advance +1, token +3"
+    );
     assert_eq!(state(&mut s).taken, vec![6]);
     assert!(told(&mut s).contains(&Told::Token {
         name: "Old Cache".into(),
@@ -282,7 +294,11 @@ fn d4_a_team_she_crosses_is_lost_its_units_dead_and_a_rip_token_left() {
     let died = s.w().resource::<Census>().died;
     s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
     assert!(s.w().army_by_id(t[0]).is_none(), "the army is gone");
-    assert_eq!(s.w().resource::<Census>().died, died + units, "its units died");
+    assert_eq!(
+        s.w().resource::<Census>().died,
+        died + units,
+        "its units died"
+    );
     let st = state(&mut s);
     assert!(!st.teams.contains_key(&t[0]));
     assert_eq!(st.rips().collect::<Vec<_>>(), vec![r[4]], "a RIP token");
@@ -341,9 +357,14 @@ fn d4_invincibility_ends_after_its_cycles() {
     let r = route(&mut s);
     place(&mut s, t[0], r[4]);
     let cycle = s.w().resource::<Cycle>().number;
-    set(&mut s, |d| d.teams.get_mut(&t[0]).expect("team").invincible_until = cycle - 1);
+    set(&mut s, |d| {
+        d.teams.get_mut(&t[0]).expect("team").invincible_until = cycle - 1
+    });
     s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
-    assert!(s.w().army_by_id(t[0]).is_none(), "last cycle's invincibility is over");
+    assert!(
+        s.w().army_by_id(t[0]).is_none(),
+        "last cycle's invincibility is over"
+    );
 }
 
 #[test]
@@ -407,7 +428,10 @@ fn d6_reaching_the_gate_seals_it_and_removes_the_teams_outside() {
     let home = s.army_by_id_hex(t[2]);
     assert_eq!(home, (0, 0), "its heroes live: back at the outpost");
     assert!(st.gone.contains(&(t[2], None, (1, 1), Gone::Removed)));
-    assert!(st.ghosts.is_empty(), "one seat, with a team still in the chasm");
+    assert!(
+        st.ghosts.is_empty(),
+        "one seat, with a team still in the chasm"
+    );
 }
 
 #[test]
@@ -420,7 +444,11 @@ fn d6_a_seat_whose_teams_all_left_the_board_becomes_a_ghost_guide() {
     let t = teams(&mut s);
     place(&mut s, t[0], (-5, 3));
     s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
-    assert_eq!(state(&mut s).ghosts, vec![1, 2], "the seats of the two teams outside");
+    assert_eq!(
+        state(&mut s).ghosts,
+        vec![1, 2],
+        "the seats of the two teams outside"
+    );
 }
 
 #[test]
@@ -441,13 +469,15 @@ fn d6_once_sealed_no_team_leaves_or_enters_and_only_teams_ever_enter() {
     place(&mut s, t[1], GATE_OUT);
     enter(&mut s, "R9");
     s.submit(Action::Activate { army: t[1] }).expect("activate");
-    s.submit(Action::Move { to: (-4, 0) }).expect("a team enters");
+    s.submit(Action::Move { to: (-4, 0) })
+        .expect("a team enters");
     // Its points spent, the activation may have ended by itself.
     let _ = s.submit(Action::EndActivation);
     let garrison = s.army_id((0, 0), Camp::Eladrins);
     place(&mut s, garrison, GATE_OUT);
     let _ = s.submit_as(Camp::Chaos, Action::Pass);
-    s.submit(Action::Activate { army: garrison }).expect("activate");
+    s.submit(Action::Activate { army: garrison })
+        .expect("activate");
     s.refused(
         Action::Move { to: gate },
         refusal(DragonRefusal::NotATeam(garrison)),
@@ -468,7 +498,10 @@ fn d6_once_sealed_no_team_leaves_or_enters_and_only_teams_ever_enter() {
             .all(|a| !matches!(a, Action::Move { to } if !lvl.inside(common::hex(*to)))),
         "no legal move leaves the chasm"
     );
-    assert!(legal.iter().any(|a| matches!(a, Action::Move { .. })), "moves inside remain");
+    assert!(
+        legal.iter().any(|a| matches!(a, Action::Move { .. })),
+        "moves inside remain"
+    );
 }
 
 /// A hex outside the chasm next to the Gate.
@@ -488,13 +521,19 @@ fn d7_in_the_chasm_she_heads_for_the_nearest_hidden_room_and_the_guide_chooses_b
         advance_(Some((-7, 3))),
         refusal(DragonRefusal::NotNearest((-7, 3))),
     );
-    s.submit_as(Camp::Chaos, advance_(Some((-4, 1)))).expect("advance");
+    s.submit_as(Camp::Chaos, advance_(Some((-4, 1))))
+        .expect("advance");
     let st = state(&mut s);
-    assert_eq!(st.deep, Some((-4, 1)), "she stops in the room she reveals (D8)");
+    assert_eq!(
+        st.deep,
+        Some((-4, 1)),
+        "she stops in the room she reveals (D8)"
+    );
     assert_eq!(st.revealed, vec!["crystal_gallery".to_string()]);
     // The other choice, in a second game.
     let mut s = guide_at(11, |_, _| {});
-    s.submit_as(Camp::Chaos, advance_(Some((-6, 1)))).expect("advance");
+    s.submit_as(Camp::Chaos, advance_(Some((-6, 1))))
+        .expect("advance");
     assert_eq!(state(&mut s).deep, Some((-6, 1)));
 }
 
@@ -514,7 +553,8 @@ fn d7_once_the_white_tomb_is_revealed_she_heads_for_it() {
 fn d8_a_room_she_reveals_is_paid_by_the_guide_and_she_stays_there() {
     let mut s = guide_at(11, |_, _| {});
     set_gems(&mut s, Camp::Chaos, 5);
-    s.submit_as(Camp::Chaos, advance_(Some((-6, 1)))).expect("advance");
+    s.submit_as(Camp::Chaos, advance_(Some((-6, 1))))
+        .expect("advance");
     // +1 for the advance, -1 for the Hall's reveal.
     assert_eq!(gems(s.w(), Camp::Chaos), 5);
     assert_eq!(state(&mut s).deep, Some((-6, 1)));
@@ -534,7 +574,8 @@ fn d8_a_team_that_walks_into_a_hidden_room_reveals_it_and_finds_what_it_holds() 
     let crystal = |s: &mut Scn| s.outpost("Dawnspire").stock.get(Res::Crystal);
     let before = crystal(&mut s);
     s.submit(Action::Activate { army: t[1] }).expect("activate");
-    s.submit(Action::Move { to: (-6, 1) }).expect("into the Hall");
+    s.submit(Action::Move { to: (-6, 1) })
+        .expect("into the Hall");
     assert!(state(&mut s).is_revealed("hall_of_echoes"));
     assert_eq!(crystal(&mut s), before + 2, "the Echoing Hoard");
 }
@@ -553,7 +594,8 @@ fn d9_the_octuple_revealed_by_her_places_the_portal_token_and_its_guardian_dies(
         d.revealed.retain(|r| r != "white_tomb");
     });
     // Nearest hidden from (-6, 3): the Octuple (-6, 4) and the Tomb (-7, 3), both 1 away.
-    s.submit_as(Camp::Chaos, advance_(Some((-6, 4)))).expect("advance");
+    s.submit_as(Camp::Chaos, advance_(Some((-6, 4))))
+        .expect("advance");
     let st = state(&mut s);
     assert!(st.portal);
     assert!(
@@ -569,7 +611,8 @@ fn d9_a_team_beats_the_guardian_then_leaves_by_the_portal_token() {
     place(&mut s, t[1], (-6, 3));
     enter(&mut s, "R9");
     s.submit(Action::Activate { army: t[1] }).expect("activate");
-    s.submit(Action::Move { to: (-6, 4) }).expect("into the Octuple");
+    s.submit(Action::Move { to: (-6, 4) })
+        .expect("into the Octuple");
     assert!(state(&mut s).portal);
     let guardian = s.army_at((-6, 4), Camp::Chaos).expect("its guardian");
     assert_eq!(guardian.units[0].kind, "imp");
@@ -665,7 +708,11 @@ fn d11_a_gem_of_a_colour_placed_already_is_kept_by_the_guide() {
     s.dice(&[1]);
     enter(&mut s, dragon::GUIDE_STEP);
     assert_eq!(state(&mut s).placed(), 2, "nothing new on the countdown");
-    assert_eq!(gems(s.w(), Camp::Chaos), before + 1, "the Guide keeps the gem");
+    assert_eq!(
+        gems(s.w(), Camp::Chaos),
+        before + 1,
+        "the Guide keeps the gem"
+    );
 }
 
 #[test]
@@ -722,7 +769,11 @@ fn d13_the_relic_stops_the_countdown_and_its_gems_go_to_the_team() {
     assert_eq!(st.relic.as_deref(), Some("chromatic_effect"));
     assert_eq!(st.placed(), 0, "the slots are emptied");
     assert_eq!(gems(s.w(), Camp::Eladrins), before + 3);
-    assert!(told(&mut s).iter().any(|x| matches!(x, Told::Relic { army, gems: 3, .. } if *army == id)));
+    assert!(
+        told(&mut s)
+            .iter()
+            .any(|x| matches!(x, Told::Relic { army, gems: 3, .. } if *army == id))
+    );
     let o = s.w().resource::<Outcome>().clone();
     assert_eq!(o.winner, Some(Camp::Eladrins));
 }
@@ -752,7 +803,10 @@ fn d13_the_relic_needs_step_one_the_tomb_her_in_it_and_no_guardian() {
     // She is not in it yet: no countdown to stop.
     let (mut s, _) = at_the_tomb(1);
     set(&mut s, |d| d.entombed = false);
-    s.refused(relic("chromatic_effect"), refusal(DragonRefusal::NoCountdown));
+    s.refused(
+        relic("chromatic_effect"),
+        refusal(DragonRefusal::NoCountdown),
+    );
     // A guardian holds it.
     let (mut s, _) = at_the_tomb(1);
     chaos_outpost::rules::units::spawn(s.w(), Camp::Chaos, common::hex((-7, 3)), "husk", 1);
@@ -796,7 +850,12 @@ fn rations_feed_the_teams_far_from_any_outpost_until_they_run_out() {
     place(&mut s, t[1], (-5, 2));
     // The driver plays the rations, then the upkeep (R5) right after.
     enter(&mut s, dragon::RATIONS_STEP);
-    let famine = |s: &mut Scn| s.armies().into_iter().find(|a| a.id == t[1]).map(|a| a.famine);
+    let famine = |s: &mut Scn| {
+        s.armies()
+            .into_iter()
+            .find(|a| a.id == t[1])
+            .map(|a| a.famine)
+    };
     assert_eq!(famine(&mut s), Some(0), "fed from its rations");
     assert_eq!(state(&mut s).teams[&t[1]].rations, 0);
     enter(&mut s, dragon::RATIONS_STEP);
@@ -810,7 +869,8 @@ fn a_team_stays_one_pawn() {
     let garrison = s.army_id((0, 0), Camp::Eladrins);
     place(&mut s, t[0], (0, 0));
     enter(&mut s, "R9");
-    s.submit(Action::Activate { army: garrison }).expect("activate");
+    s.submit(Action::Activate { army: garrison })
+        .expect("activate");
     s.refused(
         Action::Merge { from: t[0] },
         refusal(DragonRefusal::TeamStaysWhole(t[0])),
@@ -849,8 +909,10 @@ fn a_saved_state_over_its_bounds_is_refused() {
     assert!(d.check().is_ok());
     d.slots = vec![false; 7];
     assert!(d.check().is_err());
-    let mut d = Dragoness::default();
-    d.at = 5000;
+    let d = Dragoness {
+        at: 5000,
+        ..Dragoness::default()
+    };
     assert!(d.check().is_err());
 }
 

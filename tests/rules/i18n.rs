@@ -65,8 +65,9 @@ fn translated_literals(src: &str) -> Vec<String> {
 
 fn sources() -> Vec<(String, String)> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    // The window, the text layer and the app (key names) word everything a player reads.
-    let mut files: Vec<std::path::PathBuf> = ["src/view", "src/text", "src/app"]
+    // The window, the text layer, the app (key names) and the chapters (their words and panels)
+    // word everything a player reads.
+    let mut files: Vec<std::path::PathBuf> = ["src/view", "src/text", "src/app", "src/chapters"]
         .iter()
         .flat_map(|d| crate::common::rust_files(&root.join(d)))
         .collect();

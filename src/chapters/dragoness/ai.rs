@@ -18,8 +18,8 @@ use hexx::Hex;
 
 use crate::ai::{self, Choice};
 use crate::content::{At, Camp};
-use crate::rules::main_phase::at_of;
 use crate::rules::chapter;
+use crate::rules::main_phase::at_of;
 use crate::rules::tracks::{self, Holder};
 use crate::rules::units::Army;
 use crate::rules::{Action, GameWorld};
@@ -77,8 +77,8 @@ pub fn guide(world: &mut World, legal: &[Action]) -> Option<Choice> {
         } else {
             0
         };
-        let score = 1 + w_cross * cross + w_gem * p.gems as i64 + w_cell * cells - w_short * short
-            + tomb;
+        let score =
+            1 + w_cross * cross + w_gem * p.gems as i64 + w_cell * cells - w_short * short + tomb;
         if top.as_ref().is_none_or(|c| score > c.score) {
             top = Some(Choice {
                 score: score.max(1),
@@ -114,7 +114,13 @@ pub fn orders(world: &mut World, legal: &[Action]) -> Option<Choice> {
 
 /// Where a team heads: its quest's site, then the White Tomb once revealed, else the nearest
 /// hidden room.
-fn goal(world: &mut World, lvl: &DragonessLevel, st: &Dragoness, army: u32, at: Hex) -> Option<Hex> {
+fn goal(
+    world: &mut World,
+    lvl: &DragonessLevel,
+    st: &Dragoness,
+    army: u32,
+    at: Hex,
+) -> Option<Hex> {
     let team = st.teams.get(&army)?;
     let _ = world;
     let target = if team.quests.is_empty() {

@@ -230,7 +230,10 @@ impl DragonessLevel {
     pub fn check(&self, on_map: impl Fn(Hex) -> bool) -> Vec<String> {
         let mut out = Vec::new();
         if self.route.len() < 2 || self.route.len() > MAX_CELLS {
-            out.push(format!("route: 2 to {MAX_CELLS} cells, not {}", self.route.len()));
+            out.push(format!(
+                "route: 2 to {MAX_CELLS} cells, not {}",
+                self.route.len()
+            ));
         }
         if self.start >= self.route.len() {
             out.push(format!(
@@ -241,7 +244,11 @@ impl DragonessLevel {
         if self.route.last().is_some_and(|c| c.kind != CellKind::Gate) {
             out.push("route: its last cell is the Gate (D6)".into());
         }
-        let gates = self.route.iter().filter(|c| c.kind == CellKind::Gate).count();
+        let gates = self
+            .route
+            .iter()
+            .filter(|c| c.kind == CellKind::Gate)
+            .count();
         if gates > 1 {
             out.push(format!("route: one Gate, not {gates}"));
         }
@@ -287,7 +294,10 @@ impl DragonessLevel {
                 out.push(format!("rooms[{i}]: the id `{}` is used twice", r.id));
             }
             if !self.chasm.contains(&r.at) {
-                out.push(format!("rooms[{i}] ({}): {:?} is not a chasm hex", r.id, r.at));
+                out.push(format!(
+                    "rooms[{i}] ({}): {:?} is not a chasm hex",
+                    r.id, r.at
+                ));
             }
             if !(0..=20).contains(&r.reveal) {
                 out.push(format!("rooms[{i}] ({}): reveal is 0 to 20", r.id));
@@ -307,7 +317,10 @@ impl DragonessLevel {
         }
         for (i, q) in self.quests.iter().enumerate() {
             if !on_map(hex(q.site)) {
-                out.push(format!("quests[{i}] ({}): its site is not on the map", q.id));
+                out.push(format!(
+                    "quests[{i}] ({}): its site is not on the map",
+                    q.id
+                ));
             }
         }
         if self.quests.len() > 8 {
@@ -339,10 +352,7 @@ impl DragonessLevel {
         if self.mysteries.len() > 50 || self.hazards.len() > 50 {
             out.push("mysteries, hazards: at most 50 each".into());
         }
-        let tokens = self
-            .route
-            .iter()
-            .any(|c| c.kind == CellKind::Mystery);
+        let tokens = self.route.iter().any(|c| c.kind == CellKind::Mystery);
         if tokens && self.mysteries.is_empty() {
             out.push("mysteries: the route has mystery cells but no token to draw".into());
         }

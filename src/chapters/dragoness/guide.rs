@@ -203,7 +203,12 @@ pub fn active_teams(world: &mut World, st: &Dragoness) -> usize {
 }
 
 /// Why a team is spared (D4), if it is.
-pub fn spared(world: &mut World, lvl: &DragonessLevel, st: &Dragoness, army: u32) -> Option<Spared> {
+pub fn spared(
+    world: &mut World,
+    lvl: &DragonessLevel,
+    st: &Dragoness,
+    army: u32,
+) -> Option<Spared> {
     let team = st.teams.get(&army)?;
     let protects: BTreeSet<&str> = lvl
         .quests
@@ -248,7 +253,10 @@ pub fn targets(lvl: &DragonessLevel, st: &Dragoness, from: Hex) -> Vec<(At, Vec<
     let Some(near) = hidden.iter().map(|(_, p)| p.len()).min() else {
         return Vec::new();
     };
-    hidden.into_iter().filter(|(_, p)| p.len() == near).collect()
+    hidden
+        .into_iter()
+        .filter(|(_, p)| p.len() == near)
+        .collect()
 }
 
 /// Shortest paths through the chasm from `from` (the hexes entered, `from` excluded), by a
@@ -295,7 +303,8 @@ pub fn plan(
         return Err(DragonRefusal::Entombed);
     }
     let start = Pos::of(st);
-    let red = matches!(start, Pos::Route(i) if lvl.route.get(i).is_some_and(|c| c.kind == CellKind::Red));
+    let red =
+        matches!(start, Pos::Route(i) if lvl.route.get(i).is_some_and(|c| c.kind == CellKind::Red));
     if brake && red {
         return Err(DragonRefusal::RedCell);
     }
@@ -519,7 +528,10 @@ fn reveal_by_her(world: &mut World, lvl: &DragonessLevel, id: &str, camp: Camp) 
     let Some(room) = lvl.rooms.iter().find(|r| r.id == id).cloned() else {
         return;
     };
-    world.resource_mut::<Dragoness>().revealed.push(room.id.clone());
+    world
+        .resource_mut::<Dragoness>()
+        .revealed
+        .push(room.id.clone());
     tracks::add(world, GEMS, Holder::Camp(camp), -room.reveal);
     tell(
         world,
@@ -555,7 +567,12 @@ pub fn seal(world: &mut World, lvl: &DragonessLevel) {
     world.resource_mut::<Dragoness>().sealed = true;
     tell(world, Told::Sealed);
     let home = first_outpost(world);
-    let ids: Vec<u32> = world.resource::<Dragoness>().teams.keys().copied().collect();
+    let ids: Vec<u32> = world
+        .resource::<Dragoness>()
+        .teams
+        .keys()
+        .copied()
+        .collect();
     for id in ids {
         let Some(e) = world.army_by_id(id) else {
             continue;
@@ -570,12 +587,13 @@ pub fn seal(world: &mut World, lvl: &DragonessLevel) {
         if let (Some(h), Some(mut am)) = (home, world.get_mut::<Army>(e)) {
             am.hex = h;
         }
-        let mut s = world.resource_mut::<Dragoness>();
-        s.teams.remove(&id);
-        s.gone.push((id, a.seat, at_of(a.hex), Gone::Removed));
+        let still = {
+            let mut s = world.resource_mut::<Dragoness>();
+            s.teams.remove(&id);
+            s.gone.push((id, a.seat, at_of(a.hex), Gone::Removed));
+            s.teams.keys().copied().collect::<Vec<_>>()
+        };
         let seat = a.seat.unwrap_or(0);
-        let still = s.teams.keys().copied().collect::<Vec<_>>();
-        drop(s);
         let has_other = still.iter().any(|t| {
             world
                 .army_by_id(*t)
@@ -631,7 +649,7 @@ pub fn lose(world: &mut World, id: u32, rule: &str) {
 
 /// The Guide's turn begins (D11, D12): a new move, and in the Tomb a gem drawn.
 pub fn begin_turn(world: &mut World) {
-    super::teams::prune(world);
+    prune(world);
     world.resource_mut::<Dragoness>().moved = false;
     let st = world.resource::<Dragoness>().clone();
     if !st.entombed || st.relic.is_some() {
@@ -679,6 +697,22 @@ pub fn begin_turn(world: &mut World) {
             .collect();
         for id in inside {
             lose(world, id, "D12");
+        }
+    }
+}
+
+/// Teams whose army is gone (a battle) leave the game: they leave no RIP token
+/// (D4 lays those).
+pub fn prune(world: &mut World) {
+    let ids: Vec<u32> = world
+        .resource::<Dragoness>()
+        .teams
+        .keys()
+        .copied()
+        .collect();
+    for id in ids {
+        if world.army_by_id(id).is_none() {
+            world.resource_mut::<Dragoness>().teams.remove(&id);
         }
     }
 }

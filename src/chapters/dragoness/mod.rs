@@ -21,9 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::ScorerAppExt;
 use crate::content::{At, Camp, Who};
-use crate::rules::chapter::{
-    self, ChapterAction, ChapterAppExt, ChapterRefusal, Place, TurnUse,
-};
+use crate::rules::chapter::{self, ChapterAction, ChapterAppExt, ChapterRefusal, Place, TurnUse};
 use crate::rules::outcome::EndReason;
 use crate::rules::{GameWorld, StepDef, StepKind, StepSchedule};
 

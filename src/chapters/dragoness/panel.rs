@@ -27,11 +27,7 @@ fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
         tr.t("The Gate is open")
     });
     if s.entombed {
-        let slots: String = s
-            .slots
-            .iter()
-            .map(|x| if *x { '◆' } else { '◇' })
-            .collect();
+        let slots: String = s.slots.iter().map(|x| if *x { '◆' } else { '◇' }).collect();
         ui.label(tr.f("Countdown (D11): {}", &[&slots]));
     }
     if s.relic.is_some() {
@@ -75,10 +71,14 @@ fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
         let Some(d) = chapter::decode::<DragonAction>(a) else {
             continue;
         };
-        let words = crate::text::chapter::action(tr, ID, match a {
-            Action::Chapter { act, .. } => act,
-            _ => "",
-        });
+        let words = crate::text::chapter::action(
+            tr,
+            ID,
+            match a {
+                Action::Chapter { act, .. } => act,
+                _ => "",
+            },
+        );
         let _ = d;
         if ui.button(words).clicked() {
             asked = Some(a.clone());

@@ -81,10 +81,7 @@ impl Dragoness {
     }
     /// The RIP tokens on the board.
     pub fn rips(&self) -> impl Iterator<Item = At> + '_ {
-        self.gone
-            .iter()
-            .filter(|g| g.3 == Gone::Lost)
-            .map(|g| g.2)
+        self.gone.iter().filter(|g| g.3 == Gone::Lost).map(|g| g.2)
     }
     /// Gems placed on the countdown.
     pub fn placed(&self) -> usize {

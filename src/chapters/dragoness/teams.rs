@@ -29,7 +29,7 @@ use crate::rules::units::{self, Army};
 use crate::rules::{Action, Cycle, GameEvent, GameWorld};
 
 use super::data::{CellKind, DragonessLevel, Find, RoomKind, hex, level};
-use super::guide::{Told, draw, tell};
+use super::guide::{Told, draw, prune, tell};
 use super::state::{Dragoness, Gone, Team};
 use super::{DragonRefusal, GEMS, GUIDE_STEP, ID};
 
@@ -40,10 +40,7 @@ pub fn setup(world: &mut World) -> Result<(), String> {
     let board = world.resource::<crate::rules::Board>().clone();
     let problems = lvl.check(|h| board.contains(h));
     if !problems.is_empty() {
-        let level = world
-            .resource::<crate::rules::GameSetup>()
-            .level
-            .clone();
+        let level = world.resource::<crate::rules::GameSetup>().level.clone();
         return Err(format!(
             "level `{level}`: ext.{ID}: {}",
             problems.join("; ")
@@ -80,35 +77,32 @@ pub fn lay_rations(world: &mut World) {
         let h = hex(at);
         let mut need = 0;
         for id in &ids {
-            if let Some(a) = world.army_by_id(*id).and_then(|e| world.get::<Army>(e).cloned()) {
+            if let Some(a) = world
+                .army_by_id(*id)
+                .and_then(|e| world.get::<Army>(e).cloned())
+            {
                 need += crate::rules::upkeep::maintenance::army_needs(world, &a).0;
             }
         }
         let lying = world.tile(h).map_or(0, |t| t.lying.get(Res::Food));
         let mut lay = need.saturating_sub(lying);
         for id in ids {
-            let Some(t) = world.resource_mut::<Dragoness>().teams.get_mut(&id).map(|t| {
-                let n = lay.min(t.rations);
-                t.rations -= n;
-                n
-            }) else {
+            let Some(t) = world
+                .resource_mut::<Dragoness>()
+                .teams
+                .get_mut(&id)
+                .map(|t| {
+                    let n = lay.min(t.rations);
+                    t.rations -= n;
+                    n
+                })
+            else {
                 continue;
             };
             lay -= t;
             if let Some(mut tile) = world.tile_mut(h) {
                 tile.lying.add(Res::Food, t);
             }
-        }
-    }
-}
-
-/// Teams whose army is gone (a battle) leave the game: a RIP token where it was last seen is
-/// not known, so none.
-pub fn prune(world: &mut World) {
-    let ids: Vec<u32> = world.resource::<Dragoness>().teams.keys().copied().collect();
-    for id in ids {
-        if world.army_by_id(id).is_none() {
-            world.resource_mut::<Dragoness>().teams.remove(&id);
         }
     }
 }
@@ -188,7 +182,10 @@ fn reveal_by_team(world: &mut World, lvl: &DragonessLevel, army: u32, id: &str) 
     let Some(room) = lvl.rooms.iter().find(|r| r.id == id).cloned() else {
         return;
     };
-    world.resource_mut::<Dragoness>().revealed.push(room.id.clone());
+    world
+        .resource_mut::<Dragoness>()
+        .revealed
+        .push(room.id.clone());
     tell(
         world,
         Told::Revealed {
@@ -240,7 +237,7 @@ fn resolve(world: &mut World, army: u32, f: &Find) {
         tracks::add(world, GEMS, Holder::Camp(Camp::Eladrins), f.gems);
     }
     if !f.stock.is_empty() {
-        crate::rules::effects::apply(world, &[Effect::Gain(f.stock.clone())], None);
+        crate::rules::effects::apply(world, &[Effect::Gain(f.stock)], None);
     }
     let cycle = world.resource::<Cycle>().number;
     if let Some(t) = world.resource_mut::<Dragoness>().teams.get_mut(&army) {
@@ -299,7 +296,11 @@ pub fn check_relic(world: &mut World, quest: &str) -> Result<(), DragonRefusal> 
     if s.relic.is_some() {
         return Err(DragonRefusal::RelicPlaced);
     }
-    if !s.teams.get(&id).is_some_and(|t| t.quests.iter().any(|q| q == quest)) {
+    if !s
+        .teams
+        .get(&id)
+        .is_some_and(|t| t.quests.iter().any(|q| q == quest))
+    {
         return Err(DragonRefusal::NoStepOne(quest.to_string()));
     }
     let tomb = lvl.tomb().ok_or(DragonRefusal::NotInTomb)?;
@@ -336,7 +337,14 @@ pub fn place_relic(world: &mut World, quest: &str) {
     };
     tracks::add(world, GEMS, Holder::Camp(Camp::Eladrins), gems as i32);
     let quest = quest_name(world, quest);
-    tell(world, Told::Relic { army: id, quest, gems });
+    tell(
+        world,
+        Told::Relic {
+            army: id,
+            quest,
+            gems,
+        },
+    );
 }
 
 /// A quest's name (its id when the level does not know it).

@@ -21,9 +21,9 @@ fn action(tr: &Translations, act: &str) -> String {
         Ok(DragonAction::Advance { toward: Some(a) }) => {
             tr.f("Advance the dragoness towards {} (D2, D7)", &[&at(&a)])
         }
-        Ok(DragonAction::Brake { toward: None }) => {
-            tr.t("Brake the dragoness: one cell, one gem (D2)").into_owned()
-        }
+        Ok(DragonAction::Brake { toward: None }) => tr
+            .t("Brake the dragoness: one cell, one gem (D2)")
+            .into_owned(),
         Ok(DragonAction::Brake { toward: Some(a) }) => tr.f(
             "Brake the dragoness towards {}: one cell, one gem (D2, D7)",
             &[&at(&a)],
@@ -46,17 +46,18 @@ fn refusal(tr: &Translations, reason: &str) -> String {
         return reason.to_string();
     };
     match r {
-        RedCell => tr.t("D1: on her red cells she only advances one cell").into_owned(),
+        RedCell => tr
+            .t("D1: on her red cells she only advances one cell")
+            .into_owned(),
         NoGems { need, have } => tr.f(
             "D2: braking costs {} gems; the Guide has {}",
             &[&need, &have],
         ),
         MustMove => tr.t("D2: the Guide must advance or brake her").into_owned(),
-        NotNearest(a) => tr.f(
-            "D7: {} is not among the nearest hidden rooms",
-            &[&at(&a)],
-        ),
-        Entombed => tr.t("D10: she stays in the White Tomb for good").into_owned(),
+        NotNearest(a) => tr.f("D7: {} is not among the nearest hidden rooms", &[&at(&a)]),
+        Entombed => tr
+            .t("D10: she stays in the White Tomb for good")
+            .into_owned(),
         GateSealed => tr
             .t("D6: the Gate is sealed: no team leaves or enters the chasm")
             .into_owned(),
@@ -66,7 +67,9 @@ fn refusal(tr: &Translations, reason: &str) -> String {
         TeamStaysWhole(_) => tr
             .t("D4: a team is one pawn: it does not join another army")
             .into_owned(),
-        NoTeam => tr.t("Activate one of the expedition's teams first").into_owned(),
+        NoTeam => tr
+            .t("Activate one of the expedition's teams first")
+            .into_owned(),
         UnknownQuest(q) => tr.f("No quest {}", &[&q]),
         NotOnSite(a) => tr.f("The team must stand on the quest's site {}", &[&at(&a)]),
         QuestKnown(_) => tr.t("That quest was revealed already").into_owned(),
@@ -77,7 +80,9 @@ fn refusal(tr: &Translations, reason: &str) -> String {
             .t("D13: the team must reveal the quest (step I) before placing its relic")
             .into_owned(),
         TombHidden => tr.t("D13: the White Tomb is still hidden").into_owned(),
-        NotInTomb => tr.t("D13: the team must stand in the White Tomb").into_owned(),
+        NotInTomb => tr
+            .t("D13: the team must stand in the White Tomb")
+            .into_owned(),
         RelicPlaced => tr.t("D13: the relic is placed already").into_owned(),
         NoPortal => tr.t("D9: no portal token here").into_owned(),
         Guarded => tr
