@@ -605,7 +605,7 @@ fn d9_the_octuple_revealed_by_her_places_the_portal_token_and_its_guardian_dies(
 }
 
 #[test]
-fn d9_a_team_beats_the_guardian_then_leaves_by_the_portal_token() {
+fn d9_a_team_beats_the_guardian_then_takes_the_relic_and_may_leave_by_the_portal_token() {
     let mut s = shipped();
     let t = teams(&mut s);
     place(&mut s, t[1], (-6, 3));
@@ -613,18 +613,65 @@ fn d9_a_team_beats_the_guardian_then_leaves_by_the_portal_token() {
     s.submit(Action::Activate { army: t[1] }).expect("activate");
     s.submit(Action::Move { to: (-6, 4) })
         .expect("into the Octuple");
+    let _ = s.submit(Action::EndActivation);
     assert!(state(&mut s).portal);
     let guardian = s.army_at((-6, 4), Camp::Chaos).expect("its guardian");
-    assert_eq!(guardian.units[0].kind, "imp");
-    s.refused(act(DragonAction::Escape), refusal(DragonRefusal::Guarded));
-    // Beaten (here: taken off the board), the way out is open.
+    let kinds: Vec<&str> = guardian.units.iter().map(|u| u.kind.as_str()).collect();
+    assert_eq!(kinds, ["husk", "imp"]);
+    assert!(
+        state(&mut s).teams[&t[1]].relics.is_empty(),
+        "the guardian holds the relic token"
+    );
+    // The guardian holds its room: Chaos may not march it off.
+    let _ = s.submit_as(Camp::Chaos, Action::Activate { army: guardian.id });
+    s.refused_as(
+        Camp::Chaos,
+        Action::Move { to: (-6, 3) },
+        refusal(DragonRefusal::GuardianHolds(guardian.id)),
+    );
+    let _ = s.submit_as(Camp::Chaos, Action::EndActivation);
+    let escape = act(DragonAction::Escape { army: t[1] });
+    s.refused(escape.clone(), refusal(DragonRefusal::Guarded));
+    // Beaten (here: taken off the board): the next action finds the room free, the team takes
+    // its relic token, and the way out is open.
     let e = s.w().army_by_id(guardian.id).expect("guardian");
     s.w().despawn(e);
-    s.submit(act(DragonAction::Escape)).expect("escape");
+    s.submit(Action::Activate { army: t[0] })
+        .expect("another team's turn");
+    let _ = s.submit(Action::EndActivation);
+    let _ = s.submit_as(Camp::Chaos, Action::Pass);
+    assert_eq!(
+        state(&mut s).teams[&t[1]].relics,
+        vec!["chromatic_effect".to_string()]
+    );
+    s.submit(escape).expect("escape");
     let st = state(&mut s);
     assert!(!st.teams.contains_key(&t[1]));
     assert!(st.gone.iter().any(|g| g.0 == t[1] && g.3 == Gone::Escaped));
     assert_eq!(s.army_by_id_hex(t[1]), (0, 0));
+}
+
+#[test]
+fn d9_another_rooms_guardian_wakes_when_she_reveals_it() {
+    let mut s = guide_at(11, |_, _| {});
+    s.submit_as(Camp::Chaos, advance_(Some((-4, 1))))
+        .expect("advance");
+    // The Crystal Gallery has no guardian; give the Hall one and reveal it.
+    assert!(s.army_at((-4, 1), Camp::Chaos).is_none());
+    let mut s = guide_at(11, |_, ext| {
+        let hall = ext
+            .rooms
+            .iter_mut()
+            .find(|r| r.id == "hall_of_echoes")
+            .expect("hall");
+        hall.guardian = vec!["husk".into()];
+    });
+    s.submit_as(Camp::Chaos, advance_(Some((-6, 1))))
+        .expect("advance");
+    let g = s
+        .army_at((-6, 1), Camp::Chaos)
+        .expect("the Hall's guardian");
+    assert!(state(&mut s).guardians.contains(&g.id));
 }
 
 #[test]
@@ -737,34 +784,36 @@ fn d12_all_colours_placed_lose_every_team_in_the_chasm_and_end_the_game() {
     );
 }
 
-/// Counting with a team holding step I of a quest in the Tomb, the main phase open, the team
-/// activated.
+/// Counting with a team holding step I of a quest and its relic token in the Tomb, the main
+/// phase open.
 fn at_the_tomb(placed: usize) -> (Scn, u32) {
     let mut s = counting(placed);
     let t = teams(&mut s);
     place(&mut s, t[1], (-7, 3));
     set(&mut s, |d| {
-        d.teams
-            .get_mut(&t[1])
-            .expect("team")
-            .quests
-            .push("chromatic_effect".into());
+        let team = d.teams.get_mut(&t[1]).expect("team");
+        team.quests.push("chromatic_effect".into());
+        team.relics.push("chromatic_effect".into());
         d.quests.push("chromatic_effect".into());
+        // Its offerings taken already.
+        d.looted.push("white_tomb".into());
     });
     enter(&mut s, "R9");
-    s.submit(Action::Activate { army: t[1] }).expect("activate");
     (s, t[1])
 }
 
-fn relic(q: &str) -> Action {
-    act(DragonAction::PlaceRelic { quest: q.into() })
+fn relic(army: u32, q: &str) -> Action {
+    act(DragonAction::PlaceRelic {
+        army,
+        quest: q.into(),
+    })
 }
 
 #[test]
 fn d13_the_relic_stops_the_countdown_and_its_gems_go_to_the_team() {
     let (mut s, id) = at_the_tomb(3);
     let before = gems(s.w(), Camp::Eladrins);
-    s.submit(relic("chromatic_effect")).expect("relic");
+    s.submit(relic(id, "chromatic_effect")).expect("relic");
     let st = state(&mut s);
     assert_eq!(st.relic.as_deref(), Some("chromatic_effect"));
     assert_eq!(st.placed(), 0, "the slots are emptied");
@@ -780,8 +829,8 @@ fn d13_the_relic_stops_the_countdown_and_its_gems_go_to_the_team() {
 
 #[test]
 fn d13_the_relic_placed_the_turn_the_fifth_colour_would_be_drawn_wins() {
-    let (mut s, _) = at_the_tomb(4);
-    s.submit(relic("chromatic_effect")).expect("relic");
+    let (mut s, id) = at_the_tomb(4);
+    s.submit(relic(id, "chromatic_effect")).expect("relic");
     assert_eq!(s.w().resource::<Outcome>().winner, Some(Camp::Eladrins));
     // The game is over: no Guide turn draws the fifth colour.
     let placed = state(&mut s).placed();
@@ -789,57 +838,89 @@ fn d13_the_relic_placed_the_turn_the_fifth_colour_would_be_drawn_wins() {
 }
 
 #[test]
-fn d13_the_relic_needs_step_one_the_tomb_her_in_it_and_no_guardian() {
+fn d13_the_relic_needs_step_one_its_token_the_tomb_her_in_it_and_no_guardian() {
     // No step I of that quest.
-    let (mut s, _) = at_the_tomb(1);
+    let (mut s, id) = at_the_tomb(1);
     s.refused(
-        relic("spirit_of_okaenia"),
+        relic(id, "spirit_of_okaenia"),
         refusal(DragonRefusal::NoStepOne("spirit_of_okaenia".into())),
+    );
+    // Step I but not the relic token.
+    let (mut s, id) = at_the_tomb(1);
+    set(&mut s, |d| {
+        d.teams.get_mut(&id).expect("team").relics.clear()
+    });
+    s.refused(
+        relic(id, "chromatic_effect"),
+        refusal(DragonRefusal::NoRelic("chromatic_effect".into())),
     );
     // Not in the Tomb.
     let (mut s, id) = at_the_tomb(1);
     s.army_mut(id, |a| a.hex = common::hex((-6, 3)));
-    s.refused(relic("chromatic_effect"), refusal(DragonRefusal::NotInTomb));
+    s.refused(
+        relic(id, "chromatic_effect"),
+        refusal(DragonRefusal::NotInTomb),
+    );
     // She is not in it yet: no countdown to stop.
-    let (mut s, _) = at_the_tomb(1);
+    let (mut s, id) = at_the_tomb(1);
     set(&mut s, |d| d.entombed = false);
     s.refused(
-        relic("chromatic_effect"),
+        relic(id, "chromatic_effect"),
         refusal(DragonRefusal::NoCountdown),
     );
     // A guardian holds it.
-    let (mut s, _) = at_the_tomb(1);
+    let (mut s, id) = at_the_tomb(1);
     chaos_outpost::rules::units::spawn(s.w(), Camp::Chaos, common::hex((-7, 3)), "husk", 1);
-    s.refused(relic("chromatic_effect"), refusal(DragonRefusal::Guarded));
+    s.refused(
+        relic(id, "chromatic_effect"),
+        refusal(DragonRefusal::Guarded),
+    );
+    // Not a team; and a team of another seat.
+    let (mut s, id) = at_the_tomb(1);
+    let garrison = s.army_id((0, 0), Camp::Eladrins);
+    s.refused(
+        relic(garrison, "chromatic_effect"),
+        refusal(DragonRefusal::NotATeamArmy(garrison)),
+    );
+    s.army_mut(id, |a| a.seat = Some(1));
+    s.refused(
+        relic(id, "chromatic_effect"),
+        refusal(DragonRefusal::NotYourTeam(id)),
+    );
 }
 
 #[test]
-fn quests_are_revealed_once_on_their_site_by_an_active_team() {
+fn quests_are_revealed_once_on_their_site_as_a_teams_turn() {
     let mut s = shipped();
     let t = teams(&mut s);
     place(&mut s, t[1], (-1, -1));
     place(&mut s, t[2], (-1, -1));
     enter(&mut s, "R9");
-    let spirit = act(DragonAction::RevealQuest {
-        quest: "spirit_of_okaenia".into(),
-    });
-    // An order of an activated team (R9.4), like a unit's card action.
-    s.refused(spirit.clone(), chaos_outpost::rules::Refusal::NoActivation);
-    s.submit(Action::Activate { army: t[1] }).expect("activate");
-    s.refused(
+    let reveal = |army: u32, q: &str| {
         act(DragonAction::RevealQuest {
-            quest: "chromatic_effect".into(),
-        }),
+            army,
+            quest: q.into(),
+        })
+    };
+    s.refused(
+        reveal(t[1], "chromatic_effect"),
         refusal(DragonRefusal::NotOnSite((-5, 2))),
     );
-    s.submit(spirit.clone()).expect("step I");
+    s.submit(reveal(t[1], "spirit_of_okaenia")).expect("step I");
     assert_eq!(state(&mut s).teams[&t[1]].quests, vec!["spirit_of_okaenia"]);
-    s.submit(Action::EndActivation).expect("end");
+    // It was the Eladrins' turn: Chaos plays now.
+    assert_eq!(s.w().resource::<Cycle>().turn, Camp::Chaos);
     let _ = s.submit_as(Camp::Chaos, Action::Pass);
-    s.submit(Action::Activate { army: t[2] }).expect("activate");
     s.refused(
-        spirit,
+        reveal(t[2], "spirit_of_okaenia"),
         refusal(DragonRefusal::QuestKnown("spirit_of_okaenia".into())),
+    );
+    // Not during an activation: it is a turn of its own.
+    s.submit(Action::Activate { army: t[2] }).expect("activate");
+    let got = s.submit(reveal(t[2], "chromatic_effect"));
+    assert!(
+        matches!(got, Err(chaos_outpost::rules::Refusal::ActivationOpen(_))),
+        "{got:?}"
     );
 }
 

@@ -7,9 +7,9 @@
 //!   keeps enough for the reveal it is heading into (D8), then the farther one.
 //! - The teams' orders: the relic (D13) first, a quest's step I, the portal token (D9) once the
 //!   countdown is far gone.
-//! - The expedition: activate a team that has somewhere to go, then walk it there: its
-//!   quest's site, the White Tomb once revealed, else the nearest hidden room; never onto a
-//!   hex her next advance would cross, unless the team is spared there (D4).
+//! - The expedition: activate a team that has somewhere to go, then walk it there: a quest's
+//!   site, the room of its quest's relic token, the White Tomb once she lies in it; never onto
+//!   a hex her next advance would cross, unless the team is spared there (D4).
 
 use std::collections::BTreeSet;
 
@@ -98,7 +98,9 @@ pub fn orders(world: &mut World, legal: &[Action]) -> Option<Choice> {
         let score = match chapter::decode::<DragonAction>(a) {
             Some(DragonAction::PlaceRelic { .. }) => ai::weight(world, ID, "relic"),
             Some(DragonAction::RevealQuest { .. }) => ai::weight(world, ID, "quest"),
-            Some(DragonAction::Escape) if placed >= 3 => ai::weight(world, ID, "escape") * placed,
+            Some(DragonAction::Escape { .. }) if placed >= 3 => {
+                ai::weight(world, ID, "escape") * placed
+            }
             _ => continue,
         };
         if top.as_ref().is_none_or(|c| score > c.score) {
@@ -112,8 +114,8 @@ pub fn orders(world: &mut World, legal: &[Action]) -> Option<Choice> {
     top
 }
 
-/// Where a team heads: its quest's site, then the White Tomb once revealed, else the nearest
-/// hidden room.
+/// Where a team heads: a quest's site, then the room holding its quest's relic token, then the
+/// White Tomb once she lies in it (before: it waits off her path).
 fn goal(
     world: &mut World,
     lvl: &DragonessLevel,
@@ -129,21 +131,39 @@ fn goal(
             at,
             lvl.quests
                 .iter()
+                .filter(|q| !st.quests.contains(&q.id))
                 .map(|q| hex(q.site))
                 .filter(|h| lvl.inside(*h) == lvl.inside(at) || !st.sealed)
                 .collect(),
         )?
-    } else if let Some(t) = lvl.tomb().filter(|t| st.is_revealed(&t.id)) {
-        hex(t.at)
+    } else if let Some(room) = lvl.rooms.iter().find(|r| {
+        // The relic token of a quest it revealed, still in its room.
+        r.find
+            .relic
+            .as_ref()
+            .is_some_and(|q| team.quests.contains(q) && !team.relics.contains(q))
+            && !st.looted.contains(&r.id)
+    }) {
+        hex(room.at)
+    } else if !team.relics.is_empty() && st.entombed {
+        // She lies in the Tomb: the relic stops the countdown (D13).
+        hex(lvl.tomb()?.at)
+    } else if !team.relics.is_empty() && st.sealed {
+        // Wait next to the Tomb, off her way to it, until she lies in it.
+        let tomb = hex(lvl.tomb()?.at);
+        let way: BTreeSet<At> = g::targets(lvl, st, Pos::of(st).hex(lvl))
+            .into_iter()
+            .flat_map(|(_, p)| p.into_iter().map(at_of))
+            .collect();
+        let spots: Vec<Hex> = tomb
+            .all_neighbors()
+            .into_iter()
+            .filter(|h| lvl.inside(*h) && lvl.room_at(*h).is_none() && !way.contains(&at_of(*h)))
+            .collect();
+        ai::nearest(at, spots)?
     } else {
-        ai::nearest(
-            at,
-            lvl.rooms
-                .iter()
-                .filter(|r| !st.is_revealed(&r.id))
-                .map(|r| hex(r.at))
-                .collect(),
-        )?
+        // Nothing to do yet: hold.
+        return None;
     };
     // Into the chasm by the Gate, the only way through its cliffs (D6).
     match (lvl.inside(at), lvl.inside(target), st.sealed) {
@@ -151,6 +171,11 @@ fn goal(
         (a, b, true) if a != b => None,
         _ => Some(target),
     }
+}
+
+/// Whether a team at `at` is where it heads (its goal never changes while it stands there).
+fn goal_reached(_lvl: &DragonessLevel, _st: &Dragoness, target: Hex, at: Hex) -> bool {
+    target == at
 }
 
 /// The hexes her next advance would cross (what a team should keep off).
@@ -185,6 +210,17 @@ pub fn expedition(world: &mut World, legal: &[Action]) -> Option<Choice> {
             })
             .cloned()
             .collect();
+        if target == a.hex || goal_reached(&lvl, &st, target, a.hex) {
+            // There: it holds, rather than wander into a fight.
+            return legal
+                .iter()
+                .find(|x| matches!(x, Action::EndActivation))
+                .map(|x| Choice {
+                    score: ai::weight(world, ID, "hold"),
+                    action: x.clone(),
+                    why: "dragoness expedition",
+                });
+        }
         let (gain, mv) = ai::move_towards(&safe, a.hex, target)?;
         return Some(Choice {
             score: ai::weight(world, ID, "step") * gain as i64,
@@ -207,8 +243,8 @@ pub fn expedition(world: &mut World, legal: &[Action]) -> Option<Choice> {
         else {
             continue;
         };
-        // At its goal already it has an order to give there (a quest, the relic).
-        if goal(world, &lvl, &st, *army, at).is_some() {
+        // At its goal it gives an order there instead (`orders`), a turn of its own.
+        if goal(world, &lvl, &st, *army, at).is_some_and(|t| t != at) {
             return Some(Choice {
                 score: w,
                 action: a.clone(),

@@ -91,6 +91,8 @@ pub struct Find {
     pub invincible: u32,
     /// Wounds to every unit of the team (a team only).
     pub wounds: u8,
+    /// The relic token of this quest (a team only; D13 places it).
+    pub relic: Option<String>,
 }
 
 /// A zone hazard card (D3): the Guide pays `cost` gems and wins it; a team wins it for its
@@ -313,6 +315,13 @@ impl DragonessLevel {
                     "rooms[{i}] ({}): no way to it from the Gate through the chasm",
                     r.id
                 ));
+            }
+        }
+        for (i, r) in self.rooms.iter().enumerate() {
+            if let Some(q) = &r.find.relic
+                && !self.quests.iter().any(|x| x.id == *q)
+            {
+                out.push(format!("rooms[{i}] ({}): find.relic: no quest `{q}`", r.id));
             }
         }
         for (i, q) in self.quests.iter().enumerate() {

@@ -12,7 +12,8 @@
 //! - D7 In the chasm she heads for the White Tomb if revealed, else the nearest hidden room
 //!   (the Guide chooses between rooms as near).
 //! - D8 A room she enters is revealed (the Guide pays its reveal) and she stops there.
-//! - D9 The Chamber of the Octuple: the portal token is placed, its guardian dies.
+//! - D9 The Chamber of the Octuple: the portal token is placed, its guardian dies (another
+//!   room's guardian wakes when she reveals it, as when a team does).
 //! - D10 In the White Tomb she stops for good; the countdown runs from the next Guide turn.
 //! - D11 Each Guide turn then starts with a gem drawn (a d6, rerolled above the colours) onto
 //!   its colour's slot; a slot taken already: the Guide keeps the gem.
@@ -544,8 +545,35 @@ fn reveal_by_her(world: &mut World, lvl: &DragonessLevel, id: &str, camp: Camp) 
     match room.kind {
         // D9: she kills the guardian; the portal token is placed.
         RoomKind::Octuple => world.resource_mut::<Dragoness>().portal = true,
-        RoomKind::Tomb => entomb(world),
-        RoomKind::Plain => {}
+        // Another room's guardian wakes, her or not (D9 names the Octuple's only).
+        RoomKind::Tomb => {
+            wake_guardian(world, &room);
+            entomb(world);
+        }
+        RoomKind::Plain => wake_guardian(world, &room),
+    }
+}
+
+/// A revealed room's guardian (Chaos units) stands in it and holds it (D9): it never marches
+/// off (`teams::veto`), so a team must beat it to take what the room holds.
+pub fn wake_guardian(world: &mut World, room: &super::data::Room) {
+    if room.guardian.is_empty() {
+        return;
+    }
+    let at = hex(room.at);
+    for kind in &room.guardian {
+        units::spawn(world, Camp::Chaos, at, kind, 1);
+    }
+    let g = world
+        .armies_where(|x| x.camp == Camp::Chaos && x.hex == at)
+        .first()
+        .and_then(|e| world.get::<Army>(*e))
+        .map(|a| a.id);
+    if let Some(g) = g {
+        let mut s = world.resource_mut::<Dragoness>();
+        if !s.guardians.contains(&g) {
+            s.guardians.push(g);
+        }
     }
 }
 

@@ -51,18 +51,25 @@ pub enum DragonAction {
         /// As for `Advance`.
         toward: Option<At>,
     },
-    /// The active team reveals step I of a quest on its site.
+    /// A team reveals step I of a quest on its site.
     RevealQuest {
+        /// The team's army.
+        army: u32,
         /// The quest's id.
         quest: String,
     },
-    /// D13: the active team places the quest's relic in the White Tomb.
+    /// D13: a team places the quest's relic in the White Tomb.
     PlaceRelic {
+        /// The team's army.
+        army: u32,
         /// The quest's id.
         quest: String,
     },
-    /// D9: the active team leaves by the portal token.
-    Escape,
+    /// D9: a team leaves by the portal token.
+    Escape {
+        /// The team's army.
+        army: u32,
+    },
 }
 
 /// The chapter's refusals, each citing its rule.
@@ -89,8 +96,10 @@ pub enum DragonRefusal {
     NotATeam(u32),
     /// D4 (reading): a team is one pawn; it does not join another army.
     TeamStaysWhole(u32),
-    /// The order needs an activated team.
-    NoTeam,
+    /// That army is not one of the expedition's teams.
+    NotATeamArmy(u32),
+    /// That team belongs to another seat.
+    NotYourTeam(u32),
     /// No quest with that id.
     UnknownQuest(String),
     /// The team is not on the quest's site.
@@ -99,6 +108,8 @@ pub enum DragonRefusal {
     QuestKnown(String),
     /// D13: the team has not revealed step I of that quest.
     NoStepOne(String),
+    /// D13: the team does not carry the quest's relic token.
+    NoRelic(String),
     /// D13: the White Tomb is still hidden.
     TombHidden,
     /// D13: the team is not in the White Tomb.
@@ -111,6 +122,8 @@ pub enum DragonRefusal {
     NoPortal,
     /// D9: a guardian (a Chaos army) still holds the room.
     Guarded,
+    /// D9: a room's guardian holds its room; it does not march off.
+    GuardianHolds(u32),
     /// Only the Eladrins' teams do this.
     EladrinsOnly,
 }
@@ -125,9 +138,10 @@ impl ChapterRefusal for DragonRefusal {
             Entombed => "D10",
             GateSealed | NotATeam(_) => "D6",
             TeamStaysWhole(_) => "D4",
-            NoTeam | UnknownQuest(_) | NotOnSite(_) | QuestKnown(_) | EladrinsOnly => "D13",
-            NoStepOne(_) | TombHidden | NotInTomb | RelicPlaced | NoCountdown => "D13",
-            NoPortal | Guarded => "D9",
+            NotATeamArmy(_) | NotYourTeam(_) | UnknownQuest(_) | NotOnSite(_) | QuestKnown(_)
+            | EladrinsOnly => "D13",
+            NoStepOne(_) | NoRelic(_) | TombHidden | NotInTomb | RelicPlaced | NoCountdown => "D13",
+            NoPortal | Guarded | GuardianHolds(_) => "D9",
         }
     }
 }
@@ -143,12 +157,8 @@ impl ChapterAction for DragonAction {
                 turn: TurnUse::Free,
                 in_activation: false,
             },
-            // Orders of the activated team, like a unit's card action.
-            _ => Place {
-                steps: &["R9"],
-                turn: TurnUse::Free,
-                in_activation: true,
-            },
+            // A team's order: the seat's turn, like an activation.
+            _ => Place::acts(&["R9"]),
         }
     }
     fn validate(&self, world: &mut World, by: Camp) -> Result<(), DragonRefusal> {
@@ -160,18 +170,18 @@ impl ChapterAction for DragonAction {
                 guide::plan(world, &lvl, &st, brake, *toward).map(|_| ())
             }
             _ if by != Camp::Eladrins => Err(DragonRefusal::EladrinsOnly),
-            DragonAction::RevealQuest { quest } => teams::check_quest(world, quest),
-            DragonAction::PlaceRelic { quest } => teams::check_relic(world, quest),
-            DragonAction::Escape => teams::check_escape(world),
+            DragonAction::RevealQuest { army, quest } => teams::check_quest(world, *army, quest),
+            DragonAction::PlaceRelic { army, quest } => teams::check_relic(world, *army, quest),
+            DragonAction::Escape { army } => teams::check_escape(world, *army),
         }
     }
     fn apply(&self, world: &mut World, _by: Camp) {
         match self {
             DragonAction::Advance { toward } => guide::walk(world, false, *toward),
             DragonAction::Brake { toward } => guide::walk(world, true, *toward),
-            DragonAction::RevealQuest { quest } => teams::reveal_quest(world, quest),
-            DragonAction::PlaceRelic { quest } => teams::place_relic(world, quest),
-            DragonAction::Escape => teams::escape(world),
+            DragonAction::RevealQuest { army, quest } => teams::reveal_quest(world, *army, quest),
+            DragonAction::PlaceRelic { army, quest } => teams::place_relic(world, *army, quest),
+            DragonAction::Escape { army } => teams::escape(world, *army),
         }
     }
     fn candidates(world: &mut World, by: Camp) -> Vec<Self> {
@@ -200,17 +210,27 @@ impl ChapterAction for DragonAction {
                     v.push(DragonAction::Brake { toward: t });
                 }
             }
-            "R9" if by == Camp::Eladrins && teams::active_team(world).is_some() => {
+            "R9" if by == Camp::Eladrins => {
                 let lvl = level(world);
-                for q in &lvl.quests {
-                    v.push(DragonAction::RevealQuest {
-                        quest: q.id.clone(),
-                    });
-                    v.push(DragonAction::PlaceRelic {
-                        quest: q.id.clone(),
-                    });
+                let ids: Vec<u32> = world
+                    .resource::<Dragoness>()
+                    .teams
+                    .keys()
+                    .copied()
+                    .collect();
+                for army in ids {
+                    for q in &lvl.quests {
+                        v.push(DragonAction::RevealQuest {
+                            army,
+                            quest: q.id.clone(),
+                        });
+                        v.push(DragonAction::PlaceRelic {
+                            army,
+                            quest: q.id.clone(),
+                        });
+                    }
+                    v.push(DragonAction::Escape { army });
                 }
-                v.push(DragonAction::Escape);
             }
             _ => {}
         }

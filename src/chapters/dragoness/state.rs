@@ -24,6 +24,8 @@ pub struct Team {
     pub invincible_until: u32,
     /// Food it still carries (laid on its tile before each upkeep).
     pub rations: u32,
+    /// The relic tokens it carries, by quest (D13).
+    pub relics: Vec<String>,
 }
 
 /// How a team left the game.
@@ -72,6 +74,10 @@ pub struct Dragoness {
     pub portal: bool,
     /// The quests whose step I was revealed (each once).
     pub quests: Vec<String>,
+    /// Chaos armies guarding a room (D9): they hold it.
+    pub guardians: Vec<u32>,
+    /// Rooms whose find a team took.
+    pub looted: Vec<String>,
 }
 
 impl Dragoness {
@@ -100,6 +106,8 @@ impl ChapterState for Dragoness {
             || self.revealed.len() > MAX_ITEMS
             || self.taken.len() > MAX_ITEMS
             || self.quests.len() > MAX_ITEMS
+            || self.guardians.len() > MAX_ITEMS
+            || self.looted.len() > MAX_ITEMS
             || self.ghosts.len() > 8
             || self.slots.len() > 6
         {
@@ -108,7 +116,11 @@ impl ChapterState for Dragoness {
         if self.at > MAX_ITEMS {
             return Err(format!("her cell {} is past any route", self.at));
         }
-        if self.teams.values().any(|t| t.quests.len() > 8) {
+        if self
+            .teams
+            .values()
+            .any(|t| t.quests.len() > 8 || t.relics.len() > 8)
+        {
             return Err("a team with more than 8 quests".into());
         }
         Ok(())

@@ -11,12 +11,18 @@
 //! - D6: once sealed, no team crosses the Gate (`veto`); only teams ever enter the chasm.
 //! - D8 (a team's reveal): a team that walks into a hidden room reveals it: it finds what the
 //!   room holds and meets its guardian (the dragoness kills it instead, D9).
+//! - The teams' orders (a quest, the relic, the portal) are a turn of the main phase, like an
+//!   activation, given by the seat the team belongs to.
 //! - Quests: a team on a quest's site reveals its step I, once for the game (one team holds
 //!   it); D4 spares the team whose quest says so.
-//! - D13: a team that revealed a quest places its relic in the White Tomb (step II), once she
+//! - Rooms: a team in a room no guardian holds takes what it holds, once (a quest's relic
+//!   token among them).
+//! - D13: a team that revealed a quest and carries its relic token places it in the White
+//!   Tomb (step II), once she
 //!   lies there (D10) and no guardian holds it: the countdown stops for good, its gems go to
 //!   the team's camp, the Eladrins win.
 //! - D9: a team in the Chamber of the Octuple, its guardian beaten, leaves by the portal token.
+//!   A room's guardian holds its room: it never marches off (`veto`).
 
 use bevy::prelude::*;
 
@@ -50,6 +56,24 @@ pub fn setup(world: &mut World) -> Result<(), String> {
         at: lvl.start,
         ..Dragoness::default()
     };
+    // The Eladrin armies on a team's hex (a difficulty's extra warden, a campaign's veterans)
+    // form that one team: a team is one pawn.
+    for t in &lvl.teams {
+        let on: Vec<Entity> = world.armies_where(|a| a.camp == Camp::Eladrins && a.hex == hex(*t));
+        let Some((first, rest)) = on.split_first() else {
+            continue;
+        };
+        for e in rest {
+            let units = world
+                .get::<Army>(*e)
+                .map(|a| a.units.clone())
+                .unwrap_or_default();
+            if let Some(mut a) = world.get_mut::<Army>(*first) {
+                a.units.extend(units);
+            }
+            world.despawn(*e);
+        }
+    }
     for e in world.armies() {
         let Some(a) = world.get::<Army>(e) else {
             continue;
@@ -107,6 +131,24 @@ pub fn lay_rations(world: &mut World) {
     }
 }
 
+/// The team `army` that the seat acting now may command (a team of another seat is not
+/// its to order).
+pub fn team(world: &mut World, army: u32) -> Result<Army, DragonRefusal> {
+    if !world.resource::<Dragoness>().teams.contains_key(&army) {
+        return Err(DragonRefusal::NotATeamArmy(army));
+    }
+    let a = world
+        .army_by_id(army)
+        .and_then(|e| world.get::<Army>(e).cloned())
+        .ok_or(DragonRefusal::NotATeamArmy(army))?;
+    if let Some(seat) = a.seat
+        && seat != chapter::current_seat(world)
+    {
+        return Err(DragonRefusal::NotYourTeam(army));
+    }
+    Ok(a)
+}
+
 /// The army in the open activation, if it is a team.
 pub fn active_team(world: &mut World) -> Option<(u32, Army)> {
     let id = world.resource::<Cycle>().activation?;
@@ -124,6 +166,15 @@ pub fn veto(world: &mut World, by: Camp, action: &Action) -> Option<crate::rules
         // D2: the Guide moves her; it may not pass its turn while she can move.
         Action::Done if world.step_id() == GUIDE_STEP && super::guide::open(world) => {
             refuse(DragonRefusal::MustMove)
+        }
+        // A room's guardian holds it (D9).
+        Action::Move { .. } | Action::Embark if by == Camp::Chaos => {
+            let id = world.resource::<Cycle>().activation?;
+            world
+                .resource::<Dragoness>()
+                .guardians
+                .contains(&id)
+                .then(|| chapter::refusal(ID, &DragonRefusal::GuardianHolds(id)))
         }
         Action::Move { to } if by == Camp::Eladrins => {
             let id = world.resource::<Cycle>().activation?;
@@ -168,17 +219,55 @@ pub fn after(world: &mut World, _by: Camp, _action: &Action, events: &[GameEvent
             if let Some(room) = lvl.room_at(*h)
                 && !world.resource::<Dragoness>().is_revealed(&room.id)
             {
-                reveal_by_team(world, &lvl, *army, &room.id);
+                reveal_by_team(world, &lvl, &room.id);
             }
         }
         if let Some(last) = path.last() {
             stop_on_token(world, &lvl, *army, *last);
         }
     }
+    loot(world);
 }
 
-/// D8 for a team: the room is revealed, the team finds what it holds and meets its guardian.
-fn reveal_by_team(world: &mut World, lvl: &DragonessLevel, army: u32, id: &str) {
+/// A team in a room no guardian holds takes what the room holds, once (a relic token among
+/// them): after it walked in, or after it beat the guardian.
+fn loot(world: &mut World) {
+    let lvl = level(world);
+    let st = world.resource::<Dragoness>().clone();
+    for (at, ids) in super::guide::team_pawns(world, &st) {
+        let h = hex(at);
+        let Some(room) = lvl.room_at(h) else {
+            continue;
+        };
+        if world.resource::<Dragoness>().looted.contains(&room.id) {
+            continue;
+        }
+        let guarded = !world
+            .armies_where(|x| x.camp == Camp::Chaos && x.hex == h)
+            .is_empty();
+        let (Some(army), false) = (ids.first().copied(), guarded) else {
+            continue;
+        };
+        world
+            .resource_mut::<Dragoness>()
+            .looted
+            .push(room.id.clone());
+        if room.find != Find::default() {
+            tell(
+                world,
+                Told::Token {
+                    name: room.find.name.clone(),
+                    by_her: false,
+                },
+            );
+        }
+        resolve(world, army, &room.find);
+    }
+}
+
+/// D8 for a team: the room is revealed and the team meets its guardian (what the room holds is
+/// taken once no guardian holds it, `loot`).
+fn reveal_by_team(world: &mut World, lvl: &DragonessLevel, id: &str) {
     let Some(room) = lvl.rooms.iter().find(|r| r.id == id).cloned() else {
         return;
     };
@@ -197,10 +286,7 @@ fn reveal_by_team(world: &mut World, lvl: &DragonessLevel, army: u32, id: &str) 
     if room.kind == RoomKind::Octuple {
         world.resource_mut::<Dragoness>().portal = true;
     }
-    for kind in &room.guardian {
-        units::spawn(world, Camp::Chaos, hex(room.at), kind, 1);
-    }
-    resolve(world, army, &room.find);
+    super::guide::wake_guardian(world, &room);
 }
 
 /// D3 for a team: the token of the route cell it stopped on.
@@ -242,6 +328,11 @@ fn resolve(world: &mut World, army: u32, f: &Find) {
     let cycle = world.resource::<Cycle>().number;
     if let Some(t) = world.resource_mut::<Dragoness>().teams.get_mut(&army) {
         t.ring |= f.ring;
+        if let Some(q) = &f.relic
+            && !t.relics.contains(q)
+        {
+            t.relics.push(q.clone());
+        }
         if f.invincible > 0 {
             t.invincible_until = t.invincible_until.max(cycle + f.invincible - 1);
         }
@@ -255,8 +346,8 @@ fn resolve(world: &mut World, army: u32, f: &Find) {
 }
 
 /// Step I of a quest: the active team stands on its site.
-pub fn check_quest(world: &mut World, quest: &str) -> Result<(), DragonRefusal> {
-    let (id, a) = active_team(world).ok_or(DragonRefusal::NoTeam)?;
+pub fn check_quest(world: &mut World, id: u32, quest: &str) -> Result<(), DragonRefusal> {
+    let a = team(world, id)?;
     let lvl = level(world);
     let q = lvl
         .quests
@@ -270,15 +361,11 @@ pub fn check_quest(world: &mut World, quest: &str) -> Result<(), DragonRefusal> 
     if world.resource::<Dragoness>().quests.contains(&q.id) {
         return Err(DragonRefusal::QuestKnown(q.id.clone()));
     }
-    let _ = id;
     Ok(())
 }
 
-/// Step I of a quest revealed by the active team.
-pub fn reveal_quest(world: &mut World, quest: &str) {
-    let Some((id, _)) = active_team(world) else {
-        return;
-    };
+/// Step I of a quest revealed by the team `id`.
+pub fn reveal_quest(world: &mut World, id: u32, quest: &str) {
     let mut s = world.resource_mut::<Dragoness>();
     s.quests.push(quest.to_string());
     if let Some(t) = s.teams.get_mut(&id) {
@@ -288,9 +375,9 @@ pub fn reveal_quest(world: &mut World, quest: &str) {
     tell(world, Told::Quest { army: id, quest });
 }
 
-/// D13: the active team may place the relic of `quest` in the White Tomb.
-pub fn check_relic(world: &mut World, quest: &str) -> Result<(), DragonRefusal> {
-    let (id, a) = active_team(world).ok_or(DragonRefusal::NoTeam)?;
+/// D13: the team `id` may place the relic of `quest` in the White Tomb.
+pub fn check_relic(world: &mut World, id: u32, quest: &str) -> Result<(), DragonRefusal> {
+    let a = team(world, id)?;
     let lvl = level(world);
     let s = world.resource::<Dragoness>();
     if s.relic.is_some() {
@@ -302,6 +389,13 @@ pub fn check_relic(world: &mut World, quest: &str) -> Result<(), DragonRefusal> 
         .is_some_and(|t| t.quests.iter().any(|q| q == quest))
     {
         return Err(DragonRefusal::NoStepOne(quest.to_string()));
+    }
+    if !s
+        .teams
+        .get(&id)
+        .is_some_and(|t| t.relics.iter().any(|q| q == quest))
+    {
+        return Err(DragonRefusal::NoRelic(quest.to_string()));
     }
     let tomb = lvl.tomb().ok_or(DragonRefusal::NotInTomb)?;
     if !s.is_revealed(&tomb.id) {
@@ -324,10 +418,7 @@ pub fn check_relic(world: &mut World, quest: &str) -> Result<(), DragonRefusal> 
 }
 
 /// D13: the relic placed stops the countdown; the gems on its slots go to the team's camp.
-pub fn place_relic(world: &mut World, quest: &str) {
-    let Some((id, _)) = active_team(world) else {
-        return;
-    };
+pub fn place_relic(world: &mut World, id: u32, quest: &str) {
     let gems = {
         let mut s = world.resource_mut::<Dragoness>();
         s.relic = Some(quest.to_string());
@@ -356,9 +447,9 @@ pub fn quest_name(world: &World, id: &str) -> String {
         .map_or_else(|| id.to_string(), |q| q.name.clone())
 }
 
-/// D9: the active team may leave by the portal token.
-pub fn check_escape(world: &mut World) -> Result<(), DragonRefusal> {
-    let (_, a) = active_team(world).ok_or(DragonRefusal::NoTeam)?;
+/// D9: the team `id` may leave by the portal token.
+pub fn check_escape(world: &mut World, id: u32) -> Result<(), DragonRefusal> {
+    let a = team(world, id)?;
     let lvl = level(world);
     let octuple = lvl
         .rooms
@@ -377,9 +468,12 @@ pub fn check_escape(world: &mut World) -> Result<(), DragonRefusal> {
     Ok(())
 }
 
-/// D9: the active team leaves by the portal token: home, safe, no longer a team.
-pub fn escape(world: &mut World) {
-    let Some((id, a)) = active_team(world) else {
+/// D9: the team `id` leaves by the portal token: home, safe, no longer a team.
+pub fn escape(world: &mut World, id: u32) {
+    let Some(a) = world
+        .army_by_id(id)
+        .and_then(|e| world.get::<Army>(e).cloned())
+    else {
         return;
     };
     let home = world

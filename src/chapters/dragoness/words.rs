@@ -13,6 +13,16 @@ fn at(a: &(i32, i32)) -> String {
     format!("({}, {})", a.0, a.1)
 }
 
+/// A quest's name from its id, for words that have no level at hand: the shipped quests'
+/// names, else the id (its French comes from the name).
+fn quest_name(id: &str) -> String {
+    match id {
+        "spirit_of_okaenia" => "Spirit of Okaënia".into(),
+        "chromatic_effect" => "Chromatic Effect".into(),
+        other => other.to_string(),
+    }
+}
+
 fn action(tr: &Translations, act: &str) -> String {
     match ron::from_str::<DragonAction>(act) {
         Ok(DragonAction::Advance { toward: None }) => {
@@ -28,14 +38,17 @@ fn action(tr: &Translations, act: &str) -> String {
             "Brake the dragoness towards {}: one cell, one gem (D2, D7)",
             &[&at(&a)],
         ),
-        Ok(DragonAction::RevealQuest { quest }) => {
-            tr.f("Reveal the quest {} (step I)", &[&tr.t(&quest)])
-        }
-        Ok(DragonAction::PlaceRelic { quest }) => tr.f(
-            "Place the relic of {} in the White Tomb (D13)",
-            &[&tr.t(&quest)],
+        Ok(DragonAction::RevealQuest { army, quest }) => tr.f(
+            "Team {}: reveal the quest {} (step I)",
+            &[&army, &tr.t(&quest_name(&quest))],
         ),
-        Ok(DragonAction::Escape) => tr.t("Leave by the portal token (D9)").into_owned(),
+        Ok(DragonAction::PlaceRelic { army, quest }) => tr.f(
+            "Team {}: place the relic of {} in the White Tomb (D13)",
+            &[&army, &tr.t(&quest_name(&quest))],
+        ),
+        Ok(DragonAction::Escape { army }) => {
+            tr.f("Team {}: leave by the portal token (D9)", &[&army])
+        }
         Err(_) => act.to_string(),
     }
 }
@@ -67,9 +80,8 @@ fn refusal(tr: &Translations, reason: &str) -> String {
         TeamStaysWhole(_) => tr
             .t("D4: a team is one pawn: it does not join another army")
             .into_owned(),
-        NoTeam => tr
-            .t("Activate one of the expedition's teams first")
-            .into_owned(),
+        NotATeamArmy(a) => tr.f("Army {} is not one of the expedition's teams", &[&a]),
+        NotYourTeam(a) => tr.f("Team {} belongs to another player", &[&a]),
         UnknownQuest(q) => tr.f("No quest {}", &[&q]),
         NotOnSite(a) => tr.f("The team must stand on the quest's site {}", &[&at(&a)]),
         QuestKnown(_) => tr.t("That quest was revealed already").into_owned(),
@@ -79,6 +91,7 @@ fn refusal(tr: &Translations, reason: &str) -> String {
         NoStepOne(_) => tr
             .t("D13: the team must reveal the quest (step I) before placing its relic")
             .into_owned(),
+        NoRelic(q) => tr.f("D13: the team does not carry the relic of {}", &[&tr.t(&q)]),
         TombHidden => tr.t("D13: the White Tomb is still hidden").into_owned(),
         NotInTomb => tr
             .t("D13: the team must stand in the White Tomb")
@@ -87,6 +100,9 @@ fn refusal(tr: &Translations, reason: &str) -> String {
         NoPortal => tr.t("D9: no portal token here").into_owned(),
         Guarded => tr
             .t("D9: a guardian still holds this room: beat it first")
+            .into_owned(),
+        GuardianHolds(_) => tr
+            .t("D9: a guardian holds its room: it does not march off")
             .into_owned(),
         EladrinsOnly => tr.t("Only the expedition's teams do this").into_owned(),
     }
