@@ -1,6 +1,10 @@
 //! In-game help (F1, or *Help* in the menu): the key bindings, and the rules R1–R9 in English or
-//! French (`assets/help/rules.*.md`, embedded). A refusal that cites a rule ("R9.1: an enemy unit
-//! is on this tile") gets a button that opens the reference at that rule, highlighted.
+//! French (`assets/help/rules.*.md`, embedded), then each installed chapter's rules (a chapter
+//! gives its own section, `install_chapter`: "## D The Dragoness", lines "- D1 …"). A refusal
+//! that cites a rule ("R9.1: an enemy unit is on this tile", "D6: the Gate is sealed") gets a
+//! button that opens the reference at that rule, highlighted.
+
+use std::sync::Mutex;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -11,6 +15,53 @@ use crate::app::settings::Settings;
 pub const RULES_EN: &str = include_str!("../../assets/help/rules.en.md");
 /// The rules in French.
 pub const RULES_FR: &str = include_str!("../../assets/help/rules.fr.md");
+
+/// The chapters' help texts: (chapter, English, French), each one `## X …` section whose rules
+/// are numbered with its letter.
+static CHAPTER_HELP: Mutex<Vec<(&'static str, &'static str, &'static str)>> =
+    Mutex::new(Vec::new());
+
+/// Installs a chapter's rules in the help, after the core's (installing again replaces them).
+pub fn install_chapter(chapter: &'static str, en: &'static str, fr: &'static str) {
+    let mut v = CHAPTER_HELP.lock().unwrap_or_else(|e| e.into_inner());
+    v.retain(|(c, _, _)| *c != chapter);
+    v.push((chapter, en, fr));
+}
+
+/// The rules in a language: the core's, then the installed chapters' sections.
+pub fn rules_text(fr: bool) -> String {
+    let mut text = String::from(if fr { RULES_FR } else { RULES_EN });
+    for (_, en, f) in CHAPTER_HELP
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+    {
+        text.push('\n');
+        text.push_str(if fr { f } else { en });
+    }
+    text
+}
+
+/// The letters rules are numbered with: R for the core, each installed chapter's own.
+fn rule_letters() -> Vec<u8> {
+    let mut v = vec![b'R'];
+    for (_, en, _) in CHAPTER_HELP
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+    {
+        for line in en.lines() {
+            if let Some(h) = line.strip_prefix("## ")
+                && let [c] = h.split_whitespace().next().unwrap_or("").as_bytes()
+                && c.is_ascii_uppercase()
+                && !v.contains(c)
+            {
+                v.push(*c);
+            }
+        }
+    }
+    v
+}
 
 /// The keys and what they do, as the help screen lists them.
 pub const MOUSE: [(&str, &str, &str); 4] = [
@@ -101,13 +152,17 @@ pub fn sections(text: &str) -> (Vec<String>, Vec<Section>) {
     (preface, out)
 }
 
-/// The rule a text cites first (`R9.1`, `R5`), if any.
+/// The rule a text cites first (`R9.1`, `R5`, a chapter's `D4`), if any.
 pub fn cited_rule(text: &str) -> Option<String> {
+    let letters = rule_letters();
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
         let starts_word = i == 0 || !b[i - 1].is_ascii_alphanumeric();
-        if b[i] == b'R' && starts_word && b.get(i + 1).is_some_and(|c| c.is_ascii_digit()) {
+        if letters.contains(&b[i])
+            && starts_word
+            && b.get(i + 1).is_some_and(|c| c.is_ascii_digit())
+        {
             let mut j = i + 1;
             while j < b.len() && b[j].is_ascii_digit() {
                 j += 1;
@@ -139,9 +194,27 @@ pub fn rule_button(
         .then_some(rule)
 }
 
-/// The section a rule belongs to (`R9.1` → `R9`).
+/// The section a rule belongs to (`R9.1` → `R9`; a chapter's `D4` → `D`, its one section).
 fn section_of(rule: &str) -> &str {
-    rule.split('.').next().unwrap_or(rule)
+    if rule.starts_with('R') {
+        rule.split('.').next().unwrap_or(rule)
+    } else {
+        rule.trim_end_matches(|c: char| c.is_ascii_digit())
+    }
+}
+
+/// A rule of its own line, highlighted when cited: a core rule with a point (`R9.1`), or any
+/// chapter rule (`D4`: its section holds all of them).
+fn is_line_rule(rule: &str) -> bool {
+    rule.contains('.') || !rule.starts_with('R')
+}
+
+/// Whether a line of the rules states `rule` (`D1` does not state `D13`).
+fn states(line: &str, rule: &str) -> bool {
+    line.trim_start()
+        .trim_start_matches("- ")
+        .strip_prefix(rule)
+        .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -241,7 +314,8 @@ fn draw_help(
                 });
                 return;
             }
-            let (preface, secs) = sections(if fr { RULES_FR } else { RULES_EN });
+            let text = rules_text(fr);
+            let (preface, secs) = sections(&text);
             let focus = help.focus.clone();
             let mut reached = false;
             egui::ScrollArea::vertical().show(ui, |ui| {
@@ -264,10 +338,9 @@ fn draw_help(
                             if l.trim().is_empty() {
                                 continue;
                             }
-                            let cites = focus.as_deref().is_some_and(|f| {
-                                f.contains('.')
-                                    && l.trim_start().trim_start_matches("- ").starts_with(f)
-                            });
+                            let cites = focus
+                                .as_deref()
+                                .is_some_and(|f| is_line_rule(f) && states(l, f));
                             let text = egui::RichText::new(plain(l));
                             let r = if cites {
                                 ui.label(text.color(egui::Color32::YELLOW).strong())
@@ -275,7 +348,7 @@ fn draw_help(
                                 ui.label(text)
                             };
                             let first_of_section =
-                                in_focus && !focus.as_deref().is_some_and(|f| f.contains('.'));
+                                in_focus && !focus.as_deref().is_some_and(is_line_rule);
                             if (cites || first_of_section) && !help.scrolled && !reached {
                                 r.scroll_to_me(Some(egui::Align::TOP));
                                 reached = true;
@@ -336,5 +409,23 @@ mod tests {
         assert_eq!(cited_rule("not enough food: 2 needed"), None);
         assert_eq!(cited_rule("SR9 is no rule"), None);
         assert_eq!(section_of("R9.1"), "R9");
+    }
+
+    #[test]
+    fn a_chapters_rules_join_the_help_and_are_cited_by_their_letter() {
+        install_chapter(
+            "zz_test",
+            "## Z Test chapter\n- Z1 one\n- Z12 twelve\n",
+            "## Z Chapitre test\n- Z1 un\n- Z12 douze\n",
+        );
+        assert_eq!(cited_rule("Z12: not now"), Some("Z12".into()));
+        assert_eq!(cited_rule("XZ1 is no rule"), None);
+        assert_eq!(section_of("Z12"), "Z");
+        let (_, secs) = sections(&rules_text(false));
+        let z = secs.iter().find(|s| s.id == "Z").expect("its section");
+        assert!(states(&z.lines[0], "Z1"));
+        assert!(!states(&z.lines[1], "Z1"), "Z1 does not state Z12");
+        assert!(rules_text(true).contains("Z1 un"));
+        assert!(secs.iter().any(|s| s.id == "R9"), "after the core's");
     }
 }

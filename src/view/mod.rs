@@ -7,6 +7,7 @@ pub mod battle;
 pub mod cache;
 pub mod campaign_ui;
 pub mod cards;
+pub mod chapter_map;
 pub mod chapter_panel;
 pub mod driver;
 pub mod frames;
@@ -73,7 +74,12 @@ impl Plugin for GamePlugin {
             help::plugin,
             battle::plugin,
         ))
-        .add_plugins((hints::plugin, map_cache::plugin, campaign_ui::plugin))
+        .add_plugins((
+            hints::plugin,
+            map_cache::plugin,
+            campaign_ui::plugin,
+            chapter_map::plugin,
+        ))
         .init_resource::<Decor>()
         .add_systems(
             Startup,

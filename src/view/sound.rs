@@ -183,6 +183,28 @@ fn crossfade_music(
     tense.set_volume(levels.2);
 }
 
+/// A chapter's sounds: the effect (`sfx/move`, one of `assets/audio/sfx/`) for one of its events
+/// (`GameEvent::Chapter`, its RON text), if any.
+pub type ChapterSounds = fn(&str) -> Option<&'static str>;
+
+static CHAPTER_SOUNDS: std::sync::Mutex<Vec<(&'static str, ChapterSounds)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Installs a chapter's sounds (installing again replaces them).
+pub fn install_chapter(chapter: &'static str, sounds: ChapterSounds) {
+    let mut v = CHAPTER_SOUNDS.lock().unwrap_or_else(|e| e.into_inner());
+    v.retain(|(c, _)| *c != chapter);
+    v.push((chapter, sounds));
+}
+
+/// The effect a chapter plays for one of its events.
+fn chapter_sound(chapter: &str, what: &str) -> Option<&'static str> {
+    let v = CHAPTER_SOUNDS.lock().unwrap_or_else(|e| e.into_inner());
+    v.iter()
+        .find(|(c, _)| *c == chapter)
+        .and_then(|(_, f)| f(what))
+}
+
 /// Plays an effect for what the rules report; each effect at most once per 120 ms, so a burst
 /// of AI moves does not pile up.
 fn play_effects(
@@ -211,6 +233,10 @@ fn play_effects(
             GameEvent::PortalCellBuilt { .. } | GameEvent::PortalPowered { .. } => "sfx/portal",
             GameEvent::ResearchDone { .. } | GameEvent::ArtifactFound { .. } => "sfx/research",
             GameEvent::Famine { .. } => "sfx/famine",
+            GameEvent::Chapter { chapter, what } => match chapter_sound(chapter, what) {
+                Some(n) => n,
+                None => continue,
+            },
             GameEvent::GameOver { winner, .. } => {
                 if *winner == Camp::Eladrins {
                     "sfx/victory"

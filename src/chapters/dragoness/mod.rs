@@ -6,11 +6,13 @@
 //! Built through the chapter seams only (`rules::chapter`): its state (`state`), its level
 //! fields (`data`, the level `levels/dragoness.ron`), the Guide's step `DGUIDE` and its rules
 //! (`guide`), the teams' orders in the main phase, the Gate's veto and the reveals after a move
-//! (`teams`), its AI scorers (`ai`), its words (`words`) and its panel (`panel`).
+//! (`teams`), its AI scorers (`ai`), its words (`words`), its panel (`panel`), and its marks on
+//! the map, sounds and help (`map`).
 
 pub mod ai;
 pub mod data;
 pub mod guide;
+pub mod map;
 pub mod panel;
 pub mod state;
 pub mod teams;
@@ -293,4 +295,5 @@ pub fn install() {
     chapter::install(ID, build);
     words::install();
     panel::install();
+    map::install();
 }

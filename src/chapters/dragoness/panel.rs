@@ -27,7 +27,7 @@ fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
         tr.t("The Gate is open")
     });
     if s.entombed {
-        let slots: String = s.slots.iter().map(|x| if *x { '◆' } else { '◇' }).collect();
+        let slots: String = s.slots.iter().map(|x| if *x { '♦' } else { '○' }).collect();
         ui.label(tr.f("Countdown (D11): {}", &[&slots]));
     }
     if s.relic.is_some() {
@@ -47,7 +47,11 @@ fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
     for (id, t) in &s.teams {
         let mut line = tr.f("Team {}", &[id]);
         for q in &t.quests {
-            line.push_str(&format!(" · {}", tr.t(q)));
+            line.push_str(&format!(" · {}", tr.t(&super::words::quest_name(q))));
+        }
+        for q in &t.relics {
+            let relic = tr.f("relic of {}", &[&tr.t(&super::words::quest_name(q))]);
+            line.push_str(&format!(" · {relic}"));
         }
         if t.ring {
             line.push_str(&format!(" · {}", tr.t("Draconis Ring")));

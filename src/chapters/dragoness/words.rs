@@ -15,7 +15,7 @@ fn at(a: &(i32, i32)) -> String {
 
 /// A quest's name from its id, for words that have no level at hand: the shipped quests'
 /// names, else the id (its French comes from the name).
-fn quest_name(id: &str) -> String {
+pub fn quest_name(id: &str) -> String {
     match id {
         "spirit_of_okaenia" => "Spirit of Okaënia".into(),
         "chromatic_effect" => "Chromatic Effect".into(),

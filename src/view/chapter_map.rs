@@ -1,0 +1,238 @@
+//! A chapter's marks on the map: lines, rings, discs, icons and labels a chapter computes from
+//! the game (`install(chapter, marks)`), drawn over the tiles for the levels that play it. The
+//! chapter reads the world and returns marks; the view draws them (lines and rings as gizmos,
+//! the rest as sprites and texts respawned only when the marks change), so the map's image is
+//! drawn again only then (`map_cache`).
+
+use std::hash::{Hash, Hasher};
+use std::sync::Mutex;
+
+use bevy::prelude::*;
+use hexx::Hex;
+
+use super::{HEX_SIZE, layout, map_cache};
+use crate::rules::chapter::InPlay;
+use crate::rules::{Chronicle, Cycle};
+
+/// One mark on the map. Colours are sRGB with alpha.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mark {
+    /// A line between two hexes' centres.
+    Line {
+        /// From.
+        from: Hex,
+        /// To.
+        to: Hex,
+        /// Colour.
+        rgba: [u8; 4],
+    },
+    /// A ring inside a hex, `size` a fraction of the hex (0.2 to 1).
+    Ring {
+        /// The hex.
+        at: Hex,
+        /// Its size, a fraction of the hex.
+        size: f32,
+        /// Colour.
+        rgba: [u8; 4],
+    },
+    /// A filled disc on a hex, `size` in pixels at zoom 1, lifted by `up` pixels.
+    Disc {
+        /// The hex.
+        at: Hex,
+        /// Diameter.
+        size: f32,
+        /// Colour.
+        rgba: [u8; 4],
+    },
+    /// An icon of `assets/art/` (`icons/unit_wyvern_rider`) on a hex.
+    Icon {
+        /// The hex.
+        at: Hex,
+        /// The art key.
+        art: String,
+        /// Size in pixels.
+        size: f32,
+        /// Tint.
+        rgba: [u8; 4],
+    },
+    /// A short text on a hex, `dy` pixels above its centre (negative: below).
+    Label {
+        /// The hex.
+        at: Hex,
+        /// The text (in the player's language already).
+        text: String,
+        /// Pixels above the centre.
+        dy: f32,
+        /// Colour.
+        rgba: [u8; 4],
+    },
+}
+
+/// What a chapter draws: its marks for the game in `world` (the player's language given).
+pub type Marks = fn(&mut World, &crate::text::Translations) -> Vec<Mark>;
+
+static MAPS: Mutex<Vec<(&'static str, Marks)>> = Mutex::new(Vec::new());
+
+/// Installs a chapter's marks (installing again replaces them).
+pub fn install(chapter: &'static str, marks: Marks) {
+    let mut v = MAPS.lock().unwrap_or_else(|e| e.into_inner());
+    v.retain(|(c, _)| *c != chapter);
+    v.push((chapter, marks));
+}
+
+/// The marks of the chapters in play, and their digest.
+#[derive(Resource, Default)]
+struct ChapterMarks {
+    marks: Vec<Mark>,
+    digest: u64,
+    /// What they were computed from: events told, cycle, step, language.
+    from: (usize, u32, usize, String),
+}
+
+/// Marks a sprite or text of the chapters (respawned when the marks change).
+#[derive(Component)]
+struct ChapterSprite;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ChapterMarks>()
+        .add_systems(Update, (gather, (draw_lines, place_sprites)).chain());
+}
+
+/// Asks the chapters in play for their marks when the game moved (an event told, a new step)
+/// or the language changed.
+fn gather(world: &mut World) {
+    let installed: Vec<(&'static str, Marks)> =
+        MAPS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let Some(in_play) = world.get_resource::<InPlay>().cloned() else {
+        return;
+    };
+    let Some(told) = world.get_resource::<Chronicle>().map(|c| c.0.len()) else {
+        return;
+    };
+    let (cycle, step) = world
+        .get_resource::<Cycle>()
+        .map_or((0, 0), |c| (c.number, c.step));
+    let Some(lang) = world
+        .get_resource::<crate::text::Translations>()
+        .map(|t| t.lang.clone())
+    else {
+        return;
+    };
+    let from = (told, cycle, step, lang);
+    if world.resource::<ChapterMarks>().from == from {
+        return;
+    }
+    let tr = world.resource::<crate::text::Translations>().clone();
+    let mut marks = Vec::new();
+    for (id, f) in installed {
+        if in_play.has(id) {
+            marks.extend(f(world, &tr));
+        }
+    }
+    let mut h = std::hash::DefaultHasher::new();
+    format!("{marks:?}").hash(&mut h);
+    let digest = h.finish();
+    let mut m = world.resource_mut::<ChapterMarks>();
+    m.from = from;
+    if m.digest != digest {
+        m.marks = marks;
+        m.digest = digest;
+    }
+}
+
+fn colour([r, g, b, a]: [u8; 4]) -> Color {
+    Color::srgba_u8(r, g, b, a)
+}
+
+/// Lines and rings, each frame (gizmos), noted in the map's redraw digest.
+fn draw_lines(
+    mut gizmos: Gizmos,
+    marks: Res<ChapterMarks>,
+    mut redraw: ResMut<map_cache::MapRedraw>,
+) {
+    redraw.note_lines(marks.digest);
+    let l = layout();
+    for m in &marks.marks {
+        match m {
+            Mark::Line { from, to, rgba } => {
+                gizmos.line_2d(
+                    l.hex_to_world_pos(*from),
+                    l.hex_to_world_pos(*to),
+                    colour(*rgba),
+                );
+            }
+            Mark::Ring { at, size, rgba } => {
+                let c = l.hex_to_world_pos(*at);
+                let r = HEX_SIZE * size.clamp(0.2, 1.0);
+                let points: Vec<Vec2> = (0..=6)
+                    .map(|i| {
+                        let a =
+                            std::f32::consts::FRAC_PI_3 * i as f32 + std::f32::consts::FRAC_PI_6;
+                        c + Vec2::new(a.cos(), a.sin()) * r
+                    })
+                    .collect();
+                gizmos.linestrip_2d(points, colour(*rgba));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Discs, icons and labels: sprites and texts, respawned when the marks change.
+fn place_sprites(
+    mut commands: Commands,
+    marks: Res<ChapterMarks>,
+    old: Query<Entity, With<ChapterSprite>>,
+    disc: Res<super::TokenDisc>,
+    art: Res<super::art::Art>,
+    settings: Res<crate::app::settings::Settings>,
+) {
+    if !marks.is_changed() {
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let l = layout();
+    for m in &marks.marks {
+        match m {
+            Mark::Disc { at, size, rgba } => {
+                let p = l.hex_to_world_pos(*at);
+                commands.spawn((
+                    ChapterSprite,
+                    super::icon(
+                        disc.0.clone(),
+                        *size,
+                        colour(*rgba),
+                        Vec3::new(p.x, p.y, 2.4),
+                    ),
+                ));
+            }
+            Mark::Icon {
+                at,
+                art: key,
+                size,
+                rgba,
+            } => {
+                let p = l.hex_to_world_pos(*at);
+                if let Some(image) = art.get(key) {
+                    commands.spawn((
+                        ChapterSprite,
+                        super::icon(image, *size, colour(*rgba), Vec3::new(p.x, p.y, 2.5)),
+                    ));
+                }
+            }
+            Mark::Label { at, text, dy, rgba } => {
+                let p = l.hex_to_world_pos(*at);
+                commands.spawn((
+                    ChapterSprite,
+                    Text2d::new(text.clone()),
+                    super::label_font(12.0, &settings),
+                    TextColor(colour(*rgba)),
+                    Transform::from_xyz(p.x, p.y + dy, 3.1),
+                ));
+            }
+            _ => {}
+        }
+    }
+}
