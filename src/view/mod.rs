@@ -83,7 +83,12 @@ impl Plugin for GamePlugin {
         .init_resource::<Decor>()
         .add_systems(
             Startup,
-            (spawn_camera, make_token_disc, use_fast_egui_shader),
+            (
+                spawn_camera,
+                make_token_disc,
+                use_fast_egui_shader,
+                use_latin_map_font,
+            ),
         )
         .add_systems(
             Update,
@@ -138,6 +143,13 @@ struct Token;
 /// which costs software renderers a lot per frame).
 #[derive(Resource)]
 struct TokenDisc(Handle<Image>);
+
+/// The map's labels (Bevy's default text face) in egui's Ubuntu face: Bevy's own is an ASCII
+/// subset, so French labels ("Porte scellée") lost their accented letters.
+fn use_latin_map_font(mut fonts: ResMut<Assets<Font>>) {
+    let face = Font::from_bytes(epaint_default_fonts::UBUNTU_LIGHT.to_vec());
+    let _ = fonts.insert(AssetId::default(), face);
+}
 
 /// Replaces egui's shader with one that does its two sRGB conversions by close fits instead of
 /// six `pow`s a fragment (`shaders/egui_fast.wgsl`): software renderers spend much of a frame
