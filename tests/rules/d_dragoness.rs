@@ -151,6 +151,24 @@ fn guide_at(at: usize, edit: impl FnOnce(&mut Level, &mut DragonessLevel)) -> Sc
     s
 }
 
+/// A Guide's turn with her on Maender-Alkoor (route cell 2), the level edited, team `k` placed on
+/// route cell `cells[k]`, `before` run, then her advance: the game and the teams.
+fn advance_over(
+    edit: impl FnOnce(&mut Level, &mut DragonessLevel),
+    cells: &[usize],
+    before: impl FnOnce(&mut Scn, &[u32]),
+) -> (Scn, Vec<u32>) {
+    let mut s = guide_at(2, edit);
+    let t = teams(&mut s);
+    let r = route(&mut s);
+    for (k, c) in cells.iter().enumerate() {
+        place(&mut s, t[k], r[*c]);
+    }
+    before(&mut s, &t);
+    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    (s, t)
+}
+
 #[test]
 fn d1_on_her_red_cells_the_guide_only_advances_her_one_cell_for_a_gem() {
     let mut s = guide_at(0, |_, _| {});
@@ -309,91 +327,73 @@ fn d4_a_team_she_crosses_is_lost_its_units_dead_and_a_rip_token_left() {
 
 #[test]
 fn d4_a_team_with_enoriel_alive_is_not_eliminated() {
-    let mut s = guide_at(2, |_, _| {});
-    let t = teams(&mut s);
-    let r = route(&mut s);
-    place(&mut s, t[0], r[4]);
-    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    let (mut s, t) = advance_over(|_, _| {}, &[4], |_, _| {});
     assert!(s.w().army_by_id(t[0]).is_some(), "Enoriel's team stands");
     assert!(told(&mut s).iter().any(|x| matches!(x,
         Told::TeamSpared { army, why: dragon::guide::Spared::Hero } if *army == t[0])));
     // Enoriel dead: the same crossing loses the team.
-    let mut s = guide_at(2, |_, _| {});
-    let t = teams(&mut s);
-    place(&mut s, t[0], r[4]);
-    s.army_mut(t[0], |a| a.units.retain(|u| u.kind != "enoriel"));
-    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    let (mut s, t) = advance_over(
+        |_, _| {},
+        &[4],
+        |s, t| s.army_mut(t[0], |a| a.units.retain(|u| u.kind != "enoriel")),
+    );
     assert!(s.w().army_by_id(t[0]).is_none());
+}
+
+/// Sets what the first team has before her advance crosses it (route cell 4), Enoriel away.
+fn crossed_with(f: impl FnOnce(&mut chaos_outpost::chapters::dragoness::state::Team, u32)) -> bool {
+    let (mut s, t) = advance_over(
+        |level, _| no_hero(level),
+        &[4],
+        |s, t| {
+            let cycle = s.w().resource::<Cycle>().number;
+            set(s, |d| f(d.teams.get_mut(&t[0]).expect("team"), cycle));
+        },
+    );
+    s.w().army_by_id(t[0]).is_some()
 }
 
 #[test]
 fn d4_the_spirit_of_okaenia_the_draconis_ring_and_invincibility_spare_a_team() {
-    for why in ["quest", "ring", "invincible", "other quest"] {
-        let mut s = guide_at(2, |level, _| no_hero(level));
-        let t = teams(&mut s);
-        let r = route(&mut s);
-        place(&mut s, t[0], r[4]);
-        let cycle = s.w().resource::<Cycle>().number;
-        set(&mut s, |d| {
-            let team = d.teams.get_mut(&t[0]).expect("team");
-            match why {
-                "quest" => team.quests.push("spirit_of_okaenia".into()),
-                "ring" => team.ring = true,
-                "invincible" => team.invincible_until = cycle,
-                // The Chromatic Effect does not spare (D4 names the Spirit of Okaënia only).
-                _ => team.quests.push("chromatic_effect".into()),
-            }
-        });
-        s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
-        let alive = s.w().army_by_id(t[0]).is_some();
-        assert_eq!(alive, why != "other quest", "{why}");
-    }
+    assert!(crossed_with(|t, _| t
+        .quests
+        .push("spirit_of_okaenia".into())));
+    assert!(crossed_with(|t, _| t.ring = true));
+    assert!(crossed_with(|t, cycle| t.invincible_until = cycle));
+    // The Chromatic Effect does not spare (D4 names the Spirit of Okaënia only).
+    assert!(!crossed_with(|t, _| t
+        .quests
+        .push("chromatic_effect".into())));
 }
 
 #[test]
 fn d4_invincibility_ends_after_its_cycles() {
-    let mut s = guide_at(2, |level, _| no_hero(level));
-    let t = teams(&mut s);
-    let r = route(&mut s);
-    place(&mut s, t[0], r[4]);
-    let cycle = s.w().resource::<Cycle>().number;
-    set(&mut s, |d| {
-        d.teams.get_mut(&t[0]).expect("team").invincible_until = cycle - 1
-    });
-    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
     assert!(
-        s.w().army_by_id(t[0]).is_none(),
+        !crossed_with(|t, cycle| t.invincible_until = cycle - 1),
         "last cycle's invincibility is over"
     );
 }
 
 #[test]
 fn d5_a_move_that_ends_on_a_pawn_goes_one_cell_more() {
-    let mut s = guide_at(2, |_, _| {});
-    let t = teams(&mut s);
-    let r = route(&mut s);
     // Enoriel's team (spared) stands where the advance would end.
-    place(&mut s, t[0], r[6]);
-    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    let (mut s, t) = advance_over(|_, _| {}, &[6], |_, _| {});
     assert_eq!(state(&mut s).at, 7);
     assert!(s.w().army_by_id(t[0]).is_some());
 }
 
 #[test]
 fn d5_stopping_on_a_pawn_then_on_another_goes_on_again() {
-    let mut s = guide_at(2, |_, _| {});
-    let t = teams(&mut s);
-    let r = route(&mut s);
-    place(&mut s, t[0], r[6]);
-    place(&mut s, t[1], r[7]);
-    set(&mut s, |d| {
-        d.teams
-            .get_mut(&t[1])
-            .expect("team")
-            .quests
-            .push("spirit_of_okaenia".into())
-    });
-    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    let (mut s, t) = advance_over(
+        |_, _| {},
+        &[6, 7],
+        |s, t| {
+            set(s, |d| {
+                let team = d.teams.get_mut(&t[1]).expect("team");
+                team.quests.push("spirit_of_okaenia".into())
+            })
+        },
+    );
     assert_eq!(state(&mut s).at, 8, "past both pawns");
     assert!(s.w().army_by_id(t[1]).is_some(), "both spared");
 }
@@ -401,11 +401,7 @@ fn d5_stopping_on_a_pawn_then_on_another_goes_on_again() {
 #[test]
 fn d5_a_lost_teams_pawn_counts_where_she_stops() {
     // The pawn is there when her move ends: she goes on one cell, and the team is lost.
-    let mut s = guide_at(2, |level, _| no_hero(level));
-    let t = teams(&mut s);
-    let r = route(&mut s);
-    place(&mut s, t[0], r[6]);
-    s.submit_as(Camp::Chaos, advance_(None)).expect("advance");
+    let (mut s, t) = advance_over(|level, _| no_hero(level), &[6], |_, _| {});
     assert_eq!(state(&mut s).at, 7);
     assert!(s.w().army_by_id(t[0]).is_none());
 }

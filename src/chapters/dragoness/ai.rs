@@ -173,11 +173,6 @@ fn goal(
     }
 }
 
-/// Whether a team at `at` is where it heads (its goal never changes while it stands there).
-fn goal_reached(_lvl: &DragonessLevel, _st: &Dragoness, target: Hex, at: Hex) -> bool {
-    target == at
-}
-
 /// The hexes her next advance would cross (what a team should keep off).
 fn danger(world: &mut World, lvl: &DragonessLevel, st: &Dragoness) -> BTreeSet<At> {
     let mut out = BTreeSet::new();
@@ -210,7 +205,7 @@ pub fn expedition(world: &mut World, legal: &[Action]) -> Option<Choice> {
             })
             .cloned()
             .collect();
-        if target == a.hex || goal_reached(&lvl, &st, target, a.hex) {
+        if target == a.hex {
             // There: it holds, rather than wander into a fight.
             return legal
                 .iter()

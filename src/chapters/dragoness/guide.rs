@@ -524,24 +524,35 @@ pub fn draw<T: Clone>(world: &mut World, from: &[T]) -> Option<T> {
     from.get(i).cloned()
 }
 
-/// D8, D9, D10: she reveals a room, the Guide pays its reveal, she stays there.
-fn reveal_by_her(world: &mut World, lvl: &DragonessLevel, id: &str, camp: Camp) {
-    let Some(room) = lvl.rooms.iter().find(|r| r.id == id).cloned() else {
-        return;
-    };
+/// A room revealed (D8), by her or a team: marked and told.
+pub fn reveal(
+    world: &mut World,
+    lvl: &DragonessLevel,
+    id: &str,
+    by_her: bool,
+) -> Option<super::data::Room> {
+    let room = lvl.rooms.iter().find(|r| r.id == id).cloned()?;
     world
         .resource_mut::<Dragoness>()
         .revealed
         .push(room.id.clone());
-    tracks::add(world, GEMS, Holder::Camp(camp), -room.reveal);
     tell(
         world,
         Told::Revealed {
             room: room.id.clone(),
             name: room.name.clone(),
-            by_her: true,
+            by_her,
         },
     );
+    Some(room)
+}
+
+/// D8, D9, D10: she reveals a room, the Guide pays its reveal, she stays there.
+fn reveal_by_her(world: &mut World, lvl: &DragonessLevel, id: &str, camp: Camp) {
+    let Some(room) = reveal(world, lvl, id, true) else {
+        return;
+    };
+    tracks::add(world, GEMS, Holder::Camp(camp), -room.reveal);
     match room.kind {
         // D9: she kills the guardian; the portal token is placed.
         RoomKind::Octuple => world.resource_mut::<Dragoness>().portal = true,
@@ -595,12 +606,7 @@ pub fn seal(world: &mut World, lvl: &DragonessLevel) {
     world.resource_mut::<Dragoness>().sealed = true;
     tell(world, Told::Sealed);
     let home = first_outpost(world);
-    let ids: Vec<u32> = world
-        .resource::<Dragoness>()
-        .teams
-        .keys()
-        .copied()
-        .collect();
+    let ids: Vec<u32> = world.resource::<Dragoness>().team_ids();
     for id in ids {
         let Some(e) = world.army_by_id(id) else {
             continue;
@@ -732,12 +738,7 @@ pub fn begin_turn(world: &mut World) {
 /// Teams whose army is gone (a battle) leave the game: they leave no RIP token
 /// (D4 lays those).
 pub fn prune(world: &mut World) {
-    let ids: Vec<u32> = world
-        .resource::<Dragoness>()
-        .teams
-        .keys()
-        .copied()
-        .collect();
+    let ids: Vec<u32> = world.resource::<Dragoness>().team_ids();
     for id in ids {
         if world.army_by_id(id).is_none() {
             world.resource_mut::<Dragoness>().teams.remove(&id);

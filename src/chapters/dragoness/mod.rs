@@ -214,12 +214,7 @@ impl ChapterAction for DragonAction {
             }
             "R9" if by == Camp::Eladrins => {
                 let lvl = level(world);
-                let ids: Vec<u32> = world
-                    .resource::<Dragoness>()
-                    .teams
-                    .keys()
-                    .copied()
-                    .collect();
+                let ids: Vec<u32> = world.resource::<Dragoness>().team_ids();
                 for army in ids {
                     for q in &lvl.quests {
                         v.push(DragonAction::RevealQuest {

@@ -89,6 +89,10 @@ impl Dragoness {
     pub fn rips(&self) -> impl Iterator<Item = At> + '_ {
         self.gone.iter().filter(|g| g.3 == Gone::Lost).map(|g| g.2)
     }
+    /// The teams' army ids, in order.
+    pub fn team_ids(&self) -> Vec<u32> {
+        self.teams.keys().copied().collect()
+    }
     /// Gems placed on the countdown.
     pub fn placed(&self) -> usize {
         self.slots.iter().filter(|s| **s).count()

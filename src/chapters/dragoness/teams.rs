@@ -268,21 +268,9 @@ fn loot(world: &mut World) {
 /// D8 for a team: the room is revealed and the team meets its guardian (what the room holds is
 /// taken once no guardian holds it, `loot`).
 fn reveal_by_team(world: &mut World, lvl: &DragonessLevel, id: &str) {
-    let Some(room) = lvl.rooms.iter().find(|r| r.id == id).cloned() else {
+    let Some(room) = super::guide::reveal(world, lvl, id, false) else {
         return;
     };
-    world
-        .resource_mut::<Dragoness>()
-        .revealed
-        .push(room.id.clone());
-    tell(
-        world,
-        Told::Revealed {
-            room: room.id.clone(),
-            name: room.name.clone(),
-            by_her: false,
-        },
-    );
     if room.kind == RoomKind::Octuple {
         world.resource_mut::<Dragoness>().portal = true;
     }
