@@ -74,8 +74,9 @@ pub enum Warning {
 }
 
 /// The warnings for the next upkeep, most urgent first (famine, idle works, corruption). R5 has
-/// no dice, so it is played on a copy of the state: the famine tokens and idle works it shows
-/// are exactly what the upkeep does if nothing changes before it.
+/// no dice, so it is played on a copy of the state (after the chapter steps the level plays
+/// right before it, such as a team's rations): the famine tokens and idle works it shows are
+/// exactly what the upkeep does if nothing changes before it.
 pub fn upkeep_forecast(world: &mut World) -> Vec<Warning> {
     let db = world.content();
     let mut out = Vec::new();
@@ -83,7 +84,7 @@ pub fn upkeep_forecast(world: &mut World) -> Vec<Warning> {
     let mut sandbox = super::setup::headless_app(db.clone());
     let w2 = sandbox.world_mut();
     if super::snapshot::restore(w2, &snap).is_ok() {
-        super::upkeep::maintenance::feed_now(w2);
+        super::upkeep::maintenance::feed_after_chapter_steps(w2);
         let mut after: Vec<Army> = w2.query::<&Army>().iter(w2).cloned().collect();
         after.sort_by_key(|a| a.id);
         for a in world.armies() {

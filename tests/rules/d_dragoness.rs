@@ -1032,3 +1032,28 @@ impl Scn {
         (a.hex.x, a.hex.y)
     }
 }
+
+#[test]
+fn the_upkeep_forecast_counts_the_rations_a_team_carries() {
+    use chaos_outpost::rules::forecast::{Warning, upkeep_forecast};
+    let famished = |s: &mut Scn, id: u32| {
+        upkeep_forecast(s.w())
+            .iter()
+            .any(|w| matches!(w, Warning::Famine { army, .. } if *army == id))
+    };
+    let mut s = shipped();
+    let t = teams(&mut s);
+    place(&mut s, t[1], (-5, 2));
+    enter(&mut s, "R9");
+    assert!(
+        !famished(&mut s, t[1]),
+        "its rations feed it far from Dawnspire"
+    );
+    set(&mut s, |d| {
+        d.teams.get_mut(&t[1]).expect("team").rations = 0
+    });
+    assert!(
+        famished(&mut s, t[1]),
+        "no rations left: famine is forecast"
+    );
+}

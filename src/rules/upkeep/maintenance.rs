@@ -43,6 +43,30 @@ pub fn feed_now(world: &mut World) {
     let _ = world.try_run_schedule(StepSchedule("R5"));
 }
 
+/// `feed_now` after the chapters' automatic steps the level plays right before R5 (a team's
+/// rations laid on its tile): the upkeep forecast's copy sees the food those steps bring.
+pub fn feed_after_chapter_steps(world: &mut World) {
+    let chapter_steps: Vec<&'static str> = world
+        .get_resource::<crate::rules::chapter::Chapters>()
+        .map(|c| c.steps.iter().map(|d| d.id).collect())
+        .unwrap_or_default();
+    let order = world.resource::<crate::rules::CycleOrder>().0.clone();
+    if let Some(r5) = order.iter().position(|d| d.id == "R5") {
+        let before: Vec<&'static str> = order[..r5]
+            .iter()
+            .rev()
+            .take_while(|d| {
+                chapter_steps.contains(&d.id) && matches!(d.kind, crate::rules::StepKind::Automatic)
+            })
+            .map(|d| d.id)
+            .collect();
+        for id in before.into_iter().rev() {
+            let _ = world.try_run_schedule(StepSchedule(id));
+        }
+    }
+    feed_now(world);
+}
+
 /// Food an army needs this upkeep, and psara (R5.3): ceil(eaters / group) each.
 pub fn army_needs(world: &World, army: &Army) -> (u32, u32) {
     let db = world.content();
