@@ -396,7 +396,31 @@ pub fn hex(at: At) -> Hex {
 }
 
 /// The chapter's fields of the level in play (the defaults when it gives none, or a broken
-/// one: `check` at load refuses those).
+/// one: `check` at load refuses those). Read from the level's RON once per content and level:
+/// the AI asks for them at every candidate it scores.
 pub fn level(world: &World) -> DragonessLevel {
-    chapter::level_ext::<DragonessLevel>(world, ID).unwrap_or_default()
+    let Some(content) = world
+        .get_resource::<crate::content::Content>()
+        .map(|c| c.0.clone())
+    else {
+        return DragonessLevel::default();
+    };
+    let id = world.resource::<crate::rules::GameSetup>().level.clone();
+    thread_local! {
+        // The content held by its `Arc` (so its address is never reused while cached), the
+        // level id, and the fields read.
+        static CACHE: std::cell::RefCell<Option<(std::sync::Arc<crate::content::ContentDb>, String, DragonessLevel)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    if let Some(hit) = CACHE.with(|c| {
+        c.borrow()
+            .as_ref()
+            .filter(|(db, l, _)| std::sync::Arc::ptr_eq(db, &content) && *l == id)
+            .map(|(_, _, v)| v.clone())
+    }) {
+        return hit;
+    }
+    let v = chapter::level_ext::<DragonessLevel>(world, ID).unwrap_or_default();
+    CACHE.with(|c| *c.borrow_mut() = Some((content, id, v.clone())));
+    v
 }
