@@ -186,6 +186,7 @@ fn place_sprites(
     disc: Res<super::TokenDisc>,
     art: Res<super::art::Art>,
     settings: Res<crate::app::settings::Settings>,
+    face: Res<super::MapFont>,
 ) {
     if !marks.is_changed() {
         return;
@@ -227,7 +228,7 @@ fn place_sprites(
                 commands.spawn((
                     ChapterSprite,
                     Text2d::new(text.clone()),
-                    super::label_font(12.0, &settings),
+                    super::label_font(12.0, &settings, &face),
                     TextColor(colour(*rgba)),
                     Transform::from_xyz(p.x, p.y + dy, 3.1),
                 ));

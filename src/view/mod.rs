@@ -87,7 +87,7 @@ impl Plugin for GamePlugin {
                 spawn_camera,
                 make_token_disc,
                 use_fast_egui_shader,
-                use_latin_map_font,
+                load_map_font,
             ),
         )
         .add_systems(
@@ -144,11 +144,16 @@ struct Token;
 #[derive(Resource)]
 struct TokenDisc(Handle<Image>);
 
-/// The map's labels (Bevy's default text face) in egui's Ubuntu face: Bevy's own is an ASCII
-/// subset, so French labels ("Porte scellée") lost their accented letters.
-fn use_latin_map_font(mut fonts: ResMut<Assets<Font>>) {
-    let face = Font::from_bytes(epaint_default_fonts::UBUNTU_LIGHT.to_vec());
-    let _ = fonts.insert(AssetId::default(), face);
+/// The map labels' face: egui's Ubuntu. Bevy's default face is an ASCII subset, so French
+/// labels ("Porte scellée") lost their accented letters.
+#[derive(Resource, Clone)]
+struct MapFont(Handle<Font>);
+
+fn load_map_font(mut commands: Commands, mut fonts: ResMut<Assets<Font>>) {
+    let face = fonts.add(Font::from_bytes(
+        epaint_default_fonts::UBUNTU_LIGHT.to_vec(),
+    ));
+    commands.insert_resource(MapFont(face));
 }
 
 /// Replaces egui's shader with one that does its two sRGB conversions by close fits instead of
@@ -327,13 +332,15 @@ fn icon(image: Handle<Image>, size: f32, color: Color, at: Vec3) -> impl Bundle 
 
 /// A map label's font: `base` points times the interface scale, so the labels on the map
 /// follow the setting that scales the panels.
-fn label_font(base: f32, settings: &crate::app::settings::Settings) -> TextFont {
-    TextFont::from_font_size(base * settings.ui_scale.clamp(0.75, 2.0))
+fn label_font(base: f32, settings: &crate::app::settings::Settings, face: &MapFont) -> TextFont {
+    TextFont::from_font_size(base * settings.ui_scale.clamp(0.75, 2.0)).with_font(face.0.clone())
 }
 
 /// Redraws the decorations of changed tiles: corruption (hatched violet) and rifts (a glowing
 /// crack), the improvement's icon with its time markers, an artifact token, resources lying
 /// there. A new language or interface scale redraws every tile's (their labels change).
+// A Bevy system takes what it reads as parameters: one more for the labels' face.
+#[allow(clippy::too_many_arguments)]
 fn decorate_tiles(
     mut commands: Commands,
     tiles: Query<Ref<Tile>>,
@@ -342,6 +349,7 @@ fn decorate_tiles(
     settings: Res<crate::app::settings::Settings>,
     tr: Res<crate::text::Translations>,
     mut worded: Local<Option<(String, u32)>>,
+    face: Res<MapFont>,
 ) {
     let l = layout();
     let size = hex_sprite_size();
@@ -386,7 +394,7 @@ fn decorate_tiles(
                 let at = Transform::from_xyz(p.x - 9.0, p.y - 2.0, 0.6);
                 let text = (
                     Text2d::new(tr.f("{} left", &[&w.timer])),
-                    label_font(9.0, &settings),
+                    label_font(9.0, &settings, &face),
                     TextColor(Color::WHITE),
                     at,
                 );
@@ -405,7 +413,7 @@ fn decorate_tiles(
             let at = Transform::from_xyz(p.x, p.y + 17.0, 0.6);
             let text = (
                 Text2d::new(format!("+{lying}")),
-                label_font(9.0, &settings),
+                label_font(9.0, &settings, &face),
                 TextColor(Color::srgb_u8(255, 240, 190)),
                 at,
             );
@@ -463,6 +471,7 @@ fn place_tokens(
     content: Res<Content>,
     settings: Res<crate::app::settings::Settings>,
     tr: Res<crate::text::Translations>,
+    face: Res<MapFont>,
 ) {
     let gone = gone_a.read().count() + gone_o.read().count() > 0;
     if *done_once
@@ -497,7 +506,7 @@ fn place_tokens(
         commands.spawn((
             Token,
             Text2d::new(label),
-            label_font(12.0, &settings),
+            label_font(12.0, &settings, &face),
             TextColor(Color::WHITE),
             Transform::from_xyz(p.x, p.y - 22.0, 3.0),
         ));
@@ -526,7 +535,7 @@ fn place_tokens(
         commands.spawn((
             Token,
             Text2d::new(a.units.len().to_string()),
-            label_font(10.0, &settings),
+            label_font(10.0, &settings, &face),
             TextColor(Color::WHITE),
             Transform::from_xyz(p.x + 10.0, p.y - 9.0, 3.0),
         ));
@@ -550,7 +559,7 @@ fn place_tokens(
             commands.spawn((
                 Token,
                 Text2d::new(a.famine.to_string()),
-                label_font(9.0, &settings),
+                label_font(9.0, &settings, &face),
                 TextColor(red),
                 Transform::from_xyz(p.x - 12.0, p.y - 17.0, 3.0),
             ));
