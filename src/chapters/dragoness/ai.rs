@@ -116,15 +116,8 @@ pub fn orders(world: &mut World, legal: &[Action]) -> Option<Choice> {
 
 /// Where a team heads: a quest's site, then the room holding its quest's relic token, then the
 /// White Tomb once she lies in it (before: it waits off her path).
-fn goal(
-    world: &mut World,
-    lvl: &DragonessLevel,
-    st: &Dragoness,
-    army: u32,
-    at: Hex,
-) -> Option<Hex> {
+fn goal(lvl: &DragonessLevel, st: &Dragoness, army: u32, at: Hex) -> Option<Hex> {
     let team = st.teams.get(&army)?;
-    let _ = world;
     let target = if team.quests.is_empty() {
         // The nearest quest site (the ones in the chasm count once inside).
         ai::nearest(
@@ -190,7 +183,7 @@ pub fn expedition(world: &mut World, legal: &[Action]) -> Option<Choice> {
     let lvl = level(world);
     let st = world.resource::<Dragoness>().clone();
     if let Some((id, a)) = super::teams::active_team(world) {
-        let target = goal(world, &lvl, &st, id, a.hex)?;
+        let target = goal(&lvl, &st, id, a.hex)?;
         let spared = g::spared(world, &lvl, &st, id).is_some();
         let unsafe_hexes = if spared {
             BTreeSet::new()
@@ -239,7 +232,7 @@ pub fn expedition(world: &mut World, legal: &[Action]) -> Option<Choice> {
             continue;
         };
         // At its goal it gives an order there instead (`orders`), a turn of its own.
-        if goal(world, &lvl, &st, *army, at).is_some_and(|t| t != at) {
+        if goal(&lvl, &st, *army, at).is_some_and(|t| t != at) {
             return Some(Choice {
                 score: w,
                 action: a.clone(),

@@ -605,50 +605,60 @@ fn entomb(world: &mut World) {
 pub fn seal(world: &mut World, lvl: &DragonessLevel) {
     world.resource_mut::<Dragoness>().sealed = true;
     tell(world, Told::Sealed);
-    let home = first_outpost(world);
-    let ids: Vec<u32> = world.resource::<Dragoness>().team_ids();
-    for id in ids {
-        let Some(e) = world.army_by_id(id) else {
-            continue;
-        };
-        let Some(a) = world.get::<Army>(e).cloned() else {
+    let mut removed_seats = Vec::new();
+    for id in world.resource::<Dragoness>().team_ids() {
+        let Some(a) = world
+            .army_by_id(id)
+            .and_then(|e| world.get::<Army>(e).cloned())
+        else {
             continue;
         };
         if lvl.inside(a.hex) {
             continue;
         }
         // Its heroes live: the army goes home, no longer a team.
-        if let (Some(h), Some(mut am)) = (home, world.get_mut::<Army>(e)) {
-            am.hex = h;
-        }
-        let still = {
-            let mut s = world.resource_mut::<Dragoness>();
-            s.teams.remove(&id);
-            s.gone.push((id, a.seat, at_of(a.hex), Gone::Removed));
-            s.teams.keys().copied().collect::<Vec<_>>()
-        };
-        let seat = a.seat.unwrap_or(0);
-        let has_other = still.iter().any(|t| {
-            world
-                .army_by_id(*t)
-                .and_then(|e| world.get::<Army>(e))
-                .is_some_and(|x| x.seat.unwrap_or(0) == seat)
-        });
-        let mut s = world.resource_mut::<Dragoness>();
-        if !has_other && !s.ghosts.contains(&seat) {
-            s.ghosts.push(seat);
-            s.ghosts.sort();
-        }
+        send_home(world, id, Gone::Removed);
+        removed_seats.push(a.seat.unwrap_or(0));
         tell(world, Told::TeamRemoved { army: id });
     }
+    // A seat left with no team in play guides as a ghost.
+    let seats_in_play: Vec<u8> = world
+        .resource::<Dragoness>()
+        .team_ids()
+        .into_iter()
+        .filter_map(|t| {
+            let e = world.army_by_id(t)?;
+            world.get::<Army>(e).map(|a| a.seat.unwrap_or(0))
+        })
+        .collect();
+    let mut s = world.resource_mut::<Dragoness>();
+    for seat in removed_seats {
+        if !seats_in_play.contains(&seat) && !s.ghosts.contains(&seat) {
+            s.ghosts.push(seat);
+        }
+    }
+    s.ghosts.sort();
 }
 
-/// The hex of the first Eladrin outpost (by id), where removed teams go.
-fn first_outpost(world: &mut World) -> Option<Hex> {
-    world
+/// A team leaves the board alive (D6 removed, D9 escaped): its army goes to the first Eladrin
+/// outpost (by id) and is no longer a team.
+pub fn send_home(world: &mut World, id: u32, how: Gone) {
+    let home = world
         .outposts()
         .into_iter()
-        .find_map(|o| world.get::<Outpost>(o).map(|x| x.hex))
+        .find_map(|o| world.get::<Outpost>(o).map(|x| x.hex));
+    let Some(e) = world.army_by_id(id) else {
+        return;
+    };
+    let Some(a) = world.get::<Army>(e).cloned() else {
+        return;
+    };
+    if let (Some(h), Some(mut am)) = (home, world.get_mut::<Army>(e)) {
+        am.hex = h;
+    }
+    let mut s = world.resource_mut::<Dragoness>();
+    s.teams.remove(&id);
+    s.gone.push((id, a.seat, at_of(a.hex), how));
 }
 
 /// A team is lost (D4, D12): a RIP token on its hex, its units dead (its heroes discarded).

@@ -6,11 +6,10 @@
 use bevy_egui::egui;
 
 use crate::rules::Action;
-use crate::rules::chapter;
 use crate::view::chapter_panel::{self, PanelCx};
 
+use super::ID;
 use super::state::{Dragoness, Gone};
-use super::{DragonAction, ID};
 
 fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
     let tr = cx.tr;
@@ -72,19 +71,14 @@ fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
     }
     // The orders the rules accept now.
     for a in cx.legal {
-        let Some(d) = chapter::decode::<DragonAction>(a) else {
+        let Action::Chapter { chapter, act } = a else {
             continue;
         };
-        let words = crate::text::chapter::action(
-            tr,
-            ID,
-            match a {
-                Action::Chapter { act, .. } => act,
-                _ => "",
-            },
-        );
-        let _ = d;
-        if ui.button(words).clicked() {
+        if chapter == ID
+            && ui
+                .button(crate::text::chapter::action(tr, ID, act))
+                .clicked()
+        {
             asked = Some(a.clone());
         }
     }

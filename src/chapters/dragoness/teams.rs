@@ -29,7 +29,6 @@ use bevy::prelude::*;
 use crate::content::{Camp, Effect, Res};
 use crate::rules::chapter;
 use crate::rules::event::Cause;
-use crate::rules::main_phase::at_of;
 use crate::rules::tracks::{self, Holder};
 use crate::rules::units::{self, Army};
 use crate::rules::{Action, Cycle, GameEvent, GameWorld};
@@ -458,23 +457,6 @@ pub fn check_escape(world: &mut World, id: u32) -> Result<(), DragonRefusal> {
 
 /// D9: the team `id` leaves by the portal token: home, safe, no longer a team.
 pub fn escape(world: &mut World, id: u32) {
-    let Some(a) = world
-        .army_by_id(id)
-        .and_then(|e| world.get::<Army>(e).cloned())
-    else {
-        return;
-    };
-    let home = world
-        .outposts()
-        .into_iter()
-        .find_map(|o| world.get::<crate::rules::Outpost>(o).map(|x| x.hex));
-    if let (Some(h), Some(e)) = (home, world.army_by_id(id))
-        && let Some(mut am) = world.get_mut::<Army>(e)
-    {
-        am.hex = h;
-    }
-    let mut s = world.resource_mut::<Dragoness>();
-    s.teams.remove(&id);
-    s.gone.push((id, a.seat, at_of(a.hex), Gone::Escaped));
+    super::guide::send_home(world, id, Gone::Escaped);
     tell(world, Told::Escaped { army: id });
 }
