@@ -71,6 +71,8 @@ struct ListedChapter {
     name: String,
     level: String,
     admit: u32,
+    /// The unit types it admits (none: any).
+    admit_kinds: Vec<String>,
     /// False for an optional chapter whose level is missing (not listed in the game).
     listed: bool,
 }
@@ -112,6 +114,7 @@ fn list(mods: &[PathBuf], json: bool, out: &mut dyn Write) -> Outcome {
                     },
                     level: ch.level.clone(),
                     admit: ch.admit,
+                    admit_kinds: ch.admit_kinds.clone(),
                     listed: !ch.optional || db.levels.contains_key(&ch.level),
                 })
                 .collect(),
@@ -149,12 +152,17 @@ fn list(mods: &[PathBuf], json: bool, out: &mut dyn Write) -> Outcome {
         for (i, ch) in c.chapters.iter().enumerate() {
             writeln!(
                 out,
-                "  {}. {} — {} (level {}, admits {}){}",
+                "  {}. {} — {} (level {}, admits {}{}){}",
                 i + 1,
                 ch.id,
                 ch.name,
                 ch.level,
                 ch.admit,
+                if ch.admit_kinds.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", ch.admit_kinds.join(", "))
+                },
                 if ch.listed {
                     ""
                 } else {

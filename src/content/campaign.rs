@@ -148,6 +148,11 @@ pub struct ChapterDef {
     /// The most veterans it admits from the roster (0: none; they wait for a later chapter).
     #[serde(default)]
     pub admit: u32,
+    /// Which veterans it admits, by unit type id (none listed: any Eladrin unit). A chapter
+    /// that wants only some trades (an expedition that climbs, a siege) says so here; the
+    /// others wait on the roster for a later chapter.
+    #[serde(default)]
+    pub admit_kinds: Vec<String>,
     /// Where the veterans muster, as one army: a hex of the level (none: the portal's
     /// outpost, else the first outpost).
     #[serde(default)]
@@ -233,6 +238,13 @@ pub enum Goto {
 pub const MAX_CHAPTERS: usize = 64;
 /// Most veterans a roster holds.
 pub const MAX_VETERANS: u32 = 64;
+
+impl ChapterDef {
+    /// Whether a veteran of unit type `kind` may join this chapter (`admit_kinds`).
+    pub fn admits(&self, kind: &str) -> bool {
+        self.admit_kinds.is_empty() || self.admit_kinds.iter().any(|k| k == kind)
+    }
+}
 
 impl Campaign {
     /// The chapter with this id.

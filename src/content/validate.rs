@@ -335,6 +335,25 @@ fn campaigns(db: &ContentDb, r: &mut Report) {
                         cat("fallback.veterans"),
                         format!("no Eladrin unit `{u}` in units.ron"),
                     );
+                } else if !ch.admits(u) {
+                    r.err(
+                        &[&cid, "chapters", &chid, "fallback", &format!("\"{u}\"")],
+                        cat("fallback.veterans"),
+                        format!(
+                            "the fallback gives a `{u}`, which `admit_kinds` does not admit: \
+                             {}",
+                            ch.admit_kinds.join(", ")
+                        ),
+                    );
+                }
+            }
+            for u in &ch.admit_kinds {
+                if db.unit(u).is_none_or(|t| t.camp != Camp::Eladrins) {
+                    r.err(
+                        &[&cid, "chapters", &chid, "admit_kinds", &format!("\"{u}\"")],
+                        cat("admit_kinds"),
+                        format!("no Eladrin unit `{u}` in units.ron"),
+                    );
                 }
             }
             for (field, ids) in [

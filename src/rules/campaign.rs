@@ -470,18 +470,20 @@ impl CampaignState {
         ) % 1_000_000_000
     }
 
-    /// The veterans a chapter admits by default: the first `admit` of the roster.
+    /// The veterans a chapter admits by default: the first `admit` of the roster whose unit
+    /// type it admits (`admit_kinds`).
     pub fn default_muster(&self, chapter: &ChapterDef) -> Vec<String> {
         self.roster
             .iter()
+            .filter(|v| chapter.admits(&v.kind))
             .take(chapter.admit as usize)
             .map(|v| v.name.clone())
             .collect()
     }
 
     /// What `chapter` is given (K2, K3): the veterans named in `muster` (the roster's, at most
-    /// `admit`), the research, artifacts and stock kept; started cold, its fallback; and
-    /// whatever falls short of its `needs`, from its fallback.
+    /// `admit`, of the unit types it admits), the research, artifacts and stock kept; started
+    /// cold, its fallback; and whatever falls short of its `needs`, from its fallback.
     pub fn carry_in(&self, chapter: &ChapterDef, muster: &[String]) -> CarryIn {
         let fb = &chapter.fallback;
         let mut carry = CarryIn {
@@ -509,7 +511,11 @@ impl CampaignState {
             if carry.veterans.len() >= chapter.admit as usize || seen.contains(name) {
                 continue;
             }
-            if let Some(v) = self.roster.iter().find(|v| &v.name == name) {
+            if let Some(v) = self
+                .roster
+                .iter()
+                .find(|v| &v.name == name && chapter.admits(&v.kind))
+            {
                 carry.veterans.push(v.clone());
                 seen.push(name.clone());
             }

@@ -4,7 +4,7 @@
 
 use super::Translations;
 use crate::content::ContentDb;
-use crate::content::campaign::{Campaign, CarryRule, Goto};
+use crate::content::campaign::{Campaign, CarryRule, ChapterDef, Goto};
 use crate::rules::campaign::{CarryIn, Veteran};
 
 /// What the carry-over rule promises after a chapter won, a line each (K2).
@@ -97,6 +97,17 @@ pub fn given(carry: &CarryIn, db: &ContentDb, tr: &Translations) -> Vec<String> 
         out.push(tr.f("Stores brought: {}", &[&tr.stock(&carry.stock)]));
     }
     out
+}
+
+/// Which unit types a chapter admits, when it names them (`admit_kinds`): a line for the
+/// muster.
+pub fn admitted(ch: &ChapterDef, db: &ContentDb, tr: &Translations) -> Option<String> {
+    (!ch.admit_kinds.is_empty()).then(|| {
+        tr.f(
+            "Only these may join: {}.",
+            &[&names(&ch.admit_kinds, db, tr)],
+        )
+    })
 }
 
 /// A chapter's name as the list shows it: its own, else its level's, else its id.

@@ -464,17 +464,25 @@ fn run_clicks(world: &mut World) {
         }
         Click::Replay(chapter) => replay(world, &db, &tr, chapter),
         Click::Muster(name) => {
-            let admit = {
+            // The muster takes only whom the chapter admits (`admit_kinds`), up to `admit`.
+            let (admit, admitted) = {
                 let s = world.resource::<CampaignScreen>();
                 s.state
                     .as_ref()
-                    .and_then(|st| current_chapter(&db, st))
-                    .map_or(0, |(_, ch)| ch.admit as usize)
+                    .and_then(|st| {
+                        let (_, ch) = current_chapter(&db, st)?;
+                        let ok = st
+                            .roster
+                            .iter()
+                            .any(|v| v.name == name && ch.admits(&v.kind));
+                        Some((ch.admit as usize, ok))
+                    })
+                    .unwrap_or((0, false))
             };
             let mut s = world.resource_mut::<CampaignScreen>();
             if let Some(i) = s.muster.iter().position(|m| *m == name) {
                 s.muster.remove(i);
-            } else if s.muster.len() < admit {
+            } else if admitted && s.muster.len() < admit {
                 s.muster.push(name);
             }
         }
@@ -1033,13 +1041,23 @@ fn briefing_page(
                     ch.admit as u64,
                     &[&ch.admit],
                 ));
+                if let Some(line) = words::admitted(ch, db, tr) {
+                    ui.label(line);
+                }
                 for v in &state.roster {
                     let mut on = s.muster.contains(&v.name);
                     let full = s.muster.len() >= ch.admit as usize;
-                    let resp = ui.add_enabled(
-                        on || !full,
-                        egui::Checkbox::new(&mut on, words::veteran(v, db, tr)),
-                    );
+                    let admitted = ch.admits(&v.kind);
+                    let resp = ui
+                        .add_enabled(
+                            admitted && (on || !full),
+                            egui::Checkbox::new(&mut on, words::veteran(v, db, tr)),
+                        )
+                        .on_disabled_hover_text(if admitted {
+                            tr.t("The muster is full: untick someone first.")
+                        } else {
+                            tr.t("This chapter does not admit this unit: it waits on the roster.")
+                        });
                     if resp.clicked() {
                         s.pending = Some(Click::Muster(v.name.clone()));
                     }

@@ -216,7 +216,12 @@ fn campaign_list_and_run_are_deterministic_per_seed() {
         .iter()
         .filter_map(|c| c["id"].as_str())
         .collect();
-    assert_eq!(chapters, ["first_light", "twin_rifts", "ring_of_fire"]);
+    assert_eq!(
+        chapters,
+        ["first_light", "twin_rifts", "white_tomb", "ring_of_fire"]
+    );
+    // The Dragoness' chapter says whom it admits.
+    assert_eq!(v[0]["chapters"][2]["admit_kinds"][4], "wyvern_rider");
     let args = |seed: &'static str| {
         [
             "campaign",

@@ -1057,3 +1057,145 @@ fn the_upkeep_forecast_counts_the_rations_a_team_carries() {
         "no rations left: famine is forecast"
     );
 }
+
+/// The campaign (K2, K3): the base campaign's chapter `white_tomb` plays this level. Its
+/// veterans, climbers only (`admit_kinds`), muster on a team's hex and join that team, so the
+/// expedition stays three teams; played cold, its fallback's units do the same.
+#[test]
+fn campaign_veterans_muster_on_a_team_hex_and_join_that_team() {
+    use chaos_outpost::rules::campaign::{CampaignState, ChapterRecord, Veteran};
+    chaos_outpost::chapters::install_all();
+    let db = common::base();
+    let c = db
+        .set
+        .campaigns
+        .iter()
+        .find(|c| c.id == "chaos_outpost")
+        .expect("the base campaign")
+        .clone();
+    let def = c.chapter("white_tomb").expect("the chapter").clone();
+    assert_eq!(def.level, "dragoness");
+    let start = |carry: &chaos_outpost::rules::campaign::CarryIn| {
+        let mut app = setup::headless_app(Arc::new(db.clone()));
+        setup::start_chapter(app.world_mut(), "dragoness", Some("normal"), 3, &[], carry)
+            .expect("the chapter starts");
+        Scn { app }
+    };
+    // Who stands where, by team: its hex and its units' kinds and names.
+    type Roll = Vec<((i32, i32), Vec<(String, Option<String>)>)>;
+    let roll = |s: &mut Scn| -> Roll {
+        teams(s)
+            .into_iter()
+            .map(|id| {
+                let w = s.w();
+                let e = w.army_by_id(id).expect("army");
+                let a = w.get::<Army>(e).expect("army");
+                let units = a
+                    .units
+                    .iter()
+                    .map(|u| (u.kind.clone(), u.name.clone()))
+                    .collect();
+                ((a.hex.x, a.hex.y), units)
+            })
+            .collect()
+    };
+    let mut state = CampaignState::new(&c, &db, "normal", 7, &[], Some("white_tomb")).expect("new");
+    state.done.push(ChapterRecord {
+        chapter: "twin_rifts".into(),
+        won: true,
+        cycles: 10,
+        score: 100,
+        ..Default::default()
+    });
+    state.roster = [
+        ("Aelar", "golem"),
+        ("Ilyana", "ranger"),
+        ("Sariel", "healer"),
+    ]
+    .map(|(n, k)| Veteran {
+        name: n.into(),
+        kind: k.into(),
+        wounds: 0,
+        chapters: 1,
+    })
+    .to_vec();
+    let carry = state.carry_in(&def, &state.default_muster(&def));
+    let mut s = start(&carry);
+    let teams_now = roll(&mut s);
+    assert_eq!(teams_now.len(), 3, "still three teams: {teams_now:?}");
+    let (at, units) = teams_now
+        .iter()
+        .find(|(_, u)| u.iter().any(|(_, n)| n.as_deref() == Some("Ilyana")))
+        .expect("Ilyana walks with a team");
+    assert_eq!(*at, (-1, 1), "the chapter's muster hex");
+    let kinds: Vec<&str> = units.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(kinds, ["ranger", "warden", "ranger", "healer"]);
+    let w = s.w();
+    let golem = w
+        .armies()
+        .into_iter()
+        .filter_map(|e| w.get::<Army>(e))
+        .any(|a| a.units.iter().any(|u| u.kind == "golem"));
+    assert!(!golem, "the golem was not admitted: it waits on the roster");
+    // Cold (the chapter chosen to start at): its fallback's ranger and arcanist.
+    let cold = CampaignState::new(&c, &db, "normal", 7, &[], Some("white_tomb")).expect("new");
+    assert!(cold.cold());
+    let carry = cold.carry_in(&def, &[]);
+    let mut s = start(&carry);
+    let teams_now = roll(&mut s);
+    assert_eq!(teams_now.len(), 3);
+    let second = teams_now
+        .iter()
+        .find(|(at, _)| *at == (-1, 1))
+        .expect("the second team");
+    let kinds: Vec<&str> = second.1.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(kinds, ["ranger", "warden", "ranger", "arcanist"]);
+}
+
+/// Reading (RULES.md, D): a level may give the Guide's step to the Eladrins (`by: Eladrins`).
+/// The seats then guide in turn, one a cycle, and the gems are theirs; once a seat is a
+/// Ghost-Guide (D6: its teams left the board) the ghosts take the Guide's turns.
+#[test]
+fn d6_the_eladrin_seats_guide_in_turn_and_ghost_guides_take_the_guides_turns() {
+    use chaos_outpost::content::Who;
+    use chaos_outpost::rules::GameSetup;
+    let mut s = game(|level, _| {
+        for st in level.steps.iter_mut().flatten() {
+            if st.id == dragon::GUIDE_STEP {
+                st.by = Some(Who::Eladrins);
+            }
+        }
+        for (k, a) in level.armies.iter_mut().skip(1).take(3).enumerate() {
+            a.seat = Some(k as u8);
+        }
+    });
+    s.w().resource_mut::<GameSetup>().players = vec!["Ana".into(), "Bo".into(), "Cy".into()];
+    let guide_of = |s: &mut Scn, cycle: u32| {
+        s.w().resource_mut::<Cycle>().number = cycle;
+        enter(s, dragon::GUIDE_STEP);
+        (state(s).guide_seat, chapter::current_seat(s.w()))
+    };
+    assert_eq!(
+        guide_of(&mut s, 1),
+        (Some(0), 0),
+        "the first seat guides first"
+    );
+    // Chaos does not guide here; the Eladrin seat does, and takes the gem (D1).
+    let h = s.hash();
+    assert!(s.submit_as(Camp::Chaos, advance_(None)).is_err());
+    assert_eq!(s.hash(), h, "refused: nothing changed");
+    let before = gems(s.w(), Camp::Eladrins);
+    s.submit_as(Camp::Eladrins, advance_(None))
+        .expect("the Guide seat advances her");
+    assert_eq!(gems(s.w(), Camp::Eladrins), before + 1);
+    assert_eq!(guide_of(&mut s, 2), (Some(1), 1), "then the next seat");
+    assert_eq!(guide_of(&mut s, 4), (Some(0), 0), "and round again");
+    // Bo's teams left the board: Bo is a Ghost-Guide and guides on every Guide turn.
+    set(&mut s, |d| d.ghosts = vec![1]);
+    assert_eq!(guide_of(&mut s, 5), (Some(1), 1));
+    assert_eq!(guide_of(&mut s, 6), (Some(1), 1));
+    // Chaos guiding (the shipped level): no seat guides.
+    let mut s = shipped();
+    enter(&mut s, dragon::GUIDE_STEP);
+    assert_eq!(state(&mut s).guide_seat, None);
+}

@@ -84,13 +84,32 @@ fn k1_the_base_campaign_lists_its_chapters_in_order_from_data() {
         .iter()
         .map(|x| x.id.as_str())
         .collect();
-    assert_eq!(listed, ["first_light", "twin_rifts", "ring_of_fire"]);
+    // The Dragoness' chapter (optional, its level shipped) sits before the last stand.
+    assert_eq!(
+        listed,
+        ["first_light", "twin_rifts", "white_tomb", "ring_of_fire"]
+    );
     // A won chapter without a branch leads on to the next listed one; the last to victory.
     let has = |l: &str| db.levels.contains_key(l);
     assert_eq!(
         c.next_after("first_light", true, &[], has),
         Goto::Chapter("twin_rifts".into())
     );
+    assert_eq!(
+        c.next_after("twin_rifts", true, &[], has),
+        Goto::Chapter("white_tomb".into())
+    );
+    assert_eq!(
+        c.next_after("white_tomb", true, &[], has),
+        Goto::Chapter("ring_of_fire".into())
+    );
+    // Without its level (a build or a mod that leaves it out) the campaign goes straight on.
+    let without = |l: &str| l != "dragoness" && db.levels.contains_key(l);
+    assert_eq!(
+        c.next_after("twin_rifts", true, &[], without),
+        Goto::Chapter("ring_of_fire".into())
+    );
+    assert_eq!(c.listed(without).len(), 3);
     assert_eq!(c.next_after("ring_of_fire", true, &[], has), Goto::Victory);
     assert_eq!(c.next_after("twin_rifts", false, &[], has), Goto::Retry);
 }
@@ -151,7 +170,7 @@ fn k1_a_broken_campaign_file_is_refused_with_file_line_and_field() {
         .text;
     // A branch to a chapter that does not exist.
     let bad = good.replacen(
-        r#"to: Chapter("ring_of_fire")"#,
+        r#"to: Chapter("white_tomb")"#,
         r#"to: Chapter("ring_of_fyre")"#,
         1,
     );
@@ -178,6 +197,33 @@ fn k1_a_broken_campaign_file_is_refused_with_file_line_and_field() {
     assert!(
         ps.iter()
             .any(|p| p.field.ends_with("fallback.veterans") && p.message.contains("dragon")),
+        "{ps:?}"
+    );
+    // An admission rule naming no unit, and a fallback unit the rule does not admit.
+    let bad = good.replacen(
+        r#"admit_kinds: ["ranger", "warden","#,
+        r#"admit_kinds: ["rangr", "warden","#,
+        1,
+    );
+    let ps = with_campaigns(&bad).expect_err("refused");
+    assert!(
+        ps.iter()
+            .any(|p| p.field.ends_with("chapters[white_tomb].admit_kinds")
+                && p.message.contains("rangr")),
+        "{ps:?}"
+    );
+    let bad = good.replacen(
+        r#"fallback: (veterans: ["ranger", "arcanist"]"#,
+        r#"fallback: (veterans: ["golem", "arcanist"]"#,
+        1,
+    );
+    let ps = with_campaigns(&bad).expect_err("refused");
+    assert!(
+        ps.iter().any(
+            |p| p.field.ends_with("chapters[white_tomb].fallback.veterans")
+                && p.message.contains("golem")
+                && p.message.contains("admit_kinds")
+        ),
         "{ps:?}"
     );
     // Not RON at all: the parse error names the line.
@@ -217,7 +263,7 @@ fn k2_a_veteran_musters_by_name_survives_and_reappears_on_the_roster() {
     let mut left = left_by(&mut w);
     left.won = true;
     let go = state2.finish(&c, &db, &carry, &left);
-    assert_eq!(go, Goto::Chapter("ring_of_fire".into()));
+    assert_eq!(go, Goto::Chapter("white_tomb".into()));
     let ilyana = state2
         .roster
         .iter()
@@ -233,6 +279,43 @@ fn k2_a_veteran_musters_by_name_survives_and_reappears_on_the_roster() {
     unique.dedup();
     assert_eq!(unique.len(), names.len(), "no name twice: {names:?}");
     assert!(names.iter().all(|n| !n.is_empty()));
+}
+
+#[test]
+fn k2_a_chapter_admits_only_the_unit_types_it_names() {
+    let db = base();
+    let c = the_campaign(&db);
+    let def = c.chapter("white_tomb").expect("chapter").clone();
+    assert!(def.admits("ranger") && !def.admits("golem"));
+    let state = underway(
+        &db,
+        &[
+            ("Aelar", "golem"),
+            ("Ilyana", "ranger"),
+            ("Thamior", "builder"),
+            ("Sariel", "arcanist"),
+            ("Faelar", "warden"),
+            ("Naivara", "healer"),
+        ],
+    );
+    // The default muster passes over the golem and the builder: the first three climbers.
+    assert_eq!(
+        state.default_muster(&def),
+        ["Ilyana", "Sariel", "Faelar"].map(String::from)
+    );
+    // A golem picked anyway (an old save, a hand-edited muster) stays behind.
+    let carry = state.carry_in(&def, &["Aelar".into(), "Naivara".into()]);
+    let kinds: Vec<&str> = carry.veterans.iter().map(|v| v.kind.as_str()).collect();
+    assert_eq!(kinds, ["healer"]);
+    // With only a golem on the roster, the fallback's first unit makes up the need (K3).
+    let state = underway(&db, &[("Aelar", "golem")]);
+    assert!(state.default_muster(&def).is_empty());
+    let carry = state.carry_in(&def, &state.default_muster(&def));
+    let kinds: Vec<&str> = carry.veterans.iter().map(|v| v.kind.as_str()).collect();
+    assert_eq!(kinds, ["ranger"]);
+    // A chapter that names no kinds admits any Eladrin unit.
+    let twin = c.chapter("twin_rifts").expect("chapter");
+    assert!(twin.admit_kinds.is_empty() && twin.admits("golem"));
 }
 
 #[test]

@@ -419,8 +419,8 @@ fn step(lvl: &DragonessLevel, st: &Dragoness, pos: Pos, toward: Option<At>) -> O
     pick.1.first().map(|h| Pos::Deep(*h))
 }
 
-/// The camp that guides: whoever decides the Guide's step in this level (Chaos by default).
-pub fn guide(world: &World) -> Camp {
+/// Who decides the Guide's step in this level (Chaos by default; `by` in the level's steps).
+fn guide_who(world: &World) -> Who {
     world
         .get_resource::<CycleOrder>()
         .and_then(|o| o.0.iter().find(|d| d.id == GUIDE_STEP).map(|d| d.kind))
@@ -429,7 +429,31 @@ pub fn guide(world: &World) -> Camp {
             _ => None,
         })
         .unwrap_or(Who::Chaos)
-        .camp()
+}
+
+/// The camp that guides: whoever decides the Guide's step in this level (Chaos by default).
+pub fn guide(world: &World) -> Camp {
+    guide_who(world).camp()
+}
+
+/// The Eladrin seat that guides this cycle when the level gives the Guide's step to the
+/// Eladrins as a camp (`by: Eladrins`): the seats guide in turn, one a cycle; once some seats
+/// are Ghost-Guides (D6: their teams left the board, they play the Guide on their turns), the
+/// ghosts guide in turn and the seats still leading teams lead them. None when Chaos guides or
+/// the level names the seat (the core gives that seat the step).
+pub fn guide_seat(world: &World, st: &Dragoness) -> Option<u8> {
+    if guide_who(world) != Who::Eladrins {
+        return None;
+    }
+    let turn = world
+        .resource::<crate::rules::Cycle>()
+        .number
+        .saturating_sub(1) as usize;
+    if !st.ghosts.is_empty() {
+        return Some(st.ghosts[turn % st.ghosts.len()]);
+    }
+    let seats = crate::rules::chapter::seats(world).max(1) as usize;
+    Some((turn % seats) as u8)
 }
 
 /// Moves her as the Guide asked (validated already): D1–D10.
@@ -695,6 +719,13 @@ pub fn lose(world: &mut World, id: u32, rule: &str) {
 pub fn begin_turn(world: &mut World) {
     prune(world);
     world.resource_mut::<Dragoness>().moved = false;
+    // The Eladrins guide in turn: this cycle's Guide seat takes the step (and the hot-seat
+    // hand-off screen shows the board to that player).
+    let seat = guide_seat(world, &world.resource::<Dragoness>().clone());
+    world.resource_mut::<Dragoness>().guide_seat = seat;
+    if seat.is_some() {
+        world.resource_mut::<crate::rules::Cycle>().seat = seat;
+    }
     let st = world.resource::<Dragoness>().clone();
     if !st.entombed || st.relic.is_some() {
         return;

@@ -20,6 +20,14 @@ fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
         None => tr.f("On her route, cell {}", &[&(s.at + 1)]),
     };
     ui.label(where_);
+    if let Some(g) = s.guide_seat {
+        let who = cx.players.get(g as usize).cloned().unwrap_or_default();
+        ui.label(if s.ghosts.contains(&g) {
+            tr.f("The Guide this cycle: {} (a Ghost-Guide, D6)", &[&who])
+        } else {
+            tr.f("The Guide this cycle: {}", &[&who])
+        });
+    }
     ui.label(if s.sealed {
         tr.t("The Gate is sealed (D6)")
     } else {

@@ -66,6 +66,10 @@ pub struct Dragoness {
     pub gone: Vec<(u32, Option<u8>, At, Gone)>,
     /// Seats that act as Ghost-Guides (D6).
     pub ghosts: Vec<u8>,
+    /// The Eladrin seat that guides this cycle, when the level gives the Guide's step to the
+    /// Eladrins (none while Chaos guides, or a seat the level names).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guide_seat: Option<u8>,
     /// Route cells whose token was taken (D3), by index.
     pub taken: Vec<usize>,
     /// The Guide moved her this turn.
@@ -116,6 +120,14 @@ impl ChapterState for Dragoness {
             || self.slots.len() > 6
         {
             return Err("more teams, rooms, tokens or slots than a game can hold".into());
+        }
+        if self
+            .ghosts
+            .iter()
+            .chain(self.guide_seat.iter())
+            .any(|g| *g >= 8)
+        {
+            return Err("a Guide seat past the 8 a game has".into());
         }
         if self.at > MAX_ITEMS {
             return Err(format!("her cell {} is past any route", self.at));
