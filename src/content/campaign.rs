@@ -181,6 +181,9 @@ pub struct Needs {
     pub veterans: u32,
     /// These technologies researched (the fallback's, when the carry-over lacks them).
     pub research: Vec<String>,
+    /// At least these stores brought (the carry-over's share topped up to them): a chapter
+    /// after one that spends everything still starts with what it was designed for.
+    pub stock: Stock,
 }
 
 /// What a chapter starts with when played cold.

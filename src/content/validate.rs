@@ -370,6 +370,15 @@ fn campaigns(db: &ContentDb, r: &mut Report) {
                     }
                 }
             }
+            if !ch.fallback.stock.covers(&ch.needs.stock) {
+                r.err(
+                    &[&cid, "chapters", &chid, "needs"],
+                    cat("needs.stock"),
+                    "needs more stores than its fallback gives: a cold start would fall short \
+                     (K3)"
+                        .to_string(),
+                );
+            }
             for t in &ch.needs.research {
                 if !ch.fallback.research.contains(t) {
                     r.err(

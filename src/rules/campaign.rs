@@ -536,6 +536,11 @@ impl CampaignState {
         }
         carry.artifacts = self.artifacts.clone();
         carry.stock = self.stock;
+        // The stores it needs, topped up where the carry-over falls short (K3).
+        for (r, n) in chapter.needs.stock.iter() {
+            let short = n.saturating_sub(carry.stock.get(r));
+            carry.stock.add(r, short);
+        }
         carry
     }
 

@@ -92,7 +92,16 @@ impl Battles {
     }
 }
 
-fn gather_battles(mut events: MessageReader<GameEvent>, mut battles: ResMut<Battles>) {
+fn gather_battles(
+    mut events: MessageReader<GameEvent>,
+    mut battles: ResMut<Battles>,
+    setup: Res<crate::rules::GameSetup>,
+) {
+    // A new game (a campaign's next chapter, a load) starts with no battle on screen: the
+    // last chapter's fights are not this one's.
+    if setup.is_changed() {
+        *battles = Battles::default();
+    }
     let b = &mut *battles;
     for e in events.read() {
         fold(&mut b.open, e);

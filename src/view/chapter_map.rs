@@ -230,6 +230,7 @@ fn place_sprites(
                     Text2d::new(text.clone()),
                     super::label_font(12.0, &settings, &face),
                     TextColor(colour(*rgba)),
+                    super::label_shadow(),
                     Transform::from_xyz(p.x, p.y + dy, 3.1),
                 ));
             }

@@ -144,14 +144,15 @@ struct Token;
 #[derive(Resource)]
 struct TokenDisc(Handle<Image>);
 
-/// The map labels' face: egui's Ubuntu. Bevy's default face is an ASCII subset, so French
-/// labels ("Porte scellée") lost their accented letters.
+/// The map labels' face: egui's Hack. Bevy's default face is an ASCII subset, so French
+/// labels ("Porte scellée") lost their accented letters; egui's Ubuntu Light has them too, but
+/// its thin strokes at 12 px all but vanished on bright terrain.
 #[derive(Resource, Clone)]
 struct MapFont(Handle<Font>);
 
 fn load_map_font(mut commands: Commands, mut fonts: ResMut<Assets<Font>>) {
     let face = fonts.add(Font::from_bytes(
-        epaint_default_fonts::UBUNTU_LIGHT.to_vec(),
+        epaint_default_fonts::HACK_REGULAR.to_vec(),
     ));
     commands.insert_resource(MapFont(face));
 }
@@ -328,6 +329,15 @@ fn icon(image: Handle<Image>, size: f32, color: Color, at: Vec3) -> impl Bundle 
         },
         Transform::from_translation(at),
     )
+}
+
+/// The dark copy under a map label, a pixel down and right: thin light text on sand or
+/// grass (an orange "advance", a white outpost name) was barely readable without it.
+fn label_shadow() -> bevy::sprite::Text2dShadow {
+    bevy::sprite::Text2dShadow {
+        offset: Vec2::new(1.0, -1.0),
+        color: Color::srgba(0.05, 0.04, 0.08, 0.9),
+    }
 }
 
 /// A map label's font: `base` points times the interface scale, so the labels on the map
@@ -508,6 +518,7 @@ fn place_tokens(
             Text2d::new(label),
             label_font(12.0, &settings, &face),
             TextColor(Color::WHITE),
+            label_shadow(),
             Transform::from_xyz(p.x, p.y - 22.0, 3.0),
         ));
     }

@@ -318,6 +318,45 @@ fn k2_a_chapter_admits_only_the_unit_types_it_names() {
     assert!(twin.admit_kinds.is_empty() && twin.admits("golem"));
 }
 
+/// K3: a chapter that needs some stores gets them topped up from what the carry-over brings
+/// (the Ring of Fire after a chapter that spent everything); what the carry-over brings beyond
+/// that stays. A need its fallback can't meet is refused by the check.
+#[test]
+fn k3_a_chapter_short_of_the_stores_it_needs_is_topped_up() {
+    let db = base();
+    let c = the_campaign(&db);
+    let def = c.chapter("ring_of_fire").expect("chapter").clone();
+    assert_eq!(def.needs.stock.get(Res::Food), 3);
+    let mut state = underway(&db, &[("Aelar", "warden"), ("Ilyana", "ranger")]);
+    state.stock = chaos_outpost::content::Stock::default();
+    state.stock.add(Res::Food, 1);
+    state.stock.add(Res::Wood, 5);
+    let carry = state.carry_in(&def, &[]);
+    assert_eq!(carry.stock.get(Res::Food), 3, "topped up to its need");
+    assert_eq!(carry.stock.get(Res::Crystal), 2);
+    assert_eq!(carry.stock.get(Res::Wood), 5, "what was brought stays");
+    state.stock.add(Res::Food, 7);
+    let carry = state.carry_in(&def, &[]);
+    assert_eq!(carry.stock.get(Res::Food), 8, "more than it needs: kept");
+    let good = embedded_files()
+        .into_iter()
+        .find(|f| f.path.ends_with("campaigns.ron"))
+        .expect("campaigns.ron")
+        .text;
+    let bad = good.replacen(
+        "stock: {Food: 3, Crystal: 2}),",
+        "stock: {Food: 9, Crystal: 2}),",
+        1,
+    );
+    assert_ne!(bad, good);
+    let ps = with_campaigns(&bad).expect_err("refused");
+    assert!(
+        ps.iter()
+            .any(|p| p.field.ends_with("chapters[ring_of_fire].needs.stock")),
+        "{ps:?}"
+    );
+}
+
 #[test]
 fn k2_a_fallen_veterans_name_is_never_given_again() {
     let db = base();

@@ -7,6 +7,7 @@
 use bevy::prelude::*;
 use hexx::Hex;
 
+use crate::content::At;
 use crate::text::Translations;
 use crate::view::chapter_map::{self, Mark};
 
@@ -71,10 +72,22 @@ fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
             _ => {}
         }
     }
-    // The rooms: hidden ones say nothing of what they are.
+    // The rooms: hidden ones say nothing of what they are. A name goes above its room, or
+    // below when a room named earlier stands two hexes or less along the same row (the names
+    // would run into each other); the Tomb keeps below for the countdown.
+    let mut above: Vec<At> = Vec::new();
     for r in &lvl.rooms {
         let h = hex(r.at);
         if st.is_revealed(&r.id) {
+            let crowded = above
+                .iter()
+                .any(|a| a.1 == r.at.1 && (a.0 - r.at.0).abs() <= 2);
+            let dy = if crowded && r.kind != RoomKind::Tomb {
+                -19.0
+            } else {
+                above.push(r.at);
+                17.0
+            };
             let rgba = if r.kind == RoomKind::Tomb {
                 WHITE
             } else {
@@ -85,7 +98,7 @@ fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
                 size: 0.85,
                 rgba,
             });
-            v.push(label(h, tr.t(&r.name).into_owned(), 17.0, rgba));
+            v.push(label(h, tr.t(&r.name).into_owned(), dy, rgba));
         } else {
             v.push(Mark::Ring {
                 at: h,
@@ -116,7 +129,8 @@ fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
                             size: 1.0,
                             rgba: RED,
                         });
-                        v.push(label(h, tr.t("lost").into_owned(), -24.0, RED));
+                        // Above the hex: her stop's label sits below its own.
+                        v.push(label(h, tr.t("lost").into_owned(), 24.0, RED));
                     }
                 }
             }
