@@ -1199,3 +1199,28 @@ fn d6_the_eladrin_seats_guide_in_turn_and_ghost_guides_take_the_guides_turns() {
     enter(&mut s, dragon::GUIDE_STEP);
     assert_eq!(state(&mut s).guide_seat, None);
 }
+
+/// A level's own quest (a mod's) is worded by its name, not its id: the words of an action
+/// have no level at hand, so the chapter keeps the names of the levels it read.
+#[test]
+fn a_levels_own_quest_is_worded_by_its_name() {
+    use chaos_outpost::chapters::dragoness::data::Quest;
+    use chaos_outpost::text::Translations;
+    let mut s = game(|_, ext| {
+        ext.quests.push(Quest {
+            id: "lyre_of_dawn".into(),
+            name: "Lyre of Dawn".into(),
+            site: (0, 1),
+            protects: false,
+        })
+    });
+    let _ = dragon::data::level(s.w());
+    let act = ron::to_string(&DragonAction::RevealQuest {
+        army: 4,
+        quest: "lyre_of_dawn".into(),
+    })
+    .expect("writes");
+    let words = chaos_outpost::text::chapter::action(&Translations::default(), dragon::ID, &act);
+    assert!(words.contains("Lyre of Dawn"), "{words}");
+    assert!(!words.contains("lyre_of_dawn"), "{words}");
+}

@@ -13,14 +13,10 @@ fn at(a: &(i32, i32)) -> String {
     format!("({}, {})", a.0, a.1)
 }
 
-/// A quest's name from its id, for words that have no level at hand: the shipped quests'
-/// names, else the id (its French comes from the name).
+/// A quest's name from its id, for words that have no level at hand: as the level read names
+/// it (`data::quest_name`), else the id (its French comes from the name).
 pub fn quest_name(id: &str) -> String {
-    match id {
-        "spirit_of_okaenia" => "Spirit of Okaënia".into(),
-        "chromatic_effect" => "Chromatic Effect".into(),
-        other => other.to_string(),
-    }
+    super::data::quest_name(id)
 }
 
 fn action(tr: &Translations, act: &str) -> String {
