@@ -8,8 +8,10 @@
 //! chapters are sections M, C and D of `shared/RULES.md`.
 
 pub mod dragoness;
+pub mod mercenaries;
 
 /// Installs every chapter the game ships.
 pub fn install_all() {
     dragoness::install();
+    mercenaries::install();
 }

@@ -582,9 +582,12 @@ pub fn seats(world: &World) -> u8 {
     world.resource::<GameSetup>().seats()
 }
 
-/// Who takes turns in a step of rounds, in order.
+/// Who takes turns in a step of rounds, in order: the seats from the first seat's marker
+/// (`Cycle::first_seat`) round, then Chaos where it takes part.
 pub fn participants(world: &World, among: Among) -> Vec<Who> {
-    let seats = (0..seats(world)).map(Who::Seat);
+    let n = seats(world);
+    let first = world.resource::<Cycle>().first_seat % n.max(1);
+    let seats = (0..n).map(move |i| Who::Seat((first + i) % n));
     match among {
         Among::Camps => vec![Who::Eladrins, Who::Chaos],
         Among::Seats => seats.collect(),

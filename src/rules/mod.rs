@@ -228,6 +228,14 @@ pub struct Cycle {
     /// seats); none outside such a step, where `player` has it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<u8>,
+    /// The seat that plays first in a chapter's rounds among seats (a first-player marker a
+    /// chapter passes on); the others follow in seat order from it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub first_seat: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl Cycle {
@@ -249,6 +257,7 @@ impl Default for Cycle {
             activation: None,
             player: 0,
             seat: None,
+            first_seat: 0,
         }
     }
 }

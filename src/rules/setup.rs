@@ -123,10 +123,7 @@ pub fn start_game_under(
     players: &[String],
     carry: Option<&super::campaign::CarryIn>,
 ) -> Result<(), String> {
-    spawn_game_with(world, level_id, difficulty, seed, rules, carry)?;
-    if !players.is_empty() {
-        set_players(world, players);
-    }
+    spawn_game_with(world, level_id, difficulty, seed, rules, players, carry)?;
     advance(world);
     Ok(())
 }
@@ -150,7 +147,7 @@ pub fn spawn_game_under(
     seed: u64,
     rules: Rules,
 ) -> Result<(), String> {
-    spawn_game_with(world, level_id, difficulty, seed, rules, None)
+    spawn_game_with(world, level_id, difficulty, seed, rules, &[], None)
 }
 
 /// `spawn_game_under` with what a campaign chapter is given (`campaign::CarryIn`): its
@@ -162,6 +159,7 @@ fn spawn_game_with(
     difficulty: Option<&str>,
     seed: u64,
     rules: Rules,
+    players: &[String],
     carry: Option<&super::campaign::CarryIn>,
 ) -> Result<(), String> {
     let db = world.resource::<Content>().0.clone();
@@ -199,6 +197,10 @@ fn spawn_game_with(
     // is refused before anything changes.
     let order = super::chapter::order_for(world, &level)?;
     clear_game(world, &level.id, &difficulty, seed, rules);
+    // The seats before anything is set up: a chapter deals each seat its sheet.
+    if !players.is_empty() {
+        set_players(world, players);
+    }
     world.insert_resource(super::CycleOrder(order));
     world.insert_resource(super::chapter::InPlay(level.chapters.clone()));
     super::chapter::reset(world);

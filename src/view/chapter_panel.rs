@@ -32,6 +32,8 @@ pub struct PanelCx<'a> {
     pub legal: &'a [Action],
     /// The hot-seat players' names, by seat.
     pub players: &'a [String],
+    /// The level in play (its chapter fields in `db.levels`).
+    pub level: &'a str,
 }
 
 /// A chapter's panel, ready to draw: the drawing function with the state it may show.

@@ -409,6 +409,7 @@ fn draw_chapter_panels(w: &mut World, seat: u8) -> (usize, Vec<BTreeMap<u8, Vec<
         seat,
         legal: &legal,
         players: &players,
+        level: "trial",
     };
     let mut frame = bevy_egui::egui::Context::default().run_ui(Default::default(), |ui| {
         for p in &panels {

@@ -17,6 +17,7 @@ mod golden;
 mod i18n;
 mod k_campaign;
 mod layers;
+mod m_mercenaries;
 mod mods;
 mod r2_events;
 mod r3_generation;

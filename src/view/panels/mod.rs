@@ -123,6 +123,7 @@ fn draw_panels(
                     seat: *seat,
                     legal: &cache.legal,
                     players: &setup.players,
+                    level: &setup.level,
                 };
                 out.actions
                     .extend(crate::view::chapter_panel::draw_all(ui, panels, &cx));

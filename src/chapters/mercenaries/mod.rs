@@ -1,0 +1,229 @@
+//! The chapter *Wyvern Wardens* (seed 000, rules M1–M15 of `shared/RULES.md`): Chaos' poachers
+//! hold the valley's dragons; each round the Eladrin seats send groups of mercenaries to the
+//! places that can free them, take assistants, and suffer the poachers' raids, whose Flame
+//! feeds Chaos' corruption.
+//!
+//! Built through the chapter seams only (`rules::chapter`): its state (`state`), its level
+//! fields (`data`, the level `levels/mercenaries.ron`), the action phase `MACTION` in rounds
+//! among the seats then the poachers (`round`), the automatic reward, raid and reset phases
+//! `MREWARD`, `MRAID`, `MRESET` (`phases`), its AI scorers (`ai`), its words (`words`) and its
+//! panel (`panel`). A level places the four steps in its cycle (before the main phase here,
+//! so freed dragons fight in it and the raid's Flame feeds the next R6).
+
+pub mod ai;
+pub mod data;
+pub mod panel;
+pub mod phases;
+pub mod round;
+pub mod state;
+pub mod words;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::ai::ScorerAppExt;
+use crate::content::{Among, Camp};
+use crate::rules::chapter::{self, ChapterAction, ChapterAppExt, ChapterRefusal, Place, TurnUse};
+use crate::rules::{StepDef, StepKind, StepSchedule};
+
+use data::{Assistant, Group, Merc};
+use state::Mercs;
+
+/// The chapter's id (a level plays it with `chapters: ["mercenaries"]`).
+pub const ID: &str = "mercenaries";
+/// The action phase (M1–M12): rounds among the seats, then the poachers.
+pub const ACTION_STEP: &str = "MACTION";
+/// The reward phase (M13).
+pub const REWARD_STEP: &str = "MREWARD";
+/// The raid phase (M14).
+pub const RAID_STEP: &str = "MRAID";
+/// The reset phase (M15).
+pub const RESET_STEP: &str = "MRESET";
+
+/// The Chief's recall (M11): one of the seat's groups back to its reserve, then a group sent
+/// again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Recall {
+    /// The place and slot the group leaves.
+    pub from: (String, usize),
+    /// The place and slot the new group goes to.
+    pub to: (String, usize),
+    /// The new group.
+    pub group: Group,
+}
+
+/// The chapter's actions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MercAction {
+    /// M1, M2, M4: send a group to a slot of an ordinary place.
+    Send {
+        /// The place.
+        place: String,
+        /// The slot, from the left.
+        slot: usize,
+        /// The group, by kind.
+        group: Group,
+    },
+    /// M10: use a special place.
+    Special {
+        /// The place.
+        place: String,
+    },
+    /// M11: take an assistant (the Chief may recall; the Defender discards a raid card).
+    Assist {
+        /// Which.
+        who: Assistant,
+        /// The Chief's recall.
+        recall: Option<Recall>,
+        /// The raid card the Defender discards (0: the older).
+        raid: Option<usize>,
+    },
+    /// M9: one equipment token: one mercenary of the reserve for one of another kind.
+    Swap {
+        /// The kind given up.
+        from: Merc,
+        /// The kind taken.
+        to: Merc,
+    },
+}
+
+/// The chapter's refusals, each citing its rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MercRefusal {
+    /// No place with that id.
+    NoPlace(String),
+    /// M2: a special place takes no group.
+    NotOrdinary(String),
+    /// M10: not a special place.
+    NotSpecial(String),
+    /// M2: no such slot.
+    NoSlot(usize),
+    /// M2: a group stands there already.
+    SlotTaken(usize),
+    /// M4: a group of nobody.
+    EmptyGroup,
+    /// M4: the slot's number and the group's size differ.
+    WrongSize {
+        /// The slot's number.
+        slot: u32,
+        /// The group's size.
+        group: u32,
+    },
+    /// M7: that kind of veteran may not go there.
+    VeteranBarred {
+        /// The kind.
+        kind: Merc,
+        /// The place.
+        place: String,
+    },
+    /// M1: the reserve lacks that kind.
+    Lacks(Merc),
+    /// M1 (reading): the poachers send recruits only.
+    PoachersRecruitsOnly,
+    /// M11: that assistant is taken this round.
+    AssistantTaken(Assistant),
+    /// M11: one assistant per seat a round.
+    OneAssistant,
+    /// M11: the Defender discards one of two face-up raid cards.
+    NoRaidCard(usize),
+    /// M11: the Chief recalls one of its own groups.
+    RecallNotYours,
+    /// M9: no equipment token.
+    NoEquipment,
+    /// M9: an exchange is for another kind.
+    SameKind,
+    /// Only an Eladrin seat does this.
+    EladrinsOnly,
+    /// No sheet for this seat.
+    NoSheet,
+}
+
+impl ChapterRefusal for MercRefusal {
+    fn rule(&self) -> &'static str {
+        use MercRefusal::*;
+        match self {
+            NoPlace(_) | NotOrdinary(_) | NoSlot(_) | SlotTaken(_) => "M2",
+            EmptyGroup | WrongSize { .. } => "M4",
+            VeteranBarred { .. } => "M7",
+            Lacks(_) | PoachersRecruitsOnly | EladrinsOnly | NoSheet => "M1",
+            NotSpecial(_) => "M10",
+            AssistantTaken(_) | OneAssistant | NoRaidCard(_) | RecallNotYours => "M11",
+            NoEquipment | SameKind => "M9",
+        }
+    }
+}
+
+impl ChapterAction for MercAction {
+    type Refusal = MercRefusal;
+    const CHAPTER: &'static str = ID;
+    fn place(&self) -> Place {
+        match self {
+            // M9: on its turn, on top of its action.
+            MercAction::Swap { .. } => Place {
+                steps: &[ACTION_STEP],
+                turn: TurnUse::Free,
+                in_activation: false,
+            },
+            _ => Place::acts(&[ACTION_STEP]),
+        }
+    }
+    fn validate(&self, world: &mut World, by: Camp) -> Result<(), MercRefusal> {
+        round::check(world, by, self)
+    }
+    fn apply(&self, world: &mut World, by: Camp) {
+        round::apply(world, by, self)
+    }
+    fn candidates(world: &mut World, by: Camp) -> Vec<Self> {
+        if world.resource::<crate::rules::Cycle>().step
+            != world
+                .resource::<crate::rules::CycleOrder>()
+                .position(ACTION_STEP)
+                .unwrap_or(usize::MAX)
+        {
+            return Vec::new();
+        }
+        round::candidates(world, by)
+    }
+}
+
+/// The chapter's plugin: every seam it uses, in one place.
+pub fn build(app: &mut App) {
+    app.add_chapter_state::<Mercs>()
+        .add_chapter_actions::<MercAction>()
+        .add_chapter_step(StepDef {
+            id: ACTION_STEP,
+            title: "Mercenaries",
+            kind: StepKind::Round {
+                among: Among::SeatsThenChaos,
+                ends: Some(round::phase_over),
+            },
+        })
+        .add_chapter_step(StepDef {
+            id: REWARD_STEP,
+            title: "Rewards",
+            kind: StepKind::Automatic,
+        })
+        .add_chapter_step(StepDef {
+            id: RAID_STEP,
+            title: "Raid",
+            kind: StepKind::Automatic,
+        })
+        .add_chapter_step(StepDef {
+            id: RESET_STEP,
+            title: "Reset",
+            kind: StepKind::Automatic,
+        })
+        .add_systems(StepSchedule(REWARD_STEP), phases::rewards)
+        .add_systems(StepSchedule(RAID_STEP), phases::raid)
+        .add_systems(StepSchedule(RESET_STEP), phases::reset)
+        .add_chapter_setup(ID, phases::setup)
+        .add_chapter_scorer(ID, Camp::Eladrins, ai::act)
+        .add_chapter_scorer(ID, Camp::Chaos, ai::act);
+}
+
+/// Installs the chapter in this program: its rules, its words, its panel.
+pub fn install() {
+    chapter::install(ID, build);
+    words::install();
+    panel::install();
+}

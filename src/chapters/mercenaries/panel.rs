@@ -1,0 +1,185 @@
+//! The chapter's panel (`view::chapter_panel`): the round, the two raid cards face up, the
+//! assistants and who holds them, each place with its slots (who stands there) and its cards,
+//! each seat's reserve, equipment, Flame and glory; with a button for each action the rules
+//! accept now (the groups to send folded away: there are many).
+
+use bevy_egui::egui;
+
+use crate::content::ContentDb;
+use crate::rules::Action;
+use crate::view::chapter_panel::{self, PanelCx};
+
+use super::data::{Assistant, MercLevel, name_of};
+use super::phases::final_glory;
+use super::state::{Mercs, Owner};
+use super::words::{assistant, group};
+use super::{ID, MercAction};
+
+/// The level's chapter fields, read once per level and text (the panel draws every frame).
+fn fields(db: &ContentDb, level: &str) -> MercLevel {
+    thread_local! {
+        static CACHE: std::cell::RefCell<Option<(String, usize, MercLevel)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let Some(raw) = db.levels.get(level).and_then(|l| l.ext.get(ID)) else {
+        return MercLevel::default();
+    };
+    let key = (level.to_string(), raw.get_ron().len());
+    if let Some(hit) = CACHE.with(|c| {
+        c.borrow()
+            .as_ref()
+            .filter(|(l, n, _)| *l == key.0 && *n == key.1)
+            .map(|(_, _, v)| v.clone())
+    }) {
+        return hit;
+    }
+    let v: MercLevel = raw.into_rust().unwrap_or_default();
+    CACHE.with(|c| *c.borrow_mut() = Some((key.0, key.1, v.clone())));
+    v
+}
+
+fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &PanelCx) -> Option<Action> {
+    let tr = cx.tr;
+    let lvl = fields(cx.db, cx.level);
+    let mut asked = None;
+    ui.heading(tr.t("Wyvern Wardens"));
+    ui.label(tr.f("Round {}", &[&s.round]));
+    for (i, r) in s.raids.iter().enumerate() {
+        if let Some(card) = lvl.raids.get(*r) {
+            let last = i + 1 == s.raids.len();
+            let line = tr.f(
+                "Raid card {}: {} — {}",
+                &[&(i + 1), &tr.t(&card.name), &group(tr, &card.demands)],
+            );
+            ui.label(if last {
+                egui::RichText::new(format!("{line} {}", tr.t("(the one that strikes, M14)")))
+                    .strong()
+            } else {
+                egui::RichText::new(line)
+            });
+        }
+    }
+    let held: Vec<String> = Assistant::ALL
+        .iter()
+        .map(|a| match s.holder(*a) {
+            Some(seat) => format!(
+                "{} ({})",
+                assistant(tr, *a),
+                cx.players.get(seat as usize).cloned().unwrap_or_default()
+            ),
+            None => assistant(tr, *a),
+        })
+        .collect();
+    ui.label(tr.f("Assistants: {}", &[&held.join(", ")]));
+    ui.separator();
+    for p in lvl.places.iter().filter(|p| !p.kind.special()) {
+        let Some(b) = s.boards.get(&p.id) else {
+            continue;
+        };
+        let slots: Vec<String> = p
+            .slots
+            .iter()
+            .zip(&b.slots)
+            .map(|(n, on)| match on {
+                Some(st) => format!(
+                    "[{n}: {}]",
+                    match st.owner {
+                        Owner::Seat(seat) =>
+                            cx.players.get(seat as usize).cloned().unwrap_or_default(),
+                        Owner::Poachers => tr.t("poachers").into_owned(),
+                    }
+                ),
+                None => format!("[{n}]"),
+            })
+            .collect();
+        let cards: Vec<String> = b
+            .cards
+            .iter()
+            .flatten()
+            .map(|c| tr.t(&name_of(c)).into_owned())
+            .collect();
+        ui.label(egui::RichText::new(format!("{} {}", tr.t(&p.name), slots.join(" "))).strong());
+        if !cards.is_empty() {
+            ui.label(format!("  {}", cards.join(" · ")));
+        }
+    }
+    ui.separator();
+    for (seat, sh) in &s.seats {
+        let who = cx.players.get(*seat as usize).cloned().unwrap_or_default();
+        ui.label(
+            egui::RichText::new(tr.f(
+                "{}: glory {} (at the end {})",
+                &[&who, &sh.glory, &final_glory(&lvl, sh)],
+            ))
+            .strong(),
+        );
+        ui.label(tr.f(
+            "Reserve: {} · equipment {} · Flame {}",
+            &[&group(tr, &sh.reserve), &sh.equipment, &sh.flame],
+        ));
+        if !sh.dragons.is_empty() || !sh.heroes.is_empty() {
+            let won: Vec<String> = sh
+                .dragons
+                .iter()
+                .chain(&sh.heroes)
+                .chain(&sh.plots)
+                .chain(&sh.objectives)
+                .map(|c| tr.t(&name_of(c)).into_owned())
+                .collect();
+            ui.label(format!("  {}", won.join(", ")));
+        }
+    }
+    ui.label(tr.f(
+        "Poachers: {} · Flame {}",
+        &[&group(tr, &s.poachers.reserve), &s.poachers.flame],
+    ));
+    // The actions the rules accept now; the many groups folded away.
+    let ours: Vec<(&Action, MercAction)> = cx
+        .legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Chapter { chapter, act } if chapter == ID => {
+                ron::from_str::<MercAction>(act).ok().map(|m| (a, m))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut button = |ui: &mut egui::Ui, a: &Action| {
+        if let Action::Chapter { act, .. } = a
+            && ui
+                .button(crate::text::chapter::action(tr, ID, act))
+                .clicked()
+        {
+            asked = Some(a.clone());
+        }
+    };
+    for (a, m) in &ours {
+        if !matches!(m, MercAction::Send { .. }) {
+            button(ui, a);
+        }
+    }
+    let sends: Vec<&Action> = ours
+        .iter()
+        .filter(|(_, m)| matches!(m, MercAction::Send { .. }))
+        .map(|(a, _)| *a)
+        .collect();
+    if !sends.is_empty() {
+        egui::CollapsingHeader::new(tr.p(
+            "Send a group ({} way)|Send a group ({} ways)",
+            sends.len() as u64,
+            &[&sends.len()],
+        ))
+        .id_salt("mercenaries_send")
+        .show(ui, |ui| {
+            for a in sends {
+                button(ui, a);
+            }
+        });
+    }
+    asked
+}
+
+/// Installs the panel.
+pub fn install() {
+    chapter_panel::install::<Mercs>(ID, draw);
+}

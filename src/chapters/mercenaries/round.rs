@@ -1,0 +1,360 @@
+//! The action phase (M1–M12): seats take turns, the poachers (Chaos) after them; a turn is one
+//! of sending a group to an ordinary place, using a special place, or taking an assistant.
+//!
+//! - M1 A turn is exactly one of: send a group (M2–M8), use a special place (M10), take an
+//!   assistant (M11). The poachers only send groups of recruits (reading).
+//! - M2 A group stands on a free numbered slot of an ordinary place.
+//! - M4 Its number of mercenaries equals the slot's number exactly.
+//! - M6 Recruits go to any ordinary place; M7 each veteran kind only where the place allows.
+//! - M9 On its turn, a seat may spend an equipment token to exchange one mercenary of its
+//!   reserve for one of another kind, any number of times (a free action).
+//! - M10 Special places give their gain at once, without mercenaries.
+//! - M11 The four assistants, one per seat a round: Chief (first seat next round; may recall
+//!   one of its groups and place it again), Defender (discards a face-up raid card),
+//!   Survivalist (+1 equipment; breaks ties in the Mountains), Healer (Flame −2).
+//! - M12 Once the last assistant is taken, the phase ends when that go-round does.
+
+use bevy::prelude::*;
+
+use crate::content::Camp;
+use crate::rules::chapter;
+
+use super::data::{Assistant, Group, Merc, MercLevel, level, size};
+use super::state::{Mercs, Owner, Standing};
+use super::{MercAction, MercRefusal, Recall};
+
+/// Who acts for `by` now: the acting Eladrin seat, or the poachers.
+pub fn owner(world: &World, by: Camp) -> Owner {
+    match by {
+        Camp::Chaos => Owner::Poachers,
+        Camp::Eladrins => Owner::Seat(chapter::current_seat(world)),
+    }
+}
+
+/// M2, M4, M6, M7: whether `who` may put `group` on `slot` of `place` in `st`.
+pub fn check_send(
+    lvl: &MercLevel,
+    st: &Mercs,
+    who: Owner,
+    place: &str,
+    slot: usize,
+    group: &Group,
+) -> Result<(), MercRefusal> {
+    let p = lvl
+        .place(place)
+        .ok_or_else(|| MercRefusal::NoPlace(place.into()))?;
+    if p.kind.special() {
+        return Err(MercRefusal::NotOrdinary(place.into()));
+    }
+    let board = st.boards.get(place);
+    let number = *p.slots.get(slot).ok_or(MercRefusal::NoSlot(slot))?;
+    if board
+        .and_then(|b| b.slots.get(slot))
+        .is_some_and(|s| s.is_some())
+    {
+        return Err(MercRefusal::SlotTaken(slot));
+    }
+    let n = size(group);
+    if n == 0 {
+        return Err(MercRefusal::EmptyGroup);
+    }
+    if n != number {
+        return Err(MercRefusal::WrongSize {
+            slot: number,
+            group: n,
+        });
+    }
+    if who == Owner::Poachers && group[1..].iter().any(|x| *x > 0) {
+        return Err(MercRefusal::PoachersRecruitsOnly);
+    }
+    for k in Merc::ALL {
+        if k.veteran() && group[k.ix()] > 0 && !p.veterans.contains(&k) {
+            return Err(MercRefusal::VeteranBarred {
+                kind: k,
+                place: place.into(),
+            });
+        }
+    }
+    let sheet = st.sheet(who).ok_or(MercRefusal::NoSheet)?;
+    for k in Merc::ALL {
+        if sheet.reserve[k.ix()] < group[k.ix()] {
+            return Err(MercRefusal::Lacks(k));
+        }
+    }
+    Ok(())
+}
+
+/// Puts the group on its slot (validated).
+fn send(st: &mut Mercs, who: Owner, place: &str, slot: usize, group: &Group) {
+    if let Some(s) = st.sheet_mut(who) {
+        for k in Merc::ALL {
+            s.reserve[k.ix()] = s.reserve[k.ix()].saturating_sub(group[k.ix()]);
+        }
+    }
+    if let Some(b) = st.boards.get_mut(place)
+        && let Some(s) = b.slots.get_mut(slot)
+    {
+        *s = Some(Standing {
+            owner: who,
+            group: *group,
+        });
+    }
+}
+
+/// M11 (Chief): the group on `from` is the seat's; back to the reserve, then sent again.
+fn check_recall(lvl: &MercLevel, st: &Mercs, who: Owner, r: &Recall) -> Result<Mercs, MercRefusal> {
+    let mut after = st.clone();
+    let taken = after
+        .boards
+        .get_mut(&r.from.0)
+        .and_then(|b| b.slots.get_mut(r.from.1))
+        .and_then(|s| s.take_if(|g| g.owner == who))
+        .ok_or(MercRefusal::RecallNotYours)?;
+    if let Some(s) = after.sheet_mut(who) {
+        for k in Merc::ALL {
+            s.reserve[k.ix()] += taken.group[k.ix()];
+        }
+    }
+    check_send(lvl, &after, who, &r.to.0, r.to.1, &r.group)?;
+    send(&mut after, who, &r.to.0, r.to.1, &r.group);
+    Ok(after)
+}
+
+/// Checks an action-phase action for `by` (the step and turn were checked by the core).
+pub fn check(world: &mut World, by: Camp, a: &MercAction) -> Result<(), MercRefusal> {
+    let lvl = level(world);
+    let st = world.resource::<Mercs>().clone();
+    let who = owner(world, by);
+    match a {
+        MercAction::Send { place, slot, group } => check_send(&lvl, &st, who, place, *slot, group),
+        MercAction::Special { place } => {
+            let Owner::Seat(_) = who else {
+                return Err(MercRefusal::EladrinsOnly);
+            };
+            let p = lvl
+                .place(place)
+                .ok_or_else(|| MercRefusal::NoPlace(place.into()))?;
+            if !p.kind.special() {
+                return Err(MercRefusal::NotSpecial(place.into()));
+            }
+            Ok(())
+        }
+        MercAction::Assist { who: which, .. } => {
+            let Owner::Seat(seat) = who else {
+                return Err(MercRefusal::EladrinsOnly);
+            };
+            if st.assistants.contains_key(which) {
+                return Err(MercRefusal::AssistantTaken(*which));
+            }
+            if st.assistants.values().any(|s| *s == seat) {
+                return Err(MercRefusal::OneAssistant);
+            }
+            match a {
+                MercAction::Assist {
+                    recall: Some(r), ..
+                } if *which == Assistant::Chief => check_recall(&lvl, &st, who, r).map(|_| ()),
+                MercAction::Assist {
+                    recall: Some(_), ..
+                } => Err(MercRefusal::RecallNotYours),
+                MercAction::Assist { raid: Some(i), .. } if *which == Assistant::Defender => {
+                    if *i < st.raids.len() && st.raids.len() == 2 {
+                        Ok(())
+                    } else {
+                        Err(MercRefusal::NoRaidCard(*i))
+                    }
+                }
+                MercAction::Assist { raid: None, .. } if *which == Assistant::Defender => {
+                    Err(MercRefusal::NoRaidCard(0))
+                }
+                MercAction::Assist { raid: Some(i), .. } => Err(MercRefusal::NoRaidCard(*i)),
+                _ => Ok(()),
+            }
+        }
+        MercAction::Swap { from, to } => {
+            let Owner::Seat(_) = who else {
+                return Err(MercRefusal::EladrinsOnly);
+            };
+            let s = st.sheet(who).ok_or(MercRefusal::NoSheet)?;
+            if from == to {
+                return Err(MercRefusal::SameKind);
+            }
+            if s.equipment == 0 {
+                return Err(MercRefusal::NoEquipment);
+            }
+            if s.reserve[from.ix()] == 0 {
+                return Err(MercRefusal::Lacks(*from));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Applies an action-phase action (validated).
+pub fn apply(world: &mut World, by: Camp, a: &MercAction) {
+    let lvl = level(world);
+    let who = owner(world, by);
+    let mut st = world.resource::<Mercs>().clone();
+    match a {
+        MercAction::Send { place, slot, group } => send(&mut st, who, place, *slot, group),
+        MercAction::Special { place } => {
+            if let (Some(p), Some(s)) = (lvl.place(place), st.sheet_mut(who)) {
+                super::phases::gain(s, &p.gives);
+            }
+        }
+        MercAction::Assist {
+            who: which,
+            recall,
+            raid,
+        } => {
+            let Owner::Seat(seat) = who else { return };
+            if let (Some(r), Assistant::Chief) = (recall, which)
+                && let Ok(after) = check_recall(&lvl, &st, who, r)
+            {
+                st = after;
+            }
+            st.assistants.insert(*which, seat);
+            match which {
+                Assistant::Chief => {}
+                Assistant::Defender => {
+                    if let Some(i) = raid
+                        && *i < st.raids.len()
+                    {
+                        st.raids.remove(*i);
+                    }
+                }
+                Assistant::Survivalist => {
+                    if let Some(s) = st.sheet_mut(who) {
+                        s.equipment += lvl.survivalist_equipment;
+                    }
+                }
+                Assistant::Healer => {
+                    if let Some(s) = st.sheet_mut(who) {
+                        s.flame = s.flame.saturating_sub(lvl.healer_calm);
+                    }
+                }
+            }
+            if st.assistants.len() == Assistant::ALL.len() {
+                st.closing = true;
+            }
+        }
+        MercAction::Swap { from, to } => {
+            if let Some(s) = st.sheet_mut(who) {
+                s.equipment = s.equipment.saturating_sub(1);
+                s.reserve[from.ix()] = s.reserve[from.ix()].saturating_sub(1);
+                s.reserve[to.ix()] += 1;
+            }
+        }
+    }
+    world.insert_resource(st);
+}
+
+/// M12: the last assistant taken, the phase ends when the go-round does: when the turn is
+/// back at the first participant.
+pub fn phase_over(world: &mut World) -> bool {
+    if !world.resource::<Mercs>().closing {
+        return false;
+    }
+    let first = chapter::participants(world, crate::content::Among::SeatsThenChaos)
+        .first()
+        .copied();
+    let c = world.resource::<crate::rules::Cycle>();
+    let now = match (c.turn, c.seat) {
+        (Camp::Chaos, _) => crate::content::Who::Chaos,
+        (Camp::Eladrins, Some(s)) => crate::content::Who::Seat(s),
+        (Camp::Eladrins, None) => crate::content::Who::Eladrins,
+    };
+    first == Some(now)
+}
+
+/// Every group of `n` mercenaries `reserve` can form, kinds limited to `allowed`.
+pub fn groups(reserve: &Group, n: u32, allowed: impl Fn(Merc) -> bool) -> Vec<Group> {
+    let mut out = Vec::new();
+    let cap = |k: Merc| if allowed(k) { reserve[k.ix()] } else { 0 };
+    for a in 0..=cap(Merc::Recruit).min(n) {
+        for b in 0..=cap(Merc::Scout).min(n - a) {
+            for c in 0..=cap(Merc::Ranger).min(n - a - b) {
+                let d = n - a - b - c;
+                if d <= cap(Merc::Guardian) {
+                    out.push([a, b, c, d]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The action phase's candidates for `by`: every group on every free slot, the special
+/// places, the assistants free, the swaps.
+pub fn candidates(world: &mut World, by: Camp) -> Vec<MercAction> {
+    let lvl = level(world);
+    let st = world.resource::<Mercs>().clone();
+    let who = owner(world, by);
+    let Some(sheet) = st.sheet(who).cloned() else {
+        return Vec::new();
+    };
+    let mut v = Vec::new();
+    for p in &lvl.places {
+        if p.kind.special() {
+            if who != Owner::Poachers {
+                v.push(MercAction::Special {
+                    place: p.id.clone(),
+                });
+            }
+            continue;
+        }
+        for (slot, n) in p.slots.iter().enumerate() {
+            let free = st
+                .boards
+                .get(&p.id)
+                .and_then(|b| b.slots.get(slot))
+                .is_some_and(|s| s.is_none());
+            if !free {
+                continue;
+            }
+            let allowed = |k: Merc| {
+                if who == Owner::Poachers {
+                    k == Merc::Recruit
+                } else {
+                    !k.veteran() || p.veterans.contains(&k)
+                }
+            };
+            for group in groups(&sheet.reserve, *n, allowed) {
+                v.push(MercAction::Send {
+                    place: p.id.clone(),
+                    slot,
+                    group,
+                });
+            }
+        }
+    }
+    if who != Owner::Poachers {
+        for a in Assistant::ALL {
+            match a {
+                Assistant::Defender => {
+                    for i in 0..st.raids.len() {
+                        v.push(MercAction::Assist {
+                            who: a,
+                            recall: None,
+                            raid: Some(i),
+                        });
+                    }
+                }
+                _ => v.push(MercAction::Assist {
+                    who: a,
+                    recall: None,
+                    raid: None,
+                }),
+            }
+        }
+        if sheet.equipment > 0 {
+            for from in Merc::ALL {
+                for to in Merc::ALL {
+                    if from != to && sheet.reserve[from.ix()] > 0 {
+                        v.push(MercAction::Swap { from, to });
+                    }
+                }
+            }
+        }
+    }
+    v
+}

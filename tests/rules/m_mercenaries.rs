@@ -1,0 +1,660 @@
+//! The chapter *Wyvern Wardens* (`src/chapters/mercenaries/`, rules M1–M15 of `RULES.md`), one
+//! test per rule and the edge cases the issue lists, on the shipped level `mercenaries` with
+//! its fields changed where a test needs it. Cards are set by hand where a test needs a known
+//! card face up; refusals assert the rule and an unchanged state hash.
+
+use std::sync::Arc;
+
+use chaos_outpost::chapters::mercenaries::data::{Assistant, Group, Merc, MercLevel, PlaceKind};
+use chaos_outpost::chapters::mercenaries::state::{Mercs, Owner, Standing};
+use chaos_outpost::chapters::mercenaries::{self as merc, MercAction, MercRefusal, Recall};
+use chaos_outpost::content::{Camp, Level};
+use chaos_outpost::rules::{
+    Action, Cycle, CycleOrder, GameWorld, Modifiers, StepDone, advance, setup,
+};
+
+use crate::common::{self, Scn};
+
+/// The mercenaries level, its fields changed by `edit`, started with seed 7 and these seats;
+/// nothing played yet.
+fn game(players: &[&str], edit: impl FnOnce(&mut Level, &mut MercLevel)) -> Scn {
+    chaos_outpost::chapters::install_all();
+    let mut db = common::base();
+    let mut level = db
+        .levels
+        .get("mercenaries")
+        .cloned()
+        .expect("the level ships");
+    let mut ext: MercLevel = level
+        .ext
+        .get("mercenaries")
+        .expect("its fields")
+        .into_rust()
+        .expect("they read");
+    edit(&mut level, &mut ext);
+    level.ext.insert(
+        "mercenaries".into(),
+        ron::value::RawValue::from_rust(&ext).expect("they write"),
+    );
+    db.levels.insert("mercenaries".into(), level);
+    let mut app = setup::headless_app(Arc::new(db));
+    let names: Vec<String> = players.iter().map(|p| p.to_string()).collect();
+    setup::start_game_for(app.world_mut(), "mercenaries", None, 7, &names)
+        .expect("the level starts");
+    Scn { app }
+}
+
+/// Two seats, the shipped level.
+fn two() -> Scn {
+    game(&["Ana", "Bo"], |_, _| {})
+}
+
+/// Puts the game at the start of `step` (the first participant's turn) and enters it.
+fn enter(s: &mut Scn, step: &str) {
+    let w = s.w();
+    let i = w
+        .resource::<CycleOrder>()
+        .position(step)
+        .expect("the level plays it");
+    {
+        let mut c = w.resource_mut::<Cycle>();
+        c.step = i;
+        c.entered = false;
+        c.passes = 0;
+        c.activation = None;
+        c.turn = Camp::Eladrins;
+    }
+    w.resource_mut::<StepDone>().0 = false;
+    advance(w);
+}
+
+fn st(s: &mut Scn) -> Mercs {
+    s.w().resource::<Mercs>().clone()
+}
+
+fn set(s: &mut Scn, f: impl FnOnce(&mut Mercs)) {
+    f(&mut s.w().resource_mut::<Mercs>());
+}
+
+fn act(a: MercAction) -> Action {
+    chaos_outpost::rules::chapter::encode(&a)
+}
+
+fn send(place: &str, slot: usize, group: Group) -> Action {
+    act(MercAction::Send {
+        place: place.into(),
+        slot,
+        group,
+    })
+}
+
+fn assist(who: Assistant) -> Action {
+    act(MercAction::Assist {
+        who,
+        recall: None,
+        raid: None,
+    })
+}
+
+fn refusal(r: MercRefusal) -> chaos_outpost::rules::Refusal {
+    chaos_outpost::rules::chapter::refusal(merc::ID, &r)
+}
+
+/// Who has the turn in the action phase.
+fn turn(s: &mut Scn) -> (Camp, u8) {
+    let w = s.w();
+    (
+        w.resource::<Cycle>().turn,
+        chaos_outpost::rules::chapter::current_seat(w),
+    )
+}
+
+/// Sets a seat's reserve.
+fn reserve(s: &mut Scn, seat: u8, r: Group) {
+    set(s, |m| m.seats.get_mut(&seat).expect("seat").reserve = r);
+}
+
+/// Puts these cards face up at a place, from the left.
+fn cards(s: &mut Scn, place: &str, ids: &[&str]) {
+    set(s, |m| {
+        let b = m.boards.get_mut(place).expect("place");
+        for (i, c) in b.cards.iter_mut().enumerate() {
+            *c = ids.get(i).map(|x| x.to_string());
+        }
+    });
+}
+
+#[test]
+fn m1_a_turn_is_one_action_and_passes_to_the_next_seat_then_the_poachers() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    assert_eq!(turn(&mut s), (Camp::Eladrins, 0));
+    s.submit(send("tavern", 0, [1, 0, 0, 0]))
+        .expect("Ana sends one");
+    assert_eq!(turn(&mut s), (Camp::Eladrins, 1), "Bo's turn");
+    s.submit(assist(Assistant::Healer))
+        .expect("Bo takes the Healer");
+    assert_eq!(turn(&mut s).0, Camp::Chaos, "then the poachers");
+    // The poachers send recruits only (reading).
+    s.refused_as(
+        Camp::Chaos,
+        send("camp", 0, [0, 1, 0, 0]),
+        refusal(MercRefusal::PoachersRecruitsOnly),
+    );
+    s.submit_as(Camp::Chaos, send("camp", 1, [2, 0, 0, 0]))
+        .expect("the poachers send two recruits");
+    assert_eq!(turn(&mut s), (Camp::Eladrins, 0), "round again");
+    let m = st(&mut s);
+    assert_eq!(m.poachers.reserve[Merc::Recruit.ix()], 0);
+    assert_eq!(
+        m.boards["camp"].slots[1],
+        Some(Standing {
+            owner: Owner::Poachers,
+            group: [2, 0, 0, 0]
+        })
+    );
+}
+
+#[test]
+fn m2_a_group_goes_only_on_a_free_slot_of_an_ordinary_place() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    s.submit(send("tavern", 0, [1, 0, 0, 0])).expect("sent");
+    s.refused_as(
+        Camp::Eladrins,
+        send("tavern", 0, [1, 0, 0, 0]),
+        refusal(MercRefusal::SlotTaken(0)),
+    );
+    s.refused_as(
+        Camp::Eladrins,
+        send("barracks", 0, [1, 0, 0, 0]),
+        refusal(MercRefusal::NotOrdinary("barracks".into())),
+    );
+    s.refused_as(
+        Camp::Eladrins,
+        send("tavern", 5, [1, 0, 0, 0]),
+        refusal(MercRefusal::NoSlot(5)),
+    );
+}
+
+#[test]
+fn m4_a_group_of_3_on_a_slot_of_2_is_refused() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    s.refused_as(
+        Camp::Eladrins,
+        send("tavern", 1, [3, 0, 0, 0]),
+        refusal(MercRefusal::WrongSize { slot: 2, group: 3 }),
+    );
+    s.refused_as(
+        Camp::Eladrins,
+        send("tavern", 1, [0, 0, 0, 0]),
+        refusal(MercRefusal::EmptyGroup),
+    );
+    // A group the reserve can't field (M1).
+    s.refused_as(
+        Camp::Eladrins,
+        send("tavern", 1, [0, 2, 0, 0]),
+        refusal(MercRefusal::Lacks(Merc::Scout)),
+    );
+    s.submit(send("tavern", 1, [1, 1, 0, 0]))
+        .expect("two on the 2");
+}
+
+#[test]
+fn m5_m7_a_veteran_on_a_forbidden_place_is_refused_and_recruits_go_anywhere() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    // The Garrison takes guardians only among veterans.
+    s.refused_as(
+        Camp::Eladrins,
+        send("garrison", 0, [0, 1, 0, 0]),
+        refusal(MercRefusal::VeteranBarred {
+            kind: Merc::Scout,
+            place: "garrison".into(),
+        }),
+    );
+    s.submit(send("garrison", 0, [1, 0, 0, 0]))
+        .expect("a recruit goes anywhere (M6)");
+}
+
+#[test]
+fn m6_recruits_are_discarded_after_their_reward_and_m7_veterans_come_back() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    reserve(&mut s, 0, [2, 1, 0, 0]);
+    cards(&mut s, "tavern", &["t_guard", "t_crowd"]);
+    s.submit(send("tavern", 1, [1, 1, 0, 0])).expect("sent");
+    // No raid card face up: the raid after the rewards takes nothing.
+    set(&mut s, |m| m.raids.clear());
+    enter(&mut s, merc::REWARD_STEP);
+    let r = st(&mut s).seats[&0].reserve;
+    // 1 recruit left at home + the scout back + the card's recruit and guardian.
+    assert_eq!(r, [1 + 1, 1, 0, 1]);
+    assert!(
+        st(&mut s).boards["tavern"]
+            .slots
+            .iter()
+            .all(|x| x.is_none())
+    );
+}
+
+#[test]
+fn m8_a_mountain_group_frees_up_to_three_dragons_and_a_dragon_serves_on_the_map() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    reserve(&mut s, 0, [2, 0, 0, 0]);
+    cards(&mut s, "mountains", &["m_aurum", "m_basalt", "m_cobalt"]);
+    let riders = |s: &mut Scn| {
+        let w = s.w();
+        w.armies()
+            .into_iter()
+            .filter_map(|e| w.get::<chaos_outpost::rules::Army>(e))
+            .flat_map(|a| a.units.iter())
+            .filter(|u| u.kind == "wyvern_rider")
+            .count()
+    };
+    let before = riders(&mut s);
+    s.submit(send("mountains", 0, [2, 0, 0, 0])).expect("sent");
+    enter(&mut s, merc::REWARD_STEP);
+    let m = st(&mut s);
+    assert_eq!(m.seats[&0].dragons, ["m_aurum", "m_basalt", "m_cobalt"]);
+    assert_eq!(m.seats[&0].glory, 6 + 4 + 5);
+    assert_eq!(riders(&mut s), before + 1, "Aurum becomes a wyvern rider");
+}
+
+#[test]
+fn m9_an_equipment_token_exchanges_one_mercenary_as_a_free_action() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    reserve(&mut s, 0, [2, 0, 0, 0]);
+    set(&mut s, |m| m.seats.get_mut(&0).expect("seat").equipment = 1);
+    s.refused_as(
+        Camp::Eladrins,
+        act(MercAction::Swap {
+            from: Merc::Recruit,
+            to: Merc::Recruit,
+        }),
+        refusal(MercRefusal::SameKind),
+    );
+    s.submit(act(MercAction::Swap {
+        from: Merc::Recruit,
+        to: Merc::Guardian,
+    }))
+    .expect("swapped");
+    assert_eq!(st(&mut s).seats[&0].reserve, [1, 0, 0, 1]);
+    assert_eq!(turn(&mut s), (Camp::Eladrins, 0), "still Ana's turn");
+    s.refused_as(
+        Camp::Eladrins,
+        act(MercAction::Swap {
+            from: Merc::Recruit,
+            to: Merc::Scout,
+        }),
+        refusal(MercRefusal::NoEquipment),
+    );
+}
+
+#[test]
+fn m10_the_warehouse_and_the_barracks_give_at_once() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    let before = st(&mut s).seats[&0].clone();
+    s.submit(act(MercAction::Special {
+        place: "warehouse".into(),
+    }))
+    .expect("warehouse");
+    assert_eq!(st(&mut s).seats[&0].equipment, before.equipment + 2);
+    s.submit(act(MercAction::Special {
+        place: "barracks".into(),
+    }))
+    .expect("Bo at the barracks");
+    let bo = st(&mut s).seats[&1].clone();
+    assert_eq!(bo.reserve[0], before.reserve[0] + 4);
+    assert_eq!(bo.flame, before.flame + 1);
+    s.refused_as(
+        Camp::Chaos,
+        act(MercAction::Special {
+            place: "tavern".into(),
+        }),
+        refusal(MercRefusal::EladrinsOnly),
+    );
+}
+
+#[test]
+fn m11_the_assistants_one_per_seat() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    set(&mut s, |m| m.seats.get_mut(&0).expect("seat").flame = 3);
+    s.submit(assist(Assistant::Healer)).expect("Ana heals");
+    assert_eq!(st(&mut s).seats[&0].flame, 1);
+    let eq = st(&mut s).seats[&1].equipment;
+    s.submit(assist(Assistant::Survivalist)).expect("Bo");
+    assert_eq!(st(&mut s).seats[&1].equipment, eq + 1);
+    s.submit_as(Camp::Chaos, Action::Pass)
+        .expect("poachers pass");
+    s.refused_as(
+        Camp::Eladrins,
+        assist(Assistant::Chief),
+        refusal(MercRefusal::OneAssistant),
+    );
+    s.refused_as(
+        Camp::Eladrins,
+        assist(Assistant::Survivalist),
+        refusal(MercRefusal::AssistantTaken(Assistant::Survivalist)),
+    );
+    // The Defender discards one of the two raid cards: the other strikes (M14).
+    let raids = st(&mut s).raids;
+    assert_eq!(raids.len(), 2);
+    s.submit(Action::Pass).expect("Ana passes");
+    s.submit(act(MercAction::Assist {
+        who: Assistant::Defender,
+        recall: None,
+        raid: Some(1),
+    }))
+    .expect_err("Bo has an assistant already");
+}
+
+#[test]
+fn m11_the_defender_keeps_the_older_raid_card_when_it_discards_the_newer() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    let raids = st(&mut s).raids;
+    s.submit(act(MercAction::Assist {
+        who: Assistant::Defender,
+        recall: None,
+        raid: Some(1),
+    }))
+    .expect("defended");
+    assert_eq!(st(&mut s).raids, vec![raids[0]]);
+}
+
+#[test]
+fn m11_the_chiefs_recall_and_first_seat_next_round() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    reserve(&mut s, 0, [3, 0, 0, 0]);
+    s.submit(send("tavern", 0, [1, 0, 0, 0])).expect("Ana");
+    s.submit(Action::Pass).expect("Bo passes");
+    s.submit_as(Camp::Chaos, Action::Pass)
+        .expect("poachers pass");
+    // Bo's group is not Ana's to recall.
+    let recall = |from: (&str, usize), to: (&str, usize), group: Group| {
+        act(MercAction::Assist {
+            who: Assistant::Chief,
+            recall: Some(Recall {
+                from: (from.0.into(), from.1),
+                to: (to.0.into(), to.1),
+                group,
+            }),
+            raid: None,
+        })
+    };
+    s.refused_as(
+        Camp::Eladrins,
+        recall(("camp", 0), ("camp", 1), [2, 0, 0, 0]),
+        refusal(MercRefusal::RecallNotYours),
+    );
+    s.submit(recall(("tavern", 0), ("camp", 2), [3, 0, 0, 0]))
+        .expect("Ana takes the Chief and re-forms her group of 1 into 3");
+    let m = st(&mut s);
+    assert!(m.boards["tavern"].slots[0].is_none());
+    assert_eq!(
+        m.boards["camp"].slots[2].as_ref().map(|x| x.group),
+        Some([3, 0, 0, 0])
+    );
+    assert_eq!(m.seats[&0].reserve[0], 0);
+    // At the reset, Bo... no: Ana, the Chief's holder, takes the first-seat marker.
+    set(&mut s, |m| {
+        m.assistants.clear();
+        m.assistants.insert(Assistant::Chief, 1);
+    });
+    enter(&mut s, merc::RESET_STEP);
+    assert_eq!(s.w().resource::<Cycle>().first_seat, 1);
+    enter(&mut s, merc::ACTION_STEP);
+    assert_eq!(turn(&mut s), (Camp::Eladrins, 1), "Bo plays first");
+}
+
+#[test]
+fn m12_the_last_assistant_taken_by_the_first_seat_ends_the_phase_after_the_go_round() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    set(&mut s, |m| {
+        m.assistants.insert(Assistant::Chief, 5);
+        m.assistants.insert(Assistant::Defender, 6);
+        m.assistants.insert(Assistant::Survivalist, 7);
+    });
+    s.submit(assist(Assistant::Healer))
+        .expect("Ana takes the last");
+    assert!(st(&mut s).closing);
+    assert_eq!(s.w().step_id(), merc::ACTION_STEP, "Bo still plays");
+    s.submit(send("tavern", 0, [1, 0, 0, 0])).expect("Bo");
+    s.submit_as(Camp::Chaos, send("camp", 0, [1, 0, 0, 0]))
+        .expect("the poachers");
+    assert_ne!(
+        s.w().step_id(),
+        merc::ACTION_STEP,
+        "the go-round is over: so is the phase"
+    );
+}
+
+#[test]
+fn m3_a_larger_group_claims_first_then_from_the_left() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    cards(&mut s, "camp", &["w_frost", "w_ash", "w_cinder"]);
+    s.submit(send("camp", 0, [1, 0, 0, 0])).expect("Ana 1");
+    s.submit(send("camp", 2, [3, 0, 0, 0])).expect("Bo 3");
+    s.submit_as(Camp::Chaos, send("camp", 1, [2, 0, 0, 0]))
+        .expect("poachers 2");
+    enter(&mut s, merc::REWARD_STEP);
+    let m = st(&mut s);
+    assert_eq!(
+        m.seats[&1].dragons,
+        ["w_frost"],
+        "Bo's 3 first: the first card"
+    );
+    assert_eq!(m.seats[&0].dragons, ["w_cinder"], "Ana's 1 last");
+    assert_eq!(m.poachers.flame, 1, "the poachers' haul (reading)");
+}
+
+#[test]
+fn m11_ties_in_the_mountains_go_to_the_survivalist_else_from_the_left() {
+    for (survivalist, first) in [(None, 0u8), (Some(1u8), 1u8)] {
+        let mut s = game(&["Ana", "Bo"], |_, l| {
+            let m = l
+                .places
+                .iter_mut()
+                .find(|p| p.kind == PlaceKind::Mountains)
+                .expect("mountains");
+            m.slots = vec![2, 2];
+            m.take = 1;
+        });
+        enter(&mut s, merc::ACTION_STEP);
+        cards(&mut s, "mountains", &["m_eclipse", "m_drake", "m_hail"]);
+        s.submit(send("mountains", 0, [2, 0, 0, 0])).expect("Ana");
+        s.submit(send("mountains", 1, [2, 0, 0, 0])).expect("Bo");
+        if let Some(seat) = survivalist {
+            set(&mut s, |m| {
+                m.assistants.insert(Assistant::Survivalist, seat);
+            });
+        }
+        enter(&mut s, merc::REWARD_STEP);
+        let m = st(&mut s);
+        assert_eq!(
+            m.seats[&first].dragons,
+            ["m_eclipse"],
+            "Survivalist {survivalist:?}"
+        );
+    }
+}
+
+#[test]
+fn m13_rewards_are_claimed_place_by_place_in_the_fixed_order() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    reserve(&mut s, 0, [5, 0, 0, 0]);
+    s.submit(send("garrison", 0, [1, 0, 0, 0]))
+        .expect("garrison");
+    s.submit(Action::Pass).expect("Bo");
+    s.submit_as(Camp::Chaos, Action::Pass).expect("poachers");
+    s.submit(send("guild", 0, [2, 0, 0, 0])).expect("guild");
+    enter(&mut s, merc::REWARD_STEP);
+    let places: Vec<String> = s
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            chaos_outpost::rules::GameEvent::Chapter { chapter, what } if chapter == merc::ID => {
+                ron::from_str::<chaos_outpost::chapters::mercenaries::phases::Told>(what).ok()
+            }
+            _ => None,
+        })
+        .filter_map(|t| match t {
+            chaos_outpost::chapters::mercenaries::phases::Told::Claimed { place, .. } => {
+                Some(place)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        places,
+        ["guild", "garrison"],
+        "the Guild before the Garrison"
+    );
+}
+
+#[test]
+fn m14_a_raid_demanding_a_kind_the_seat_lacks_raises_its_flame() {
+    let mut s = two();
+    // The newer raid card strikes: "Everyone Pays" (a recruit, a scout, a ranger).
+    let everyone = {
+        let l: MercLevel = common::base().levels["mercenaries"].ext["mercenaries"]
+            .into_rust()
+            .expect("reads");
+        l.raids
+            .iter()
+            .position(|r| r.name == "Everyone Pays")
+            .expect("card")
+    };
+    set(&mut s, |m| m.raids = vec![0, everyone]);
+    reserve(&mut s, 0, [2, 0, 1, 0]);
+    reserve(&mut s, 1, [0, 0, 0, 0]);
+    set(&mut s, |m| {
+        m.seats.values_mut().for_each(|x| x.flame = 0);
+        m.poachers.flame = 0;
+    });
+    let pending = s.w().resource::<Modifiers>().pending_attempts;
+    enter(&mut s, merc::RAID_STEP);
+    let m = st(&mut s);
+    assert_eq!(
+        m.seats[&0].reserve,
+        [1, 0, 0, 0],
+        "a recruit and the ranger gone"
+    );
+    assert_eq!(m.seats[&0].flame, 1, "no scout to give: Flame +1");
+    assert_eq!(m.seats[&1].flame, 3, "nothing to give: Flame +3");
+    // 4 Flame of all, one attempt per 6: none yet; at 6, one.
+    assert_eq!(s.w().resource::<Modifiers>().pending_attempts, pending);
+    set(&mut s, |m| m.seats.get_mut(&1).expect("seat").flame = 5);
+    set(&mut s, |m| m.raids = vec![everyone]);
+    enter(&mut s, merc::RAID_STEP);
+    // Ana gives her recruit and lacks a scout and a ranger (3), Bo lacks all three (8): 11
+    // Flame of all, one attempt.
+    assert_eq!(s.w().resource::<Modifiers>().pending_attempts, pending + 1);
+}
+
+#[test]
+fn m15_the_reset_in_its_seven_steps() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    let before = st(&mut s);
+    let garrison = before.boards["garrison"].cards.clone();
+    // The tavern's first card claimed; the others left lie there until the reset.
+    set(&mut s, |m| {
+        m.boards.get_mut("tavern").expect("tavern").cards[0] = None;
+        m.assistants.insert(Assistant::Chief, 1);
+        m.closing = true;
+    });
+    enter(&mut s, merc::RESET_STEP);
+    let m = st(&mut s);
+    // 1–2: the tavern's cards discarded, two new from its deck.
+    let tavern = &m.boards["tavern"].cards;
+    assert!(tavern.iter().all(|c| c.is_some()));
+    assert!(
+        tavern
+            .iter()
+            .flatten()
+            .all(|c| !before.boards["tavern"].cards.contains(&Some(c.clone())))
+    );
+    // 3: the Garrison's cards stay.
+    assert_eq!(m.boards["garrison"].cards, garrison);
+    // 4–5: the Chief's holder first; the assistants back.
+    assert_eq!(s.w().resource::<Cycle>().first_seat, 1);
+    assert!(m.assistants.is_empty() && !m.closing);
+    // 6: two new raid cards; 7: the round marker.
+    assert_eq!(m.raids.len(), 2);
+    assert!(m.raids.iter().all(|r| !before.raids.contains(r)));
+    assert_eq!(m.round, before.round + 1);
+}
+
+#[test]
+fn the_poachers_ai_sends_its_recruits() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    s.submit(Action::Pass).expect("Ana");
+    s.submit(Action::Pass).expect("Bo");
+    let (camp, choice) = chaos_outpost::ai::decide(s.w());
+    assert_eq!(camp, Camp::Chaos);
+    let m = chaos_outpost::rules::chapter::decode::<MercAction>(&choice.action);
+    assert!(
+        matches!(m, Some(MercAction::Send { .. })),
+        "{:?} ({})",
+        choice.action,
+        choice.why
+    );
+}
+
+#[test]
+fn a_whole_game_played_twice_is_the_same_game() {
+    let play = || {
+        let mut s = two();
+        for _ in 0..4000 {
+            if s.w()
+                .resource::<chaos_outpost::rules::Outcome>()
+                .winner
+                .is_some()
+                || s.w().resource::<Cycle>().number > 8
+            {
+                break;
+            }
+            let (camp, choice) = chaos_outpost::ai::decide(s.w());
+            s.submit_as(camp, choice.action)
+                .expect("the AI plays legal actions");
+        }
+        (s.hash(), st(&mut s).round)
+    };
+    let a = play();
+    assert!(a.1 > 3, "rounds were played: {}", a.1);
+    assert_eq!(a, play());
+}
+
+#[test]
+fn a_broken_level_is_refused_naming_its_field() {
+    chaos_outpost::chapters::install_all();
+    let mut db = common::base();
+    let mut level = db.levels["mercenaries"].clone();
+    let mut ext: MercLevel = level.ext["mercenaries"].into_rust().expect("reads");
+    ext.places[0].slots.clear();
+    ext.raids.truncate(1);
+    level.ext.insert(
+        "mercenaries".into(),
+        ron::value::RawValue::from_rust(&ext).expect("writes"),
+    );
+    db.levels.insert("mercenaries".into(), level);
+    let mut app = setup::headless_app(Arc::new(db));
+    let e = setup::start_game(app.world_mut(), "mercenaries", None, 7).expect_err("refused");
+    assert!(
+        e.contains("ext.mercenaries") && e.contains("places[guild].slots"),
+        "{e}"
+    );
+    assert!(e.contains("raids"), "{e}");
+}
