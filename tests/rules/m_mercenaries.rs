@@ -318,6 +318,43 @@ fn m10_the_warehouse_and_the_barracks_give_at_once() {
         }),
         refusal(MercRefusal::EladrinsOnly),
     );
+    // Once a round each (reading): Ana back at the Warehouse is refused; the reset frees it.
+    s.submit_as(Camp::Chaos, Action::Pass).expect("poachers");
+    s.refused_as(
+        Camp::Eladrins,
+        act(MercAction::Special {
+            place: "warehouse".into(),
+        }),
+        refusal(MercRefusal::SpecialUsed("warehouse".into())),
+    );
+    enter(&mut s, merc::RESET_STEP);
+    enter(&mut s, merc::ACTION_STEP);
+    s.submit(act(MercAction::Special {
+        place: "warehouse".into(),
+    }))
+    .expect("a new round");
+}
+
+#[test]
+fn m15_a_deck_run_out_takes_its_discards_back() {
+    let mut s = two();
+    set(&mut s, |m| {
+        m.decks.insert("tavern".into(), Vec::new());
+        m.boards
+            .get_mut("tavern")
+            .expect("tavern")
+            .cards
+            .iter_mut()
+            .for_each(|c| *c = None);
+        m.discards
+            .insert("tavern".into(), vec!["t_crowd".into(), "t_smith".into()]);
+    });
+    enter(&mut s, merc::RESET_STEP);
+    let m = st(&mut s);
+    let mut shown: Vec<String> = m.boards["tavern"].cards.iter().flatten().cloned().collect();
+    shown.sort();
+    assert_eq!(shown, ["t_crowd", "t_smith"]);
+    assert!(m.discards.get("tavern").is_none_or(|d| d.is_empty()));
 }
 
 #[test]
@@ -552,7 +589,7 @@ fn m14_a_raid_demanding_a_kind_the_seat_lacks_raises_its_flame() {
     );
     assert_eq!(m.seats[&0].flame, 1, "no scout to give: Flame +1");
     assert_eq!(m.seats[&1].flame, 3, "nothing to give: Flame +3");
-    // 4 Flame of all, one attempt per 6: none yet; at 6, one.
+    // 4 Flame of all, one attempt per 8 (the level): none yet.
     assert_eq!(s.w().resource::<Modifiers>().pending_attempts, pending);
     set(&mut s, |m| m.seats.get_mut(&1).expect("seat").flame = 5);
     set(&mut s, |m| m.raids = vec![everyone]);

@@ -108,6 +108,14 @@ pub struct Place {
     /// A special place's gain (M10).
     #[serde(default)]
     pub gives: Gain,
+    /// A special place is used once a round by each seat (reading: the seed sets no limit, and
+    /// without one a seat could fill the board from the Barracks alone).
+    #[serde(default = "yes")]
+    pub once: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn one() -> usize {

@@ -12,6 +12,7 @@
 
 pub mod ai;
 pub mod data;
+pub mod map;
 pub mod panel;
 pub mod phases;
 pub mod round;
@@ -96,6 +97,8 @@ pub enum MercRefusal {
     NotOrdinary(String),
     /// M10: not a special place.
     NotSpecial(String),
+    /// M10 (reading): that special place was used by this seat this round.
+    SpecialUsed(String),
     /// M2: no such slot.
     NoSlot(usize),
     /// M2: a group stands there already.
@@ -146,7 +149,7 @@ impl ChapterRefusal for MercRefusal {
             EmptyGroup | WrongSize { .. } => "M4",
             VeteranBarred { .. } => "M7",
             Lacks(_) | PoachersRecruitsOnly | EladrinsOnly | NoSheet => "M1",
-            NotSpecial(_) => "M10",
+            NotSpecial(_) | SpecialUsed(_) => "M10",
             AssistantTaken(_) | OneAssistant | NoRaidCard(_) | RecallNotYours => "M11",
             NoEquipment | SameKind => "M9",
         }
@@ -226,4 +229,5 @@ pub fn install() {
     chapter::install(ID, build);
     words::install();
     panel::install();
+    map::install();
 }

@@ -84,15 +84,16 @@ pub fn setup(world: &mut World) -> Result<(), String> {
             },
         );
     }
-    refill(&lvl, &mut st);
+    refill(world, &lvl, &mut st);
     deal_raids(&mut st, 2);
     world.insert_resource(st);
     Ok(())
 }
 
 /// Fills each place's empty card slots from the left with its decks' top cards (one deck, or
-/// one per slot in turn: the Garrison's three).
-fn refill(lvl: &MercLevel, st: &mut Mercs) {
+/// one per slot in turn: the Garrison's three). A deck run out takes its discards back,
+/// shuffled.
+fn refill(world: &mut World, lvl: &MercLevel, st: &mut Mercs) {
     for p in lvl.places.iter().filter(|p| !p.kind.special()) {
         let Some(mut b) = st.boards.remove(&p.id) else {
             continue;
@@ -102,10 +103,23 @@ fn refill(lvl: &MercLevel, st: &mut Mercs) {
                 continue;
             }
             let deck = &p.decks[i % p.decks.len()];
+            if st.decks.get(deck).is_some_and(|d| d.is_empty()) {
+                let mut back = st.discards.remove(deck).unwrap_or_default();
+                shuffle(world, &mut back);
+                st.decks.insert(deck.clone(), back);
+            }
             *c = st.decks.get_mut(deck).and_then(|d| d.pop());
         }
         st.boards.insert(p.id.clone(), b);
     }
+}
+
+/// The deck a card comes from.
+fn deck_of(lvl: &MercLevel, card: &str) -> Option<String> {
+    lvl.decks
+        .iter()
+        .find(|(_, cards)| cards.iter().any(|c| c.id == card))
+        .map(|(id, _)| id.clone())
 }
 
 /// Deals raid cards face up from the deck's top until there are `n`.
@@ -124,7 +138,14 @@ fn claim(world: &mut World, lvl: &MercLevel, st: &mut Mercs, who: Owner, card: &
         return;
     };
     if who == Owner::Poachers {
+        // The poachers keep what they take: a dragon held feeds Chaos; other cards go to
+        // their deck's discards.
         st.poachers.flame += lvl.poachers.haul;
+        if c.dragon.is_none()
+            && let Some(d) = deck_of(lvl, card)
+        {
+            st.discards.entry(d).or_default().push(card.to_string());
+        }
         return;
     }
     let Some(s) = st.sheet_mut(who) else { return };
@@ -145,6 +166,15 @@ fn claim(world: &mut World, lvl: &MercLevel, st: &mut Mercs, who: Owner, card: &
     }
     if c.objective.is_some() {
         s.objectives.push(c.id.clone());
+    }
+    // A card that only gives (a tavern's mercenaries) goes to its deck's discards.
+    if c.dragon.is_none()
+        && c.hero.is_none()
+        && c.plot == 0
+        && c.objective.is_none()
+        && let Some(d) = deck_of(lvl, card)
+    {
+        st.discards.entry(d).or_default().push(card.to_string());
     }
 }
 
@@ -258,12 +288,19 @@ pub fn reset(world: &mut World) {
         if p.kind == PlaceKind::Garrison {
             continue;
         }
-        if let Some(b) = st.boards.get_mut(&p.id) {
-            b.cards.iter_mut().for_each(|c| *c = None);
+        let left: Vec<String> = st
+            .boards
+            .get_mut(&p.id)
+            .map(|b| b.cards.iter_mut().filter_map(|c| c.take()).collect())
+            .unwrap_or_default();
+        for c in left {
+            if let Some(d) = deck_of(&lvl, &c) {
+                st.discards.entry(d).or_default().push(c);
+            }
         }
     }
     // 2–3. Each place refilled from the left; the Garrison from its decks.
-    refill(&lvl, &mut st);
+    refill(world, &lvl, &mut st);
     // 4. The Chief's holder takes the first-seat marker.
     if let Some(seat) = st.holder(Assistant::Chief) {
         world.resource_mut::<crate::rules::Cycle>().first_seat = seat;
@@ -271,6 +308,7 @@ pub fn reset(world: &mut World) {
     // 5. The assistants go back.
     st.assistants.clear();
     st.closing = false;
+    st.used.clear();
     // 6. The raid cards discarded, two new face up; the deck cycles when it runs out.
     let mut spent = std::mem::take(&mut st.raids);
     if st.raid_deck.len() < 2 {

@@ -128,7 +128,7 @@ pub fn check(world: &mut World, by: Camp, a: &MercAction) -> Result<(), MercRefu
     match a {
         MercAction::Send { place, slot, group } => check_send(&lvl, &st, who, place, *slot, group),
         MercAction::Special { place } => {
-            let Owner::Seat(_) = who else {
+            let Owner::Seat(seat) = who else {
                 return Err(MercRefusal::EladrinsOnly);
             };
             let p = lvl
@@ -136,6 +136,9 @@ pub fn check(world: &mut World, by: Camp, a: &MercAction) -> Result<(), MercRefu
                 .ok_or_else(|| MercRefusal::NoPlace(place.into()))?;
             if !p.kind.special() {
                 return Err(MercRefusal::NotSpecial(place.into()));
+            }
+            if p.once && st.used.get(place).is_some_and(|v| v.contains(&seat)) {
+                return Err(MercRefusal::SpecialUsed(place.into()));
             }
             Ok(())
         }
@@ -199,6 +202,9 @@ pub fn apply(world: &mut World, by: Camp, a: &MercAction) {
         MercAction::Special { place } => {
             if let (Some(p), Some(s)) = (lvl.place(place), st.sheet_mut(who)) {
                 super::phases::gain(s, &p.gives);
+            }
+            if let Owner::Seat(seat) = who {
+                st.used.entry(place.clone()).or_default().push(seat);
             }
         }
         MercAction::Assist {
@@ -295,7 +301,13 @@ pub fn candidates(world: &mut World, by: Camp) -> Vec<MercAction> {
     let mut v = Vec::new();
     for p in &lvl.places {
         if p.kind.special() {
-            if who != Owner::Poachers {
+            let used = match who {
+                Owner::Seat(seat) => {
+                    p.once && st.used.get(&p.id).is_some_and(|v| v.contains(&seat))
+                }
+                Owner::Poachers => true,
+            };
+            if !used {
                 v.push(MercAction::Special {
                     place: p.id.clone(),
                 });

@@ -72,6 +72,12 @@ pub struct Mercs {
     pub boards: BTreeMap<String, Board>,
     /// Each deck's cards still to draw (the top is the last).
     pub decks: BTreeMap<String, Vec<String>>,
+    /// Each deck's discarded cards (M15), shuffled back in when it runs out.
+    #[serde(default)]
+    pub discards: BTreeMap<String, Vec<String>>,
+    /// The special places each seat used this round (M10).
+    #[serde(default)]
+    pub used: BTreeMap<String, Vec<u8>>,
     /// The assistants taken this round, and by whom (M11).
     pub assistants: BTreeMap<Assistant, u8>,
     /// The raid deck still to deal (indices into the level's raids; the top is the last).
@@ -121,6 +127,8 @@ impl ChapterState for Mercs {
         if self.seats.len() > 8
             || self.boards.len() > MAX_ITEMS
             || self.decks.values().any(|d| d.len() > MAX_ITEMS)
+            || self.discards.values().any(|d| d.len() > MAX_ITEMS)
+            || self.used.values().any(|d| d.len() > 8)
             || self.raid_deck.len() > MAX_ITEMS
             || self.raids.len() > 2
             || self

@@ -90,6 +90,7 @@ fn refusal(tr: &Translations, text: &str) -> String {
             "M2: {} takes no group: use it as a special place",
             &[&place(tr, &p)],
         ),
+        Ok(SpecialUsed(p)) => tr.f("M10: you used {} this round already", &[&place(tr, &p)]),
         Ok(NotSpecial(p)) => tr.f(
             "M10: {} is an ordinary place: send a group there",
             &[&place(tr, &p)],
