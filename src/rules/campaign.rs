@@ -24,9 +24,7 @@ use hexx::Hex;
 use serde::{Deserialize, Serialize};
 
 use super::outcome::EndReason;
-use super::{
-    Army, Decks, GameWorld, Ids, Outcome, Outpost, Portal, Research, Unit, effects, units,
-};
+use super::{Army, Decks, GameWorld, Ids, Outcome, Outpost, Research, Unit, effects, units};
 use crate::content::campaign::{Campaign, ChapterDef, Goto, MAX_VETERANS};
 use crate::content::{Camp, ContentDb, Res, Stock};
 use crate::ground::files::{self, write_atomic};
@@ -81,22 +79,12 @@ pub struct CarryIn {
 }
 
 /// Where the veterans of `carry` muster: its hex, else the portal's outpost, else the first
-/// outpost (by id), else the map's centre.
+/// outpost (by id).
 fn muster_hex(world: &mut World, carry: &CarryIn) -> Hex {
-    if let Some((q, r)) = carry.muster_at {
-        return Hex::new(q, r);
+    match carry.muster_at {
+        Some((q, r)) => Hex::new(q, r),
+        None => super::outposts::home_hex(world),
     }
-    let portal = world.resource::<Portal>().hex;
-    let mut outposts: Vec<(u32, Hex)> = world
-        .query::<&Outpost>()
-        .iter(world)
-        .map(|o| (o.id, o.hex))
-        .collect();
-    outposts.sort_by_key(|(id, _)| *id);
-    if outposts.iter().any(|(_, h)| *h == portal) {
-        return portal;
-    }
-    outposts.first().map(|(_, h)| *h).unwrap_or(Hex::ZERO)
 }
 
 /// Puts `carry` in place on a level just set up, before its decks are shuffled: the veterans

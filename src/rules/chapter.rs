@@ -897,6 +897,51 @@ pub fn reset(world: &mut World) {
     let _ = restore(world, &BTreeMap::new());
 }
 
+/// A chapter's level fields as `level_ext` reads them, read once per content and level (the
+/// AI asks for them at every candidate it scores); `on_read` runs when they were read afresh.
+/// A broken value reads as the default: the chapter's setup refuses such a level at start.
+pub fn level_fields<T: DeserializeOwned + Default + Clone + 'static>(
+    world: &World,
+    chapter: &str,
+    on_read: fn(&T),
+) -> T {
+    use std::any::{Any, TypeId};
+    type Entry = (
+        TypeId,
+        std::sync::Arc<crate::content::ContentDb>,
+        String,
+        Box<dyn Any>,
+    );
+    thread_local! {
+        // Per type: the content held by its `Arc` (its address is never reused while cached),
+        // the level id, and the fields read.
+        static CACHE: std::cell::RefCell<Vec<Entry>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let Some(content) = world.get_resource::<Content>().map(|c| c.0.clone()) else {
+        return T::default();
+    };
+    let id = world.resource::<GameSetup>().level.clone();
+    let hit = CACHE.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|(t, db, l, _)| {
+                *t == TypeId::of::<T>() && std::sync::Arc::ptr_eq(db, &content) && *l == id
+            })
+            .and_then(|(_, _, _, v)| v.downcast_ref::<T>().cloned())
+    });
+    if let Some(v) = hit {
+        return v;
+    }
+    let v = level_ext::<T>(world, chapter).unwrap_or_default();
+    on_read(&v);
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        c.retain(|(t, ..)| *t != TypeId::of::<T>());
+        c.push((TypeId::of::<T>(), content, id, Box::new(v.clone())));
+    });
+    v
+}
+
 /// A chapter's own level fields (`Level::ext[chapter]`) for the game in play, typed; the
 /// default when the level gives none. Errors name the level and the field.
 pub fn level_ext<T: DeserializeOwned + Default>(world: &World, chapter: &str) -> Result<T, String> {

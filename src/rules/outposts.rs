@@ -74,3 +74,19 @@ impl Outpost {
             .collect()
     }
 }
+
+/// The Eladrins' home: the portal's outpost, else the first outpost (by id), else the portal's
+/// hex (where a campaign's veterans muster and a chapter's freed creatures land).
+pub fn home_hex(world: &mut World) -> Hex {
+    let portal = world.resource::<super::Portal>().hex;
+    let mut outposts: Vec<(u32, Hex)> = world
+        .query::<&Outpost>()
+        .iter(world)
+        .map(|o| (o.id, o.hex))
+        .collect();
+    outposts.sort_by_key(|(id, _)| *id);
+    if outposts.iter().any(|(_, h)| *h == portal) {
+        return portal;
+    }
+    outposts.first().map(|(_, h)| *h).unwrap_or(portal)
+}

@@ -193,6 +193,25 @@ pub fn hex(at: At) -> Hex {
 }
 
 impl Scn {
+    /// Puts the game at the start of `step` (the Eladrins' turn, nothing passed) and lets the
+    /// driver enter it: a chapter's step tested on its own.
+    pub fn enter_step(&mut self, step: &str) {
+        let w = self.w();
+        let i = w
+            .resource::<chaos_outpost::rules::CycleOrder>()
+            .position(step)
+            .expect("the level plays it");
+        {
+            let mut c = w.resource_mut::<chaos_outpost::rules::Cycle>();
+            c.step = i;
+            c.entered = false;
+            c.passes = 0;
+            c.activation = None;
+            c.turn = Camp::Eladrins;
+        }
+        w.resource_mut::<chaos_outpost::rules::StepDone>().0 = false;
+        chaos_outpost::rules::advance(w);
+    }
     pub fn w(&mut self) -> &mut World {
         self.app.world_mut()
     }

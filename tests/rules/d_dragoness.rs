@@ -15,10 +15,7 @@ use chaos_outpost::rules::chapter;
 use chaos_outpost::rules::outcome::EndReason;
 use chaos_outpost::rules::tracks::{self, Holder};
 use chaos_outpost::rules::units::Census;
-use chaos_outpost::rules::{
-    Action, Army, Chronicle, Cycle, CycleOrder, GameEvent, GameWorld, Outcome, StepDone, advance,
-    setup,
-};
+use chaos_outpost::rules::{Action, Army, Chronicle, Cycle, GameEvent, GameWorld, Outcome, setup};
 
 use crate::common::{self, Scn};
 
@@ -56,21 +53,7 @@ fn shipped() -> Scn {
 
 /// Puts the game at the start of `step` and lets the driver enter it.
 fn enter(s: &mut Scn, step: &str) {
-    let w = s.w();
-    let i = w
-        .resource::<CycleOrder>()
-        .position(step)
-        .expect("the level plays it");
-    {
-        let mut c = w.resource_mut::<Cycle>();
-        c.step = i;
-        c.entered = false;
-        c.passes = 0;
-        c.activation = None;
-        c.turn = Camp::Eladrins;
-    }
-    w.resource_mut::<StepDone>().0 = false;
-    advance(w);
+    s.enter_step(step);
 }
 
 fn state(s: &mut Scn) -> Dragoness {

@@ -9,9 +9,7 @@ use chaos_outpost::chapters::mercenaries::data::{Assistant, Group, Merc, MercLev
 use chaos_outpost::chapters::mercenaries::state::{Mercs, Owner, Standing};
 use chaos_outpost::chapters::mercenaries::{self as merc, MercAction, MercRefusal, Recall};
 use chaos_outpost::content::{Camp, Level};
-use chaos_outpost::rules::{
-    Action, Cycle, CycleOrder, GameWorld, Modifiers, StepDone, advance, setup,
-};
+use chaos_outpost::rules::{Action, Cycle, GameWorld, Modifiers, setup};
 
 use crate::common::{self, Scn};
 
@@ -51,21 +49,7 @@ fn two() -> Scn {
 
 /// Puts the game at the start of `step` (the first participant's turn) and enters it.
 fn enter(s: &mut Scn, step: &str) {
-    let w = s.w();
-    let i = w
-        .resource::<CycleOrder>()
-        .position(step)
-        .expect("the level plays it");
-    {
-        let mut c = w.resource_mut::<Cycle>();
-        c.step = i;
-        c.entered = false;
-        c.passes = 0;
-        c.activation = None;
-        c.turn = Camp::Eladrins;
-    }
-    w.resource_mut::<StepDone>().0 = false;
-    advance(w);
+    s.enter_step(step);
 }
 
 fn st(s: &mut Scn) -> Mercs {

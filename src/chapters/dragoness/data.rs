@@ -399,31 +399,7 @@ pub fn hex(at: At) -> Hex {
 /// one: `check` at load refuses those). Read from the level's RON once per content and level:
 /// the AI asks for them at every candidate it scores.
 pub fn level(world: &World) -> DragonessLevel {
-    let Some(content) = world
-        .get_resource::<crate::content::Content>()
-        .map(|c| c.0.clone())
-    else {
-        return DragonessLevel::default();
-    };
-    let id = world.resource::<crate::rules::GameSetup>().level.clone();
-    thread_local! {
-        // The content held by its `Arc` (so its address is never reused while cached), the
-        // level id, and the fields read.
-        static CACHE: std::cell::RefCell<Option<(std::sync::Arc<crate::content::ContentDb>, String, DragonessLevel)>> =
-            const { std::cell::RefCell::new(None) };
-    }
-    if let Some(hit) = CACHE.with(|c| {
-        c.borrow()
-            .as_ref()
-            .filter(|(db, l, _)| std::sync::Arc::ptr_eq(db, &content) && *l == id)
-            .map(|(_, _, v)| v.clone())
-    }) {
-        return hit;
-    }
-    let v = chapter::level_ext::<DragonessLevel>(world, ID).unwrap_or_default();
-    remember_names(&v);
-    CACHE.with(|c| *c.borrow_mut() = Some((content, id, v.clone())));
-    v
+    chapter::level_fields::<DragonessLevel>(world, ID, remember_names)
 }
 
 /// The quests' names of every level read, by id: the words of an action or a panel line have

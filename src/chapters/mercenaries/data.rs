@@ -411,31 +411,7 @@ impl MercLevel {
 /// The chapter's fields of the level in play, read once per content and level (the AI asks
 /// for them at every candidate).
 pub fn level(world: &World) -> MercLevel {
-    let Some(content) = world
-        .get_resource::<crate::content::Content>()
-        .map(|c| c.0.clone())
-    else {
-        return MercLevel::default();
-    };
-    let id = world.resource::<crate::rules::GameSetup>().level.clone();
-    thread_local! {
-        // The content held by its `Arc` (its address never reused while cached), the level
-        // id, and the fields read.
-        static CACHE: std::cell::RefCell<Option<(std::sync::Arc<crate::content::ContentDb>, String, MercLevel)>> =
-            const { std::cell::RefCell::new(None) };
-    }
-    if let Some(hit) = CACHE.with(|c| {
-        c.borrow()
-            .as_ref()
-            .filter(|(db, l, _)| std::sync::Arc::ptr_eq(db, &content) && *l == id)
-            .map(|(_, _, v)| v.clone())
-    }) {
-        return hit;
-    }
-    let v = chapter::level_ext::<MercLevel>(world, ID).unwrap_or_default();
-    remember_names(&v);
-    CACHE.with(|c| *c.borrow_mut() = Some((content, id, v.clone())));
-    v
+    chapter::level_fields::<MercLevel>(world, ID, remember_names)
 }
 
 /// The names of the places and cards of every level read, by id: an action's words have an

@@ -20,7 +20,7 @@ use hexx::Hex;
 
 use crate::content::Camp;
 use crate::rules::chapter;
-use crate::rules::{GameRng, GameWorld, Modifiers, Outpost, Portal};
+use crate::rules::{GameRng, GameWorld, Modifiers};
 
 use super::data::{Assistant, Gain, Merc, MercLevel, Need, PlaceKind, level, size};
 use super::state::{Board, Mercs, Owner, Sheet};
@@ -154,7 +154,7 @@ fn claim(world: &mut World, lvl: &MercLevel, st: &mut Mercs, who: Owner, card: &
         s.glory += d.glory;
         s.dragons.push(c.id.clone());
         if let Some(unit) = &d.unit {
-            let at = home(world);
+            let at = crate::rules::outposts::home_hex(world);
             crate::rules::units::spawn(world, Camp::Eladrins, at, unit, 1);
         }
     }
@@ -176,21 +176,6 @@ fn claim(world: &mut World, lvl: &MercLevel, st: &mut Mercs, who: Owner, card: &
     {
         st.discards.entry(d).or_default().push(card.to_string());
     }
-}
-
-/// Where freed dragons land: the portal's outpost, else the first outpost.
-fn home(world: &mut World) -> Hex {
-    let portal = world.resource::<Portal>().hex;
-    let mut outposts: Vec<(u32, Hex)> = world
-        .query::<&Outpost>()
-        .iter(world)
-        .map(|o| (o.id, o.hex))
-        .collect();
-    outposts.sort_by_key(|(id, _)| *id);
-    if outposts.iter().any(|(_, h)| *h == portal) {
-        return portal;
-    }
-    outposts.first().map(|(_, h)| *h).unwrap_or(portal)
 }
 
 /// M13, M3, M6, M7: the reward phase.
