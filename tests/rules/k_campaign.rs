@@ -87,12 +87,22 @@ fn k1_the_base_campaign_lists_its_chapters_in_order_from_data() {
     // The Dragoness' chapter (optional, its level shipped) sits before the last stand.
     assert_eq!(
         listed,
-        ["first_light", "twin_rifts", "white_tomb", "ring_of_fire"]
+        [
+            "first_light",
+            "wyvern_wardens",
+            "twin_rifts",
+            "white_tomb",
+            "ring_of_fire"
+        ]
     );
     // A won chapter without a branch leads on to the next listed one; the last to victory.
     let has = |l: &str| db.levels.contains_key(l);
     assert_eq!(
         c.next_after("first_light", true, &[], has),
+        Goto::Chapter("wyvern_wardens".into())
+    );
+    assert_eq!(
+        c.next_after("wyvern_wardens", true, &[], has),
         Goto::Chapter("twin_rifts".into())
     );
     assert_eq!(
@@ -103,11 +113,16 @@ fn k1_the_base_campaign_lists_its_chapters_in_order_from_data() {
         c.next_after("white_tomb", true, &[], has),
         Goto::Chapter("ring_of_fire".into())
     );
-    // Without its level (a build or a mod that leaves it out) the campaign goes straight on.
-    let without = |l: &str| l != "dragoness" && db.levels.contains_key(l);
+    // Without their levels (a build or a mod that leaves them out) the campaign goes straight
+    // on.
+    let without = |l: &str| l != "dragoness" && l != "mercenaries" && db.levels.contains_key(l);
     assert_eq!(
         c.next_after("twin_rifts", true, &[], without),
         Goto::Chapter("ring_of_fire".into())
+    );
+    assert_eq!(
+        c.next_after("first_light", true, &[], without),
+        Goto::Chapter("twin_rifts".into())
     );
     assert_eq!(c.listed(without).len(), 3);
     assert_eq!(c.next_after("ring_of_fire", true, &[], has), Goto::Victory);
@@ -120,8 +135,14 @@ fn k1_an_optional_chapter_whose_level_is_missing_is_skipped_and_a_flag_branches(
     let mut c = the_campaign(&db);
     let text = r#"(id: "dragon", level: "no_such_level", optional: true,
         next: [(on: Won, to: Chapter("ring_of_fire"))])"#;
-    c.chapters.insert(2, ron::from_str(text).expect("chapter"));
-    c.chapters[1].next = ron::from_str(
+    let twin = c
+        .chapters
+        .iter()
+        .position(|x| x.id == "twin_rifts")
+        .expect("twin_rifts");
+    c.chapters
+        .insert(twin + 1, ron::from_str(text).expect("chapter"));
+    c.chapters[twin].next = ron::from_str(
         r#"[(on: Flag("portal_overrun"), to: Defeat), (on: Won, to: Chapter("dragon"))]"#,
     )
     .expect("branches");
@@ -201,8 +222,8 @@ fn k1_a_broken_campaign_file_is_refused_with_file_line_and_field() {
     );
     // An admission rule naming no unit, and a fallback unit the rule does not admit.
     let bad = good.replacen(
-        r#"admit_kinds: ["ranger", "warden","#,
-        r#"admit_kinds: ["rangr", "warden","#,
+        r#"admit_kinds: ["ranger", "warden", "arcanist","#,
+        r#"admit_kinds: ["rangr", "warden", "arcanist","#,
         1,
     );
     let ps = with_campaigns(&bad).expect_err("refused");

@@ -679,3 +679,72 @@ fn a_broken_level_is_refused_naming_its_field() {
     );
     assert!(e.contains("raids"), "{e}");
 }
+
+/// The campaign (K2, K3): the base campaign's chapter `wyvern_wardens` plays this level; it
+/// admits riders and trackers only (`admit_kinds`), who muster at Windhold; played cold, its
+/// fallback's ranger stands in.
+#[test]
+fn campaign_veterans_muster_at_windhold_and_only_those_admitted() {
+    use chaos_outpost::rules::campaign::{CampaignState, ChapterRecord, Veteran};
+    chaos_outpost::chapters::install_all();
+    let db = common::base();
+    let c = db
+        .set
+        .campaigns
+        .iter()
+        .find(|c| c.id == "chaos_outpost")
+        .expect("the base campaign")
+        .clone();
+    let def = c.chapter("wyvern_wardens").expect("the chapter").clone();
+    assert_eq!(def.level, "mercenaries");
+    let mut state =
+        CampaignState::new(&c, &db, "normal", 7, &[], Some("wyvern_wardens")).expect("new");
+    state.done.push(ChapterRecord {
+        chapter: "first_light".into(),
+        won: true,
+        cycles: 9,
+        score: 100,
+        ..Default::default()
+    });
+    state.roster = [("Aelar", "arcanist"), ("Ilyana", "ranger")]
+        .map(|(n, k)| Veteran {
+            name: n.into(),
+            kind: k.into(),
+            wounds: 0,
+            chapters: 1,
+        })
+        .to_vec();
+    let muster = state.default_muster(&def);
+    assert_eq!(muster, ["Ilyana"], "the arcanist is not admitted");
+    let carry = state.carry_in(&def, &muster);
+    let mut app = setup::headless_app(Arc::new(db.clone()));
+    setup::start_chapter(
+        app.world_mut(),
+        "mercenaries",
+        Some("normal"),
+        3,
+        &[],
+        &carry,
+    )
+    .expect("the chapter starts");
+    let w = app.world_mut();
+    let at = w
+        .armies()
+        .into_iter()
+        .filter_map(|e| w.get::<chaos_outpost::rules::Army>(e))
+        .find(|a| a.units.iter().any(|u| u.name.as_deref() == Some("Ilyana")))
+        .map(|a| (a.hex.x, a.hex.y));
+    assert_eq!(at, Some((0, 0)), "at Windhold, the portal's outpost");
+    assert!(
+        w.resource::<Mercs>().seats.contains_key(&0),
+        "the seat's sheet"
+    );
+    let cold = CampaignState::new(&c, &db, "normal", 7, &[], Some("wyvern_wardens")).expect("new");
+    let kinds: Vec<String> = cold
+        .carry_in(&def, &[])
+        .veterans
+        .iter()
+        .map(|v| v.kind.clone())
+        .collect();
+    assert_eq!(kinds, ["ranger"]);
+}
