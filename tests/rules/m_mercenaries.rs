@@ -573,7 +573,7 @@ fn m14_a_raid_demanding_a_kind_the_seat_lacks_raises_its_flame() {
     );
     assert_eq!(m.seats[&0].flame, 1, "no scout to give: Flame +1");
     assert_eq!(m.seats[&1].flame, 3, "nothing to give: Flame +3");
-    // 4 Flame of all, one attempt per 8 (the level): none yet.
+    // 4 Flame of all, one attempt per 10 (the level): none yet.
     assert_eq!(s.w().resource::<Modifiers>().pending_attempts, pending);
     set(&mut s, |m| m.seats.get_mut(&1).expect("seat").flame = 5);
     set(&mut s, |m| m.raids = vec![everyone]);
@@ -632,6 +632,26 @@ fn the_poachers_ai_sends_its_recruits() {
         choice.action,
         choice.why
     );
+}
+
+/// The poachers weigh what they would really claim (M3): not the Mountains' dragons a larger
+/// Eladrin group there takes first, but the Camp's.
+#[test]
+fn the_poachers_ai_goes_where_no_larger_group_takes_the_cards_first() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    reserve(&mut s, 0, [4, 0, 0, 0]);
+    cards(&mut s, "mountains", &["m_eclipse", "m_aurum", "m_iris"]);
+    cards(&mut s, "camp", &["w_ember", "w_cinder", "w_hollow"]);
+    s.submit(send("mountains", 2, [4, 0, 0, 0]))
+        .expect("Ana's 4");
+    s.submit(Action::Pass).expect("Bo");
+    let (camp, choice) = chaos_outpost::ai::decide(s.w());
+    assert_eq!(camp, Camp::Chaos);
+    match chaos_outpost::rules::chapter::decode::<MercAction>(&choice.action) {
+        Some(MercAction::Send { place, .. }) => assert_ne!(place, "mountains"),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

@@ -34,21 +34,28 @@ fn worth(c: &Card) -> i64 {
     v
 }
 
-/// The cards a group on `place` would claim now: the first `take` face up.
-fn prize(lvl: &MercLevel, st: &Mercs, place: &str) -> i64 {
+/// What a group of `n` on `place` would claim as things stand: the `take` cards face up after
+/// those the groups there as large or larger claim first (M3).
+fn prize(lvl: &MercLevel, st: &Mercs, place: &str, n: u32) -> i64 {
     let Some(p) = lvl.place(place) else { return 0 };
-    st.boards
-        .get(place)
-        .map(|b| {
-            b.cards
-                .iter()
-                .flatten()
-                .take(p.take)
-                .filter_map(|id| lvl.card(id))
-                .map(worth)
-                .sum()
-        })
-        .unwrap_or(0)
+    let Some(b) = st.boards.get(place) else {
+        return 0;
+    };
+    let ahead = b
+        .slots
+        .iter()
+        .flatten()
+        .filter(|s| size(&s.group) >= n)
+        .count()
+        * p.take;
+    b.cards
+        .iter()
+        .flatten()
+        .skip(ahead)
+        .take(p.take)
+        .filter_map(|id| lvl.card(id))
+        .map(worth)
+        .sum()
 }
 
 /// Scores the chapter's actions among `legal`.
@@ -75,7 +82,7 @@ pub fn act(world: &mut World, legal: &[Action]) -> Option<Choice> {
         let score = match &m {
             MercAction::Send { place, group, .. } => {
                 let vets: u32 = group[1..].iter().sum();
-                w_prize * prize(&lvl, &st, place)
+                w_prize * prize(&lvl, &st, place, size(group))
                     + w_size * size(group) as i64
                     + w_vet * vets as i64
             }

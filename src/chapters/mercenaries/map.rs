@@ -23,9 +23,33 @@ fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     };
     let lvl = level(world);
     let mut v = Vec::new();
+    // A name goes above its place, or below when a place named above it stands two hexes or
+    // less along the same row (the names would run into each other) or an outpost's name
+    // hangs there; the slots taken go on the other side.
+    // An outpost's name hangs below it, over the two hexes under it: a place there is named
+    // below its own hex too.
+    let outposts: Vec<(i32, i32)> = world
+        .query::<&crate::rules::Outpost>()
+        .iter(world)
+        .map(|o| (o.hex.x, o.hex.y))
+        .collect();
+    let mut above: Vec<(i32, i32)> = Vec::new();
     for p in &lvl.places {
         let at = Hex::new(p.at.0, p.at.1);
         let rgba = if p.kind.special() { SPECIAL } else { PLACE };
+        let under_outpost = outposts
+            .iter()
+            .any(|o| o.1 == p.at.1 + 1 && (o.0 == p.at.0 || o.0 == p.at.0 - 1));
+        let crowded = under_outpost
+            || above
+                .iter()
+                .any(|a| a.1 == p.at.1 && (a.0 - p.at.0).abs() <= 2);
+        let dy = if crowded {
+            -19.0
+        } else {
+            above.push(p.at);
+            17.0
+        };
         v.push(Mark::Ring {
             at,
             size: 0.8,
@@ -34,7 +58,7 @@ fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
         v.push(Mark::Label {
             at,
             text: tr.t(&p.name).into_owned(),
-            dy: 17.0,
+            dy,
             rgba,
         });
         // How many slots are taken, in the colour of who stands there (the poachers' red
@@ -45,7 +69,7 @@ fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
                 v.push(Mark::Label {
                     at,
                     text: format!("{}/{}", taken.len(), b.slots.len()),
-                    dy: -19.0,
+                    dy: -dy,
                     rgba: if taken.contains(&Owner::Poachers) {
                         POACHERS
                     } else {
