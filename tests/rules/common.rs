@@ -349,3 +349,44 @@ pub fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     out.sort();
     out
 }
+
+/// The base campaign (`chaos_outpost`) with a campaign state at `chapter`: after `before` was
+/// won, these `(name, unit type)` veterans on the roster; cold when `before` is none.
+pub fn base_campaign_at(
+    db: &ContentDb,
+    chapter: &str,
+    before: Option<&str>,
+    roster: &[(&str, &str)],
+) -> (
+    chaos_outpost::content::campaign::Campaign,
+    chaos_outpost::rules::campaign::CampaignState,
+) {
+    use chaos_outpost::rules::campaign::{CampaignState, ChapterRecord, Veteran};
+    let c = db
+        .set
+        .campaigns
+        .iter()
+        .find(|c| c.id == "chaos_outpost")
+        .expect("the base campaign")
+        .clone();
+    let mut state = CampaignState::new(&c, db, "normal", 7, &[], Some(chapter)).expect("new");
+    if let Some(b) = before {
+        state.done.push(ChapterRecord {
+            chapter: b.into(),
+            won: true,
+            cycles: 9,
+            score: 100,
+            ..Default::default()
+        });
+    }
+    state.roster = roster
+        .iter()
+        .map(|(n, k)| Veteran {
+            name: (*n).into(),
+            kind: (*k).into(),
+            wounds: 0,
+            chapters: 1,
+        })
+        .collect();
+    (c, state)
+}

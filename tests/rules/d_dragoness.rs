@@ -1046,16 +1046,18 @@ fn the_upkeep_forecast_counts_the_rations_a_team_carries() {
 /// expedition stays three teams; played cold, its fallback's units do the same.
 #[test]
 fn campaign_veterans_muster_on_a_team_hex_and_join_that_team() {
-    use chaos_outpost::rules::campaign::{CampaignState, ChapterRecord, Veteran};
     chaos_outpost::chapters::install_all();
     let db = common::base();
-    let c = db
-        .set
-        .campaigns
-        .iter()
-        .find(|c| c.id == "chaos_outpost")
-        .expect("the base campaign")
-        .clone();
+    let (c, state) = common::base_campaign_at(
+        &db,
+        "white_tomb",
+        Some("twin_rifts"),
+        &[
+            ("Aelar", "golem"),
+            ("Ilyana", "ranger"),
+            ("Sariel", "healer"),
+        ],
+    );
     let def = c.chapter("white_tomb").expect("the chapter").clone();
     assert_eq!(def.level, "dragoness");
     let start = |carry: &chaos_outpost::rules::campaign::CarryIn| {
@@ -1082,26 +1084,6 @@ fn campaign_veterans_muster_on_a_team_hex_and_join_that_team() {
             })
             .collect()
     };
-    let mut state = CampaignState::new(&c, &db, "normal", 7, &[], Some("white_tomb")).expect("new");
-    state.done.push(ChapterRecord {
-        chapter: "twin_rifts".into(),
-        won: true,
-        cycles: 10,
-        score: 100,
-        ..Default::default()
-    });
-    state.roster = [
-        ("Aelar", "golem"),
-        ("Ilyana", "ranger"),
-        ("Sariel", "healer"),
-    ]
-    .map(|(n, k)| Veteran {
-        name: n.into(),
-        kind: k.into(),
-        wounds: 0,
-        chapters: 1,
-    })
-    .to_vec();
     let carry = state.carry_in(&def, &state.default_muster(&def));
     let mut s = start(&carry);
     let teams_now = roll(&mut s);
@@ -1121,7 +1103,7 @@ fn campaign_veterans_muster_on_a_team_hex_and_join_that_team() {
         .any(|a| a.units.iter().any(|u| u.kind == "golem"));
     assert!(!golem, "the golem was not admitted: it waits on the roster");
     // Cold (the chapter chosen to start at): its fallback's ranger and arcanist.
-    let cold = CampaignState::new(&c, &db, "normal", 7, &[], Some("white_tomb")).expect("new");
+    let (_, cold) = common::base_campaign_at(&db, "white_tomb", None, &[]);
     assert!(cold.cold());
     let carry = cold.carry_in(&def, &[]);
     let mut s = start(&carry);

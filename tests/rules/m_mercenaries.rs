@@ -705,35 +705,16 @@ fn a_broken_level_is_refused_naming_its_field() {
 /// fallback's ranger stands in.
 #[test]
 fn campaign_veterans_muster_at_windhold_and_only_those_admitted() {
-    use chaos_outpost::rules::campaign::{CampaignState, ChapterRecord, Veteran};
     chaos_outpost::chapters::install_all();
     let db = common::base();
-    let c = db
-        .set
-        .campaigns
-        .iter()
-        .find(|c| c.id == "chaos_outpost")
-        .expect("the base campaign")
-        .clone();
+    let (c, state) = common::base_campaign_at(
+        &db,
+        "wyvern_wardens",
+        Some("first_light"),
+        &[("Aelar", "arcanist"), ("Ilyana", "ranger")],
+    );
     let def = c.chapter("wyvern_wardens").expect("the chapter").clone();
     assert_eq!(def.level, "mercenaries");
-    let mut state =
-        CampaignState::new(&c, &db, "normal", 7, &[], Some("wyvern_wardens")).expect("new");
-    state.done.push(ChapterRecord {
-        chapter: "first_light".into(),
-        won: true,
-        cycles: 9,
-        score: 100,
-        ..Default::default()
-    });
-    state.roster = [("Aelar", "arcanist"), ("Ilyana", "ranger")]
-        .map(|(n, k)| Veteran {
-            name: n.into(),
-            kind: k.into(),
-            wounds: 0,
-            chapters: 1,
-        })
-        .to_vec();
     let muster = state.default_muster(&def);
     assert_eq!(muster, ["Ilyana"], "the arcanist is not admitted");
     let carry = state.carry_in(&def, &muster);
@@ -759,7 +740,7 @@ fn campaign_veterans_muster_at_windhold_and_only_those_admitted() {
         w.resource::<Mercs>().seats.contains_key(&0),
         "the seat's sheet"
     );
-    let cold = CampaignState::new(&c, &db, "normal", 7, &[], Some("wyvern_wardens")).expect("new");
+    let (_, cold) = common::base_campaign_at(&db, "wyvern_wardens", None, &[]);
     let kinds: Vec<String> = cold
         .carry_in(&def, &[])
         .veterans
