@@ -596,7 +596,7 @@ pub fn participants(world: &World, among: Among) -> Vec<Who> {
 }
 
 /// Whose turn it is in a step of rounds, as a participant.
-fn turn_of(world: &World) -> Who {
+pub fn turn_of(world: &World) -> Who {
     let c = world.resource::<Cycle>();
     match (c.turn, c.seat) {
         (Camp::Chaos, _) => Who::Chaos,

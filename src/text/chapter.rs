@@ -4,6 +4,7 @@
 //! layer never names a chapter. Without words, a plain form is shown: the chapter, the rule
 //! and the value.
 
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use super::Translations;
@@ -22,6 +23,36 @@ pub struct ChapterWords {
 }
 
 static WORDS: Mutex<Vec<(&'static str, ChapterWords)>> = Mutex::new(Vec::new());
+
+/// The names a chapter's levels give their own things (a quest, a place, a card), by chapter
+/// and id: an action's words carry an id and have no level at hand. Levels are untrusted: at
+/// most `MAX_NAMES` are kept.
+static NAMES: Mutex<BTreeMap<(String, String), String>> = Mutex::new(BTreeMap::new());
+
+/// Most names `remember_names` keeps.
+pub const MAX_NAMES: usize = 1024;
+
+/// Keeps the names a chapter's level gives, `(id, name)`, for `name_of` (a chapter calls it
+/// when it reads a level's fields).
+pub fn remember_names<'a>(chapter: &str, names: impl IntoIterator<Item = (&'a str, &'a str)>) {
+    let mut all = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    for (id, name) in names {
+        let key = (chapter.to_string(), id.to_string());
+        if all.len() < MAX_NAMES || all.contains_key(&key) {
+            all.insert(key, name.to_string());
+        }
+    }
+}
+
+/// A chapter's thing named as the last level read names it; else its id.
+pub fn name_of(chapter: &str, id: &str) -> String {
+    NAMES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&(chapter.to_string(), id.to_string()))
+        .cloned()
+        .unwrap_or_else(|| id.to_string())
+}
 
 /// Installs a chapter's words (installing again replaces them).
 pub fn install(chapter: &'static str, words: ChapterWords) {

@@ -68,6 +68,27 @@ pub enum Mark {
     },
 }
 
+/// Names on the map that must not run into each other: a name goes above its hex unless one
+/// already above stands two hexes or less along the same row (`crowded`); then below.
+#[derive(Debug, Default)]
+pub struct LabelRows {
+    above: Vec<Hex>,
+}
+
+impl LabelRows {
+    /// Whether a name above `at` would run into one placed above already.
+    pub fn crowded(&self, at: Hex) -> bool {
+        self.above
+            .iter()
+            .any(|a| a.y == at.y && (a.x - at.x).abs() <= 2)
+    }
+
+    /// A name goes above `at`.
+    pub fn above(&mut self, at: Hex) {
+        self.above.push(at);
+    }
+}
+
 /// What a chapter draws: its marks for the game in `world` (the player's language given).
 pub type Marks = fn(&mut World, &crate::text::Translations) -> Vec<Mark>;
 

@@ -3,7 +3,7 @@
 //! with the seed's values as defaults. Read by `level`, checked by `check` (a broken level names
 //! the field), so the rules below never meet a route that goes nowhere.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use bevy::prelude::*;
 use hexx::Hex;
@@ -402,29 +402,10 @@ pub fn level(world: &World) -> DragonessLevel {
     chapter::level_fields::<DragonessLevel>(world, ID, remember_names)
 }
 
-/// The quests' names of every level read, by id: the words of an action or a panel line have
-/// an id and no world to find its level in (a mod's quest is named, not shown by its id).
-static QUEST_NAMES: std::sync::Mutex<BTreeMap<String, String>> =
-    std::sync::Mutex::new(BTreeMap::new());
-
-/// Most names kept: levels are untrusted, and a long session reads many.
-const MAX_NAMES: usize = 256;
-
+/// Keeps the quests' names for the words (`text::chapter::name_of`).
 fn remember_names(lvl: &DragonessLevel) {
-    let mut names = QUEST_NAMES.lock().unwrap_or_else(|e| e.into_inner());
-    for q in &lvl.quests {
-        if names.len() < MAX_NAMES || names.contains_key(&q.id) {
-            names.insert(q.id.clone(), q.name.clone());
-        }
-    }
-}
-
-/// A quest's name from its id, as the last level read that has it names it; else the id.
-pub fn quest_name(id: &str) -> String {
-    QUEST_NAMES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(id)
-        .cloned()
-        .unwrap_or_else(|| id.to_string())
+    crate::text::chapter::remember_names(
+        ID,
+        lvl.quests.iter().map(|q| (q.id.as_str(), q.name.as_str())),
+    );
 }

@@ -7,7 +7,6 @@
 use bevy::prelude::*;
 use hexx::Hex;
 
-use crate::content::At;
 use crate::text::Translations;
 use crate::view::chapter_map::{self, Mark};
 
@@ -75,17 +74,14 @@ fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     // The rooms: hidden ones say nothing of what they are. A name goes above its room, or
     // below when a room named earlier stands two hexes or less along the same row (the names
     // would run into each other); the Tomb keeps below for the countdown.
-    let mut above: Vec<At> = Vec::new();
+    let mut rows = chapter_map::LabelRows::default();
     for r in &lvl.rooms {
         let h = hex(r.at);
         if st.is_revealed(&r.id) {
-            let crowded = above
-                .iter()
-                .any(|a| a.1 == r.at.1 && (a.0 - r.at.0).abs() <= 2);
-            let dy = if crowded && r.kind != RoomKind::Tomb {
+            let dy = if rows.crowded(h) && r.kind != RoomKind::Tomb {
                 -19.0
             } else {
-                above.push(r.at);
+                rows.above(h);
                 17.0
             };
             let rgba = if r.kind == RoomKind::Tomb {

@@ -14,9 +14,9 @@ fn at(a: &(i32, i32)) -> String {
 }
 
 /// A quest's name from its id, for words that have no level at hand: as the level read names
-/// it (`data::quest_name`), else the id (its French comes from the name).
+/// it, else the id (its French comes from the name).
 pub fn quest_name(id: &str) -> String {
-    super::data::quest_name(id)
+    chapter::name_of(ID, id)
 }
 
 fn action(tr: &Translations, act: &str) -> String {

@@ -414,33 +414,18 @@ pub fn level(world: &World) -> MercLevel {
     chapter::level_fields::<MercLevel>(world, ID, remember_names)
 }
 
-/// The names of the places and cards of every level read, by id: an action's words have an
-/// id and no world to find its level in.
-static NAMES: std::sync::Mutex<BTreeMap<String, String>> = std::sync::Mutex::new(BTreeMap::new());
-
-/// Most names kept: levels are untrusted, and a long session reads many.
-const MAX_NAMES: usize = 1024;
-
+/// Keeps the places' and cards' names for the words and the panel (`text::chapter::name_of`).
 fn remember_names(lvl: &MercLevel) {
-    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-    let all = lvl
-        .places
-        .iter()
-        .map(|p| (&p.id, &p.name))
-        .chain(lvl.decks.values().flatten().map(|c| (&c.id, &c.name)));
-    for (id, name) in all {
-        if names.len() < MAX_NAMES || names.contains_key(id) {
-            names.insert(id.clone(), name.clone());
-        }
-    }
+    let places = lvl.places.iter().map(|p| (p.id.as_str(), p.name.as_str()));
+    let cards = lvl
+        .decks
+        .values()
+        .flatten()
+        .map(|c| (c.id.as_str(), c.name.as_str()));
+    crate::text::chapter::remember_names(ID, places.chain(cards));
 }
 
 /// A place's or a card's name from its id, as the last level read names it; else the id.
 pub fn name_of(id: &str) -> String {
-    NAMES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(id)
-        .cloned()
-        .unwrap_or_else(|| id.to_string())
+    crate::text::chapter::name_of(ID, id)
 }

@@ -33,21 +33,17 @@ fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
         .iter(world)
         .map(|o| (o.hex.x, o.hex.y))
         .collect();
-    let mut above: Vec<(i32, i32)> = Vec::new();
+    let mut rows = chapter_map::LabelRows::default();
     for p in &lvl.places {
         let at = Hex::new(p.at.0, p.at.1);
         let rgba = if p.kind.special() { SPECIAL } else { PLACE };
         let under_outpost = outposts
             .iter()
             .any(|o| o.1 == p.at.1 + 1 && (o.0 == p.at.0 || o.0 == p.at.0 - 1));
-        let crowded = under_outpost
-            || above
-                .iter()
-                .any(|a| a.1 == p.at.1 && (a.0 - p.at.0).abs() <= 2);
-        let dy = if crowded {
+        let dy = if under_outpost || rows.crowded(at) {
             -19.0
         } else {
-            above.push(p.at);
+            rows.above(at);
             17.0
         };
         v.push(Mark::Ring {

@@ -17,6 +17,7 @@
 use bevy::prelude::*;
 
 use crate::content::Camp;
+use crate::rules::GameWorld;
 use crate::rules::chapter;
 
 use super::data::{Assistant, Group, Merc, MercLevel, level, size};
@@ -260,16 +261,12 @@ pub fn phase_over(world: &mut World) -> bool {
     if !world.resource::<Mercs>().closing {
         return false;
     }
-    let first = chapter::participants(world, crate::content::Among::SeatsThenChaos)
-        .first()
-        .copied();
-    let c = world.resource::<crate::rules::Cycle>();
-    let now = match (c.turn, c.seat) {
-        (Camp::Chaos, _) => crate::content::Who::Chaos,
-        (Camp::Eladrins, Some(s)) => crate::content::Who::Seat(s),
-        (Camp::Eladrins, None) => crate::content::Who::Eladrins,
+    // Among those the level has take part (`among` may be changed by a level).
+    let crate::rules::StepKind::Round { among, .. } = world.step_kind() else {
+        return false;
     };
-    first == Some(now)
+    let first = chapter::participants(world, among).first().copied();
+    first == Some(chapter::turn_of(world))
 }
 
 /// Every group of `n` mercenaries `reserve` can form, kinds limited to `allowed`.
