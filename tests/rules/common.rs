@@ -390,3 +390,27 @@ pub fn base_campaign_at(
         .collect();
     (c, state)
 }
+
+/// The base content with the shipped level `id`, whose level and chapter fields
+/// (`ext[id]`, typed `T`) `edit` changes; the chapters installed.
+pub fn with_chapter_level<T: serde::Serialize + serde::de::DeserializeOwned>(
+    id: &str,
+    edit: impl FnOnce(&mut Level, &mut T),
+) -> ContentDb {
+    chaos_outpost::chapters::install_all();
+    let mut db = base();
+    let mut level = db.levels.get(id).cloned().expect("the level ships");
+    let mut ext: T = level
+        .ext
+        .get(id)
+        .expect("its fields")
+        .into_rust()
+        .expect("they read");
+    edit(&mut level, &mut ext);
+    level.ext.insert(
+        id.into(),
+        ron::value::RawValue::from_rust(&ext).expect("they write"),
+    );
+    db.levels.insert(id.into(), level);
+    db
+}

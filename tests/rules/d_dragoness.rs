@@ -22,25 +22,7 @@ use crate::common::{self, Scn};
 /// The dragoness level, its fields changed by `edit`, started with seed 7; nothing played yet
 /// beyond the cycle's first decision.
 fn game(edit: impl FnOnce(&mut Level, &mut DragonessLevel)) -> Scn {
-    chaos_outpost::chapters::install_all();
-    let mut db = common::base();
-    let mut level = db
-        .levels
-        .get("dragoness")
-        .cloned()
-        .expect("the level ships");
-    let mut ext: DragonessLevel = level
-        .ext
-        .get("dragoness")
-        .expect("its fields")
-        .into_rust()
-        .expect("they read");
-    edit(&mut level, &mut ext);
-    level.ext.insert(
-        "dragoness".into(),
-        ron::value::RawValue::from_rust(&ext).expect("they write"),
-    );
-    db.levels.insert("dragoness".into(), level);
+    let db = common::with_chapter_level("dragoness", edit);
     let mut app = setup::headless_app(Arc::new(db));
     setup::start_game(app.world_mut(), "dragoness", None, 7).expect("the level starts");
     Scn { app }

@@ -16,25 +16,7 @@ use crate::common::{self, Scn};
 /// The mercenaries level, its fields changed by `edit`, started with seed 7 and these seats;
 /// nothing played yet.
 fn game(players: &[&str], edit: impl FnOnce(&mut Level, &mut MercLevel)) -> Scn {
-    chaos_outpost::chapters::install_all();
-    let mut db = common::base();
-    let mut level = db
-        .levels
-        .get("mercenaries")
-        .cloned()
-        .expect("the level ships");
-    let mut ext: MercLevel = level
-        .ext
-        .get("mercenaries")
-        .expect("its fields")
-        .into_rust()
-        .expect("they read");
-    edit(&mut level, &mut ext);
-    level.ext.insert(
-        "mercenaries".into(),
-        ron::value::RawValue::from_rust(&ext).expect("they write"),
-    );
-    db.levels.insert("mercenaries".into(), level);
+    let db = common::with_chapter_level("mercenaries", edit);
     let mut app = setup::headless_app(Arc::new(db));
     let names: Vec<String> = players.iter().map(|p| p.to_string()).collect();
     setup::start_game_for(app.world_mut(), "mercenaries", None, 7, &names)
