@@ -111,6 +111,8 @@ pub struct ScoreRule {
     pub per_cycle_saved: u32,
     /// The cycles a chapter is expected to take.
     pub par: u32,
+    /// For each point of glory a seat won, where a chapter counts glory (all seats summed).
+    pub per_glory: u32,
 }
 
 impl Default for ScoreRule {
@@ -121,6 +123,7 @@ impl Default for ScoreRule {
             per_tech: 15,
             per_cycle_saved: 5,
             par: 15,
+            per_glory: 2,
         }
     }
 }

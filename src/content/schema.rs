@@ -1277,10 +1277,32 @@ pub struct Level {
     /// core's cycle, R2 to R9. A step may be given to another camp or seat (`by`, `among`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<Vec<StepPlay>>,
+    /// The Eladrin seats it is played by at least: a game started with fewer players (solo
+    /// play) fills the others with AI seats (a chapter where seats compete for slots needs
+    /// rivals). None: any number, one by default.
+    #[serde(default, skip_serializing_if = "LevelSeats::is_default")]
+    pub seats: LevelSeats,
     /// Each chapter's own level fields, by chapter id, read by that chapter (`rules::chapter`).
     /// Kept as written (raw RON), so a chapter's own enums and resource maps read back whole.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub ext: BTreeMap<String, Box<ron::value::RawValue>>,
+}
+
+/// The seats a level is played by at least, and the names of the AI seats that fill them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LevelSeats {
+    /// At least this many Eladrin seats (at most 8; 0 or 1: no filling).
+    pub min: u8,
+    /// The AI seats' names, in order (each gets ` (AI)`); past the list, `Seat 2`, `Seat 3`…
+    pub names: Vec<String>,
+}
+
+impl LevelSeats {
+    /// No filling asked for.
+    pub fn is_default(&self) -> bool {
+        *self == LevelSeats::default()
+    }
 }
 
 /// Who decides a step, or takes a turn in one: a camp, or one Eladrin seat (a hot-seat player,

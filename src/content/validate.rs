@@ -1309,6 +1309,22 @@ fn level_armies(db: &ContentDb, l: &Level, r: &mut Report) {
 
 /// The difficulties, the victory conditions and the research excluded from the deck.
 fn level_choices(db: &ContentDb, l: &Level, r: &mut Report) {
+    if l.seats.min > 8 {
+        r.err(
+            &["seats", "min"],
+            "seats.min".into(),
+            format!("{} seats: a game has at most 8", l.seats.min),
+        );
+    }
+    for (i, n) in l.seats.names.iter().enumerate() {
+        if n.trim().is_empty() || n.chars().count() > 24 || i >= 8 {
+            r.err(
+                &["seats", "names"],
+                format!("seats.names[{i}]"),
+                format!("`{n}`: an AI seat's name is 1 to 24 characters, 8 names at most"),
+            );
+        }
+    }
     for id in l.difficulty_tweaks.keys() {
         if db.difficulty(id).is_none() {
             r.err(

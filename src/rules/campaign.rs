@@ -231,6 +231,10 @@ pub struct Left {
     pub artifacts: Vec<String>,
     /// Every outpost's stock, summed.
     pub stock: Stock,
+    /// Each seat's glory, where a chapter counts it (`chapter::glory`): the seat's name (an
+    /// AI seat's included) and its glory, in seat order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub glory: Vec<(String, u32)>,
 }
 
 /// The flag an ending sets, for branches (`content::campaign::When::Flag`).
@@ -289,6 +293,17 @@ pub fn left_by(world: &mut World) -> Left {
         new_research,
         artifacts,
         stock,
+        glory: {
+            let players = &world.resource::<super::GameSetup>().players;
+            super::chapter::glory(world)
+                .into_iter()
+                .enumerate()
+                .map(|(i, g)| {
+                    let name = players.get(i).cloned();
+                    (name.unwrap_or_else(|| format!("Seat {}", i + 1)), g)
+                })
+                .collect()
+        },
     }
 }
 
@@ -312,6 +327,10 @@ pub struct ChapterRecord {
     /// The veterans who mustered for it and fell, by name.
     #[serde(default)]
     pub fell: Vec<String>,
+    /// Each seat's glory in it, by seat name in seat order (empty where the chapter counts
+    /// none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub glory: Vec<(String, u32)>,
 }
 
 /// The campaign between chapters (K4).
@@ -538,10 +557,39 @@ impl CampaignState {
         if !left.won {
             return 0;
         }
+        let glory: u32 = left.glory.iter().fold(0u32, |a, g| a.saturating_add(g.1));
         s.won
             + s.per_survivor * left.survivors.len() as u32
             + s.per_tech * left.new_research
             + s.per_cycle_saved * s.par.saturating_sub(left.cycles)
+            + s.per_glory.saturating_mul(glory)
+    }
+
+    /// Each seat's glory over the campaign, by name in the order they first won some: for each
+    /// chapter, the glory of the won attempt its score counts (the best), summed. Each seat's
+    /// own score in co-op.
+    pub fn glory_by_seat(&self) -> Vec<(String, u32)> {
+        let mut total: Vec<(String, u32)> = Vec::new();
+        let mut chapters: Vec<&str> = self.done.iter().map(|r| r.chapter.as_str()).collect();
+        chapters.sort_unstable();
+        chapters.dedup();
+        for c in chapters {
+            // The first of the best won attempts, as `finish` counts the score.
+            let best = self.done.iter().filter(|r| r.chapter == c && r.won).fold(
+                None::<&ChapterRecord>,
+                |b, r| match b {
+                    Some(b) if b.score >= r.score => Some(b),
+                    _ => Some(r),
+                },
+            );
+            for (name, g) in best.iter().flat_map(|r| r.glory.iter()).take(8) {
+                match total.iter_mut().find(|(n, _)| n == name) {
+                    Some(t) => t.1 = t.1.saturating_add(*g),
+                    None => total.push((name.clone(), *g)),
+                }
+            }
+        }
+        total
     }
 
     /// Records the end of the current chapter, played with `carry`, and moves the campaign on
@@ -571,6 +619,12 @@ impl CampaignState {
             flags: left.flags.clone(),
             kept: Vec::new(),
             fell: Vec::new(),
+            glory: left
+                .glory
+                .iter()
+                .take(8)
+                .map(|(n, g)| (n.chars().take(MAX_NAME).collect(), *g))
+                .collect(),
         };
         if matches!(go, Goto::Chapter(_) | Goto::Victory) {
             let rule = &campaign.carry;
@@ -753,6 +807,17 @@ impl CampaignState {
             return bad(
                 "done",
                 format!("no chapter `{}` in the campaign", r.chapter),
+            );
+        }
+        if let Some(r) = self.done.iter().find(|r| {
+            r.glory.len() > 8 || r.glory.iter().any(|(n, _)| n.chars().count() > MAX_NAME)
+        }) {
+            return bad(
+                "done",
+                format!(
+                    "`{}` counts glory for more than 8 seats, or a name too long",
+                    r.chapter
+                ),
             );
         }
         if self.roster.len() > MAX_VETERANS as usize {

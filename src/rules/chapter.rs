@@ -20,6 +20,8 @@
 //!   after the level's armies and a campaign's carry are placed (its expedition teams).
 //! - `add_chapter_after`: what the chapter does after any action is applied, with the events
 //!   it told (an army that walked into a hidden room reveals it).
+//! - `add_chapter_glory`: each seat's glory as the chapter counts it (in co-op, each seat's
+//!   own score): shown at the game's end, and carried into the campaign's score.
 //!
 //! Which chapters a game plays comes from its level (`Level::chapters`): a chapter installed in
 //! the program but not in the level changes nothing in that game. The program installs its
@@ -146,6 +148,10 @@ pub type After = fn(&mut World, Camp, &Action, &[super::GameEvent]);
 /// to start it.
 pub type Setup = fn(&mut World) -> Result<(), String>;
 
+/// Each Eladrin seat's glory as a chapter counts it now (index: seat; a seat it does not
+/// list has none).
+pub type Glory = fn(&World) -> Vec<u32>;
+
 /// A chapter's typed refusal as the core carries it (for a `Veto`).
 pub fn refusal<R: ChapterRefusal>(chapter: &str, r: &R) -> Refusal {
     Refusal::Chapter {
@@ -187,6 +193,7 @@ pub struct Chapters {
     vetoes: Vec<(&'static str, Veto)>,
     afters: Vec<(&'static str, After)>,
     setups: Vec<(&'static str, Setup)>,
+    glories: Vec<(&'static str, Glory)>,
 }
 
 /// A chapter plugin's builder, as installed.
@@ -240,9 +247,18 @@ pub trait ChapterAppExt {
     /// What the chapter sets up at the start of a game that plays it (after the level's
     /// armies and a campaign's carry; before the first cycle runs). Its error stops the start.
     fn add_chapter_setup(&mut self, chapter: &'static str, setup: Setup) -> &mut Self;
+    /// How the chapter counts each seat's glory, while it is in play.
+    fn add_chapter_glory(&mut self, chapter: &'static str, glory: Glory) -> &mut Self;
 }
 
 impl ChapterAppExt for App {
+    fn add_chapter_glory(&mut self, chapter: &'static str, glory: Glory) -> &mut Self {
+        self.world_mut()
+            .get_resource_or_insert_with(Chapters::default)
+            .glories
+            .push((chapter, glory));
+        self
+    }
     fn add_chapter_veto(&mut self, chapter: &'static str, veto: Veto) -> &mut Self {
         self.world_mut()
             .get_resource_or_insert_with(Chapters::default)
@@ -575,6 +591,31 @@ pub(super) fn candidates(world: &mut World, by: Camp, v: &mut Vec<Action>) {
 /// player whose Eladrin turn it is.
 pub fn current_seat(world: &World) -> u8 {
     world.resource::<Cycle>().acting_seat()
+}
+
+/// Each Eladrin seat's glory (index: seat), summed over the chapters in play that count it;
+/// empty when none does (the game has no glory to show).
+pub fn glory(world: &World) -> Vec<u32> {
+    let Some(chapters) = world.get_resource::<Chapters>() else {
+        return Vec::new();
+    };
+    let in_play = world.resource::<InPlay>();
+    let mut total: Vec<u32> = Vec::new();
+    for (chapter, count) in &chapters.glories {
+        if !in_play.has(chapter) {
+            continue;
+        }
+        if total.is_empty() {
+            total = vec![0; seats(world) as usize];
+        }
+        for (i, g) in count(world).into_iter().enumerate().take(8) {
+            if i >= total.len() {
+                total.resize(i + 1, 0);
+            }
+            total[i] = total[i].saturating_add(g);
+        }
+    }
+    total
 }
 
 /// How many Eladrin seats the game has (at least one).

@@ -60,6 +60,41 @@ pub fn set_players(world: &mut World, names: &[String]) {
     world.resource_mut::<GameSetup>().players = v;
 }
 
+/// Whether a seat's name gives it to the Eladrin AI: `AI`, or a name ending in `(AI)` (the
+/// window's driver plays such a seat; a level's filled seats are named so).
+pub fn is_ai_name(name: &str) -> bool {
+    let n = name.trim();
+    n.eq_ignore_ascii_case("ai") || n.to_ascii_lowercase().ends_with("(ai)")
+}
+
+/// A level played by at least `seats.min` seats: the players missing (solo play, or fewer
+/// partners than the level needs) become AI seats, named from the level, after the players.
+fn fill_seats(world: &mut World, seats: &crate::content::LevelSeats) {
+    let mut setup = world.resource_mut::<GameSetup>();
+    if setup.players.is_empty() && seats.min > 1 {
+        setup.players.push("Eladrins".into());
+    }
+    let want = seats.min.min(8) as usize;
+    let mut n = 0;
+    while setup.players.len() < want {
+        let i = setup.players.len();
+        let name = loop {
+            let base = seats
+                .names
+                .get(n)
+                .map(|s| s.chars().take(24).collect::<String>())
+                .unwrap_or_else(|| format!("Seat {}", i + 1));
+            n += 1;
+            let name = format!("{} (AI)", base.trim());
+            // A name a player already took is skipped.
+            if !setup.players.contains(&name) || n > 16 {
+                break name;
+            }
+        };
+        setup.players.push(name);
+    }
+}
+
 /// Clears any game in the world and starts `level` with `difficulty` (the level's default when
 /// `None`) and `seed`, then runs the cycle to its first decision.
 pub fn start_game(
@@ -201,6 +236,7 @@ fn spawn_game_with(
     if !players.is_empty() {
         set_players(world, players);
     }
+    fill_seats(world, &level.seats);
     world.insert_resource(super::CycleOrder(order));
     world.insert_resource(super::chapter::InPlay(level.chapters.clone()));
     super::chapter::reset(world);

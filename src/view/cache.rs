@@ -47,6 +47,9 @@ pub struct ViewCache {
     /// The chapters' own panels, each with its state as the seat at the screen may see it
     /// (`chapter_panel`), and that seat; empty while nobody is at the screen.
     pub chapter_panels: (u8, Vec<super::chapter_panel::Seen>),
+    /// Each seat's glory where a chapter in play counts it (`rules::chapter::glory`), for the
+    /// end-of-game window; empty otherwise.
+    pub glory: Vec<u32>,
     /// (actions, cycle, step) the forecast was computed at.
     forecast_at: Option<(usize, u32, usize)>,
 }
@@ -291,12 +294,14 @@ fn refresh_cache(
     let at_screen = key.at_screen;
     *last = Some(key);
     let tracks = crate::rules::tracks::rows(world);
+    let glory = crate::rules::chapter::glory(world);
     let panels = match at_screen {
         Some(seat) => (seat, super::chapter_panel::seen(world, seat)),
         None => (0, Vec::new()),
     };
     let mut c = world.resource_mut::<ViewCache>();
     c.tracks = tracks;
+    c.glory = glory;
     c.chapter_panels = panels;
     let over = world.resource::<Outcome>().winner.is_some();
     let eladrins_decide = world.deciding() == Camp::Eladrins;

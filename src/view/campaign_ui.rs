@@ -894,6 +894,12 @@ fn chapters_page(ui: &mut egui::Ui, s: &mut CampaignScreen, db: &ContentDb, tr: 
         "{} · score {} · {}",
         &[&difficulty, &state.score, &state.players.join(", ")],
     ));
+    let mut glory = state.glory_by_seat();
+    glory.sort_by_key(|(_, g)| std::cmp::Reverse(*g));
+    if !glory.is_empty() {
+        let line: Vec<String> = glory.iter().map(|(n, g)| format!("{n} {g}")).collect();
+        ui.label(tr.f("Glory over the campaign: {}", &[&line.join(" · ")]));
+    }
     match state.ended {
         Some(true) => {
             ui.label(egui::RichText::new(tr.t("The campaign is won")).strong());
@@ -1111,6 +1117,18 @@ fn result_page(ui: &mut egui::Ui, s: &mut CampaignScreen, db: &ContentDb, tr: &T
     }
     if !f.record.fell.is_empty() {
         ui.label(tr.f("Fell: {}", &[&f.record.fell.join(", ")]));
+    }
+    // Each seat's own score in co-op: this chapter's glory, then the campaign's.
+    if !f.record.glory.is_empty() {
+        let mut here = f.record.glory.clone();
+        here.sort_by_key(|(_, g)| std::cmp::Reverse(*g));
+        super::menu::glory_lines(ui, tr, &here);
+        let mut all = state.glory_by_seat();
+        all.sort_by_key(|(_, g)| std::cmp::Reverse(*g));
+        if !all.is_empty() {
+            let line: Vec<String> = all.iter().map(|(n, g)| format!("{n} {g}")).collect();
+            ui.label(tr.f("Glory over the campaign: {}", &[&line.join(" · ")]));
+        }
     }
     if matches!(f.go, Goto::Chapter(_) | Goto::Victory) {
         ui.label(egui::RichText::new(tr.t("The roster")).strong());

@@ -8,10 +8,10 @@
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 
-use crate::content::{Camp, Content};
+use crate::content::{Camp, Content, Who};
 use crate::rules::chapter::Viewer;
 use crate::rules::snapshot::{capture_seen_by, restore};
-use crate::rules::{Action, ActionLog, ActionRequest, Cycle, GameWorld, Outcome, setup};
+use crate::rules::{Action, ActionLog, ActionRequest, Cycle, GameWorld, Outcome, StepKind, setup};
 
 /// The AI's answer to come: who acts, and what (none if the snapshot could not be restored).
 type Thought = Task<Option<(Camp, Action)>>;
@@ -50,8 +50,13 @@ pub(super) fn plugin(app: &mut App) {
 /// Whether a hot-seat player's name gives the seat to the Eladrin AI: `AI`, or a name ending
 /// in `(AI)`.
 pub fn is_ai_seat(name: &str) -> bool {
-    let n = name.trim();
-    n.eq_ignore_ascii_case("ai") || n.to_ascii_lowercase().ends_with("(ai)")
+    crate::rules::setup::is_ai_name(name)
+}
+
+/// How many seats people play (not the AI): the hand-off screen is for two or more.
+pub fn human_seats(world: &World) -> usize {
+    let players = &world.resource::<crate::rules::GameSetup>().players;
+    players.iter().filter(|p| !is_ai_seat(p)).count().max(1)
 }
 
 /// Whether the hot-seat player whose turn it is has given the seat to the AI.
@@ -112,8 +117,14 @@ fn play_ai_turns(world: &mut World) {
         d.since = 0.0;
     }
     let waiting = world.deciding();
-    // A hot-seat seat given to the AI (`--players Ana,AI`) plays its main-phase turns itself.
-    let ai_seat = world.in_turns() && seat_is_ai(world);
+    // A hot-seat seat given to the AI (`--players Ana,AI`, or a level's filled seat) plays its
+    // own turns: the main phase's, a chapter's rounds and the decisions given to it.
+    let by_seat = match world.step_kind() {
+        StepKind::Turns | StepKind::Round { .. } => true,
+        StepKind::Decision { by, .. } => matches!(by, Who::Seat(_)),
+        StepKind::Automatic => false,
+    };
+    let ai_seat = by_seat && seat_is_ai(world);
     if waiting == Camp::Eladrins && !world.resource::<Driver>().autoplay_eladrins && !ai_seat {
         return;
     }

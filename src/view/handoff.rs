@@ -33,12 +33,20 @@ impl HandOff {
 }
 
 /// The seat at the screen, whose hidden cards the panels may show (`chapter_panel`): with one
-/// Eladrin player, the seat whose turn it is (nobody else looks); in hot-seat, the seat that
+/// person playing, their seat (beside AI seats, whose cards stay hidden); in hot-seat, the seat that
 /// last took the keyboard at the hand-off screen. `None` while the hand-off screen waits or
 /// before anyone took the keyboard: then nothing hidden is shown.
 pub fn at_screen(world: &World) -> Option<u8> {
-    if world.resource::<GameSetup>().players.len() < 2 {
-        return Some(crate::rules::chapter::current_seat(world));
+    if super::driver::human_seats(world) < 2 {
+        // One person plays, beside AI seats: their seat (an AI seat's cards stay hidden).
+        let players = &world.resource::<GameSetup>().players;
+        return Some(
+            players
+                .iter()
+                .position(|p| !super::driver::is_ai_seat(p))
+                .map(|i| i as u8)
+                .unwrap_or_else(|| crate::rules::chapter::current_seat(world)),
+        );
     }
     let h = world.get_resource::<HandOff>()?;
     if h.waiting_for.is_some() {
@@ -56,7 +64,7 @@ pub(super) fn plugin(app: &mut App) {
 /// Hides the board when an Eladrin turn of another hot-seat player begins.
 fn watch_turns(world: &mut World) {
     let players = world.resource::<GameSetup>().players.clone();
-    if players.len() < 2 || world.resource::<Outcome>().winner.is_some() {
+    if super::driver::human_seats(world) < 2 || world.resource::<Outcome>().winner.is_some() {
         world.resource_mut::<HandOff>().waiting_for = None;
         return;
     }

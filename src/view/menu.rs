@@ -225,6 +225,14 @@ fn run_menu_commands(world: &mut World) {
     world.resource_mut::<Menu>().message = message;
 }
 
+/// The menu's other resources: help, words, keys, the campaign a chapter game belongs to.
+type MenuRes<'w> = (
+    ResMut<'w, super::help::Help>,
+    Res<'w, crate::text::Translations>,
+    Res<'w, crate::app::keys::Keymap>,
+    Res<'w, crate::rules::campaign::CampaignRun>,
+);
+
 #[allow(clippy::too_many_arguments)]
 fn draw_menu(
     mut contexts: EguiContexts,
@@ -238,12 +246,8 @@ fn draw_menu(
     time: Res<Time>,
     mut saves_seen: Local<Option<(f32, bool, bool)>>,
     mut slots_seen: Local<Vec<snapshot::SlotInfo>>,
-    (mut help, tr, keymap, campaign_run): (
-        ResMut<super::help::Help>,
-        Res<crate::text::Translations>,
-        Res<crate::app::keys::Keymap>,
-        Res<crate::rules::campaign::CampaignRun>,
-    ),
+    (mut help, tr, keymap, campaign_run): MenuRes,
+    (cache, setup): (Res<super::cache::ViewCache>, Res<crate::rules::GameSetup>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     // A campaign chapter's end has a window of its own (campaign_ui).
@@ -252,7 +256,10 @@ fn draw_menu(
         && !menu.campaign
         && campaign_run.is_none()
     {
-        the_end(ctx, &mut menu, &tr, w, &outcome, &research, &history);
+        let glory = seats_glory(&setup.players, &cache.glory);
+        the_end(
+            ctx, &mut menu, &tr, w, &outcome, &research, &history, &glory,
+        );
     }
     if !menu.open {
         return Ok(());
@@ -309,7 +316,50 @@ pub(super) fn end_window<'a>(ctx: &egui::Context, title: &str, id: &str) -> egui
         .resizable(false)
 }
 
-/// The end-of-game window: victory or defeat, why, the game's chart, back to the menu.
+/// Each seat's name with its glory, the most first (ties in seat order); empty where no
+/// chapter counts glory.
+pub(super) fn seats_glory(players: &[String], glory: &[u32]) -> Vec<(String, u32)> {
+    let mut v: Vec<(String, u32)> = glory
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let name = players.get(i).cloned().unwrap_or_else(|| "Eladrins".into());
+            (name, *g)
+        })
+        .collect();
+    v.sort_by_key(|(_, g)| std::cmp::Reverse(*g));
+    v
+}
+
+/// Each seat's glory, one line each, the most first: each seat's own score in co-op.
+pub(super) fn glory_lines(
+    ui: &mut egui::Ui,
+    tr: &crate::text::Translations,
+    glory: &[(String, u32)],
+) {
+    if glory.is_empty() {
+        return;
+    }
+    ui.separator();
+    ui.label(egui::RichText::new(tr.t("Each seat's glory")).strong());
+    let top = glory.first().map(|(_, g)| *g);
+    egui::Grid::new("glory").num_columns(2).show(ui, |ui| {
+        for (name, g) in glory {
+            let text = egui::RichText::new(name.as_str());
+            ui.label(if Some(*g) == top && *g > 0 {
+                text.strong().color(egui::Color32::from_rgb(240, 200, 90))
+            } else {
+                text
+            });
+            ui.label(tr.f("{} glory", &[g]));
+            ui.end_row();
+        }
+    });
+}
+
+/// The end-of-game window: victory or defeat, why, each seat's glory, the game's chart, back
+/// to the menu.
+#[allow(clippy::too_many_arguments)]
 fn the_end(
     ctx: &egui::Context,
     menu: &mut Menu,
@@ -318,6 +368,7 @@ fn the_end(
     outcome: &Outcome,
     research: &Research,
     history: &super::cards::History,
+    glory: &[(String, u32)],
 ) {
     end_window(ctx, &tr.t("The end"), "the_end").show(ctx, |ui| {
         ui.heading(tr.t(match w {
@@ -331,6 +382,7 @@ fn the_end(
             "After {} cycles, {} technologies researched.",
             &[&outcome.cycle, &research.done.len()],
         ));
+        glory_lines(ui, tr, glory);
         super::cards::chart(ui, &history.0, tr);
         if ui.button(tr.t("Main menu")).clicked() {
             menu.open = true;

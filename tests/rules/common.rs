@@ -72,6 +72,7 @@ impl Builder {
                 difficulty_tweaks: Default::default(),
                 chapters: vec![],
                 steps: None,
+                seats: Default::default(),
                 ext: Default::default(),
             },
             seed: 7,

@@ -13,10 +13,13 @@ use chaos_outpost::rules::{Action, Cycle, GameWorld, Modifiers, setup};
 
 use crate::common::{self, Scn};
 
-/// The mercenaries level, its fields changed by `edit`, started with seed 7 and these seats;
-/// nothing played yet.
+/// The mercenaries level, its fields changed by `edit`, started with seed 7 and these seats
+/// (no AI seat filling them up unless `edit` asks); nothing played yet.
 fn game(players: &[&str], edit: impl FnOnce(&mut Level, &mut MercLevel)) -> Scn {
-    let db = common::with_chapter_level("mercenaries", edit);
+    let db = common::with_chapter_level("mercenaries", |l, m| {
+        l.seats = Default::default();
+        edit(l, m)
+    });
     let mut app = setup::headless_app(Arc::new(db));
     let names: Vec<String> = players.iter().map(|p| p.to_string()).collect();
     setup::start_game_for(app.world_mut(), "mercenaries", None, 7, &names)
@@ -730,4 +733,146 @@ fn campaign_veterans_muster_at_windhold_and_only_those_admitted() {
         .map(|v| v.kind.clone())
         .collect();
     assert_eq!(kinds, ["ranger"]);
+}
+
+/// The co-op rule: played alone, the level's other seats are AI seats (`Level::seats`),
+/// named from the level after the players, each with its sheet and its turn in the rounds (M1);
+/// a level asking for more than 8 seats is refused at its file, line and field.
+#[test]
+fn m1_played_alone_the_other_seats_are_ai_rivals() {
+    chaos_outpost::chapters::install_all();
+    let db = common::base();
+    let mut app = setup::headless_app(Arc::new(db.clone()));
+    setup::start_game(app.world_mut(), "mercenaries", None, 7).expect("starts");
+    let w = app.world_mut();
+    let players = w
+        .resource::<chaos_outpost::rules::GameSetup>()
+        .players
+        .clone();
+    assert_eq!(players, ["Eladrins", "Thorn (AI)", "Mirelle (AI)"]);
+    assert!(players[1..].iter().all(|p| setup::is_ai_name(p)));
+    assert!(!setup::is_ai_name(&players[0]));
+    let sheets: Vec<u8> = w.resource::<Mercs>().seats.keys().copied().collect();
+    assert_eq!(sheets, [0, 1, 2]);
+    // Two players: one rival fills the third seat.
+    let mut s = Scn { app };
+    setup::start_game_for(
+        s.w(),
+        "mercenaries",
+        None,
+        7,
+        &["Ana".to_string(), "Bo".to_string()],
+    )
+    .expect("starts");
+    let players = s
+        .w()
+        .resource::<chaos_outpost::rules::GameSetup>()
+        .players
+        .clone();
+    assert_eq!(players, ["Ana", "Bo", "Thorn (AI)"]);
+    // The rival takes its turn in the round, after the players and before the poachers.
+    enter(&mut s, merc::ACTION_STEP);
+    let mut order = vec![turn(&mut s)];
+    for _ in 0..3 {
+        s.submit_as(Camp::Eladrins, Action::Pass)
+            .or_else(|_| s.submit_as(Camp::Chaos, Action::Pass))
+            .expect("a pass");
+        order.push(turn(&mut s));
+    }
+    assert_eq!(
+        order[..3],
+        [
+            (Camp::Eladrins, 0),
+            (Camp::Eladrins, 1),
+            (Camp::Eladrins, 2)
+        ]
+    );
+    assert_eq!(order[3].0, Camp::Chaos);
+    // A level asking for 9 seats is refused where it says so.
+    let mut files = chaos_outpost::content::embedded_files();
+    let lv = files
+        .iter_mut()
+        .find(|f| f.path.ends_with("levels/mercenaries.ron"))
+        .expect("the level's file");
+    lv.text = lv.text.replace("seats: (min: 3,", "seats: (min: 9,");
+    let ps = chaos_outpost::content::ContentDb::from_files(files).expect_err("refused");
+    let p = ps
+        .iter()
+        .find(|p| p.file.ends_with("mercenaries.ron"))
+        .unwrap_or_else(|| panic!("no problem in the level: {ps:?}"));
+    assert!(p.message.contains("at most 8"), "{p:?}");
+    assert!(p.line > 1, "{p:?}");
+}
+
+/// The co-op rule: each seat keeps its own glory (`final_glory`, heroes and objectives
+/// counted), shown at the end by name (`chapter::glory`, `Left::glory`, AI seats included), and
+/// a won chapter carries it into the campaign's score (`per_glory`) and each seat's total.
+#[test]
+fn m13_each_seat_keeps_its_glory_into_the_campaign_score() {
+    chaos_outpost::chapters::install_all();
+    let db = common::base();
+    let (c, mut state) = common::base_campaign_at(&db, "wyvern_wardens", Some("first_light"), &[]);
+    let def = c.chapter("wyvern_wardens").expect("the chapter").clone();
+    let carry = state.carry_in(&def, &[]);
+    let mut app = setup::headless_app(Arc::new(db.clone()));
+    let players = ["Ana".to_string(), "Bo".to_string()];
+    setup::start_chapter(
+        app.world_mut(),
+        "mercenaries",
+        Some("normal"),
+        3,
+        &players,
+        &carry,
+    )
+    .expect("starts");
+    let mut s = Scn { app };
+    set(&mut s, |m| {
+        m.seats.get_mut(&0).expect("Ana").glory = 7;
+        m.seats.get_mut(&1).expect("Bo").glory = 3;
+        m.seats.get_mut(&2).expect("the rival").glory = 5;
+    });
+    assert_eq!(chaos_outpost::rules::chapter::glory(s.w()), [7, 3, 5]);
+    let mut left = chaos_outpost::rules::campaign::left_by(s.w());
+    assert_eq!(
+        left.glory,
+        [
+            ("Ana".to_string(), 7),
+            ("Bo".to_string(), 3),
+            ("Thorn (AI)".to_string(), 5)
+        ]
+    );
+    // Lost, a chapter scores nothing; won, each point of glory counts `per_glory`.
+    left.won = false;
+    assert_eq!(
+        chaos_outpost::rules::campaign::CampaignState::score_of(&c, &left),
+        0
+    );
+    left.won = true;
+    let without = {
+        let mut l = left.clone();
+        l.glory.clear();
+        chaos_outpost::rules::campaign::CampaignState::score_of(&c, &l)
+    };
+    assert_eq!(c.score.per_glory, 2);
+    assert_eq!(
+        chaos_outpost::rules::campaign::CampaignState::score_of(&c, &left),
+        without + 2 * 15
+    );
+    state.finish(&c, &db, &carry, &left);
+    let rec = state.done.last().expect("recorded");
+    assert_eq!(rec.glory.len(), 3);
+    let mut all = state.glory_by_seat();
+    all.sort();
+    assert_eq!(
+        all,
+        [
+            ("Ana".to_string(), 7),
+            ("Bo".to_string(), 3),
+            ("Thorn (AI)".to_string(), 5)
+        ]
+    );
+    // A level without the chapter counts no glory.
+    let mut other = setup::headless_app(Arc::new(db));
+    setup::start_game(other.world_mut(), "first_light", None, 3).expect("starts");
+    assert!(chaos_outpost::rules::chapter::glory(other.world_mut()).is_empty());
 }

@@ -220,6 +220,7 @@ pub fn build(app: &mut App) {
         .add_systems(StepSchedule(RAID_STEP), phases::raid)
         .add_systems(StepSchedule(RESET_STEP), phases::reset)
         .add_chapter_setup(ID, phases::setup)
+        .add_chapter_glory(ID, phases::glory_by_seat)
         .add_chapter_scorer(ID, Camp::Eladrins, ai::act)
         .add_chapter_scorer(ID, Camp::Chaos, ai::act);
 }

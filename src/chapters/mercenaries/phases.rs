@@ -326,6 +326,21 @@ pub fn reset(world: &mut World) {
     world.insert_resource(st);
 }
 
+/// Each seat's glory as the game's end would count it now (`final_glory`), for the core's
+/// end-of-game window and the campaign's score.
+pub fn glory_by_seat(world: &World) -> Vec<u32> {
+    let lvl = super::data::level(world);
+    let st = world.resource::<Mercs>();
+    let n = st.seats.keys().next_back().map_or(0, |k| *k as usize + 1);
+    let mut v = vec![0; n.min(8)];
+    for (seat, sh) in &st.seats {
+        if let Some(g) = v.get_mut(*seat as usize) {
+            *g = final_glory(&lvl, sh);
+        }
+    }
+    v
+}
+
 /// A seat's glory as the game's end counts it: what it won, its heroes linked to a dragon,
 /// its objectives met.
 pub fn final_glory(lvl: &MercLevel, s: &Sheet) -> u32 {
