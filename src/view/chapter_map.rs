@@ -68,12 +68,26 @@ pub enum Mark {
     },
 }
 
-/// Names on the map that must not run into each other: a name goes above its hex unless one
-/// already above stands two hexes or less along the same row (`crowded`); then below.
+/// Names on the map that must not run into each other. The simple rule (`crowded`, `above`):
+/// a name goes above its hex unless one already above stands two hexes or less along the same
+/// row; then below. The measured rule (`reserve`, `place`): each name is a box as wide as its
+/// text, put at the first of a few heights around its hex where it meets no box placed yet.
 #[derive(Debug, Default)]
 pub struct LabelRows {
     above: Vec<Hex>,
+    boxes: Vec<Rect>,
 }
+
+/// A map label's box at zoom 1: the Hack face at 12 px advances about 7.2 px a character.
+fn label_box(at: Hex, chars: usize, dy: f32) -> Rect {
+    let c = super::layout().hex_to_world_pos(at) + Vec2::new(0.0, dy);
+    Rect::from_center_size(c, Vec2::new(chars as f32 * 7.2 + 6.0, 14.0))
+}
+
+/// The heights tried for a name, nearest its hex first: above, below, then further out.
+pub const NAME_HEIGHTS: [f32; 6] = [17.0, -19.0, 31.0, -33.0, 3.0, -5.0];
+/// The heights tried for a small mark under a name (a count): below, above, further out.
+pub const MARK_HEIGHTS: [f32; 4] = [-19.0, 17.0, -33.0, 31.0];
 
 impl LabelRows {
     /// Whether a name above `at` would run into one placed above already.
@@ -86,6 +100,42 @@ impl LabelRows {
     /// A name goes above `at`.
     pub fn above(&mut self, at: Hex) {
         self.above.push(at);
+    }
+
+    /// A label the map draws already (an outpost's name) that others must keep clear of.
+    pub fn reserve(&mut self, at: Hex, chars: usize, dy: f32) {
+        self.boxes.push(label_box(at, chars, dy));
+    }
+
+    /// The first of `heights` where a text of `chars` characters on `at` meets no label placed
+    /// yet (when every one does, the one it overlaps least); the label is placed there.
+    pub fn place(&mut self, at: Hex, chars: usize, heights: &[f32]) -> f32 {
+        let overlap = |dy: f32| -> f32 {
+            let b = label_box(at, chars, dy);
+            self.boxes
+                .iter()
+                .map(|o| {
+                    let i = o.intersect(b);
+                    if i.is_empty() {
+                        0.0
+                    } else {
+                        i.width() * i.height()
+                    }
+                })
+                .sum()
+        };
+        let mut best = (f32::INFINITY, heights.first().copied().unwrap_or(17.0));
+        for dy in heights.iter().copied() {
+            let o = overlap(dy);
+            if o < best.0 {
+                best = (o, dy);
+            }
+            if o == 0.0 {
+                break;
+            }
+        }
+        self.boxes.push(label_box(at, chars, best.1));
+        best.1
     }
 }
 

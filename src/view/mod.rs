@@ -9,6 +9,7 @@ pub mod campaign_ui;
 pub mod cards;
 pub mod chapter_map;
 pub mod chapter_panel;
+pub mod chapter_show;
 pub mod driver;
 pub mod frames;
 pub mod handoff;
@@ -79,6 +80,7 @@ impl Plugin for GamePlugin {
             map_cache::plugin,
             campaign_ui::plugin,
             chapter_map::plugin,
+            chapter_show::plugin,
         ))
         .init_resource::<Decor>()
         .add_systems(

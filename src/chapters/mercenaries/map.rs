@@ -1,21 +1,31 @@
 //! The chapter on the map (`view::chapter_map`) and in the help: each place ringed on its hex
 //! with its name (the special places in another colour), how many of its slots are taken (red
-//! when the poachers stand there), and the rules M1–M15 in the help (EN/FR).
+//! when the poachers stand there), and the rules M1–M15 in the help (EN/FR). The reward phase
+//! (M13) is played place by place over the map (`view::chapter_show`): each place's claims on
+//! a card, its hex ringed in gold, in the order the rules claim them; then the raid's Flame.
 
 use bevy::prelude::*;
 use hexx::Hex;
 
+use crate::rules::GameSetup;
 use crate::text::Translations;
+use crate::text::chapter::name_of;
 use crate::view::chapter_map::{self, Mark};
+use crate::view::chapter_show::{self, Beat};
 
 use super::ID;
 use super::data::level;
+use super::phases::Told;
 use super::state::{Mercs, Owner};
 
 const PLACE: [u8; 4] = [120, 200, 235, 230];
 const SPECIAL: [u8; 4] = [235, 200, 120, 230];
 const SEAT: [u8; 4] = [90, 150, 255, 255];
 const POACHERS: [u8; 4] = [220, 60, 60, 255];
+/// Names are lighter than their rings: on grass and forest the rings' blue and gold read
+/// poorly as text.
+const PLACE_NAME: [u8; 4] = [200, 235, 255, 255];
+const SPECIAL_NAME: [u8; 4] = [255, 228, 160, 255];
 
 fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     let Some(st) = world.get_resource::<Mercs>().cloned() else {
@@ -23,29 +33,23 @@ fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     };
     let lvl = level(world);
     let mut v = Vec::new();
-    // A name goes above its place, or below when a place named above it stands two hexes or
-    // less along the same row (the names would run into each other) or an outpost's name
-    // hangs there; the slots taken go on the other side.
-    // An outpost's name hangs below it, over the two hexes under it: a place there is named
-    // below its own hex too.
-    let outposts: Vec<(i32, i32)> = world
-        .query::<&crate::rules::Outpost>()
-        .iter(world)
-        .map(|o| (o.hex.x, o.hex.y))
-        .collect();
+    // Each name takes the first height around its place where it meets no other name (nor an
+    // outpost's, which hangs below its hex); the count of slots taken, then, the first free
+    // height on its other side. Places are named in the level's order.
     let mut rows = chapter_map::LabelRows::default();
+    for o in world.query::<&crate::rules::Outpost>().iter(world) {
+        let chars = o.name.chars().count() + if o.portal { 10 } else { 0 };
+        rows.reserve(o.hex, chars, -22.0);
+    }
     for p in &lvl.places {
         let at = Hex::new(p.at.0, p.at.1);
-        let rgba = if p.kind.special() { SPECIAL } else { PLACE };
-        let under_outpost = outposts
-            .iter()
-            .any(|o| o.1 == p.at.1 + 1 && (o.0 == p.at.0 || o.0 == p.at.0 - 1));
-        let dy = if under_outpost || rows.crowded(at) {
-            -19.0
+        let (rgba, name_rgba) = if p.kind.special() {
+            (SPECIAL, SPECIAL_NAME)
         } else {
-            rows.above(at);
-            17.0
+            (PLACE, PLACE_NAME)
         };
+        let name = tr.t(&p.name).into_owned();
+        let dy = rows.place(at, name.chars().count(), &chapter_map::NAME_HEIGHTS);
         v.push(Mark::Ring {
             at,
             size: 0.8,
@@ -53,19 +57,27 @@ fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
         });
         v.push(Mark::Label {
             at,
-            text: tr.t(&p.name).into_owned(),
+            text: name,
             dy,
-            rgba,
+            rgba: name_rgba,
         });
         // How many slots are taken, in the colour of who stands there (the poachers' red
         // when any of theirs does).
         if let Some(b) = st.boards.get(&p.id) {
             let taken: Vec<Owner> = b.slots.iter().flatten().map(|s| s.owner).collect();
             if !taken.is_empty() {
+                let text = format!("{}/{}", taken.len(), b.slots.len());
+                let heights: Vec<f32> = chapter_map::MARK_HEIGHTS
+                    .iter()
+                    .copied()
+                    .filter(|h| h.signum() != dy.signum())
+                    .chain(chapter_map::MARK_HEIGHTS)
+                    .collect();
+                let dy = rows.place(at, text.chars().count(), &heights);
                 v.push(Mark::Label {
                     at,
-                    text: format!("{}/{}", taken.len(), b.slots.len()),
-                    dy: -dy,
+                    text,
+                    dy,
                     rgba: if taken.contains(&Owner::Poachers) {
                         POACHERS
                     } else {
@@ -78,9 +90,65 @@ fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     v
 }
 
-/// Installs the marks and the help.
+/// Who a seat or the poachers are, by the seat's player name.
+fn who(world: &World, tr: &Translations, o: Owner) -> String {
+    match o {
+        Owner::Seat(s) => world
+            .resource::<GameSetup>()
+            .players
+            .get(s as usize)
+            .cloned()
+            .unwrap_or_else(|| tr.f("seat {}", &[&(s + 1)])),
+        Owner::Poachers => tr.t("The poachers").into_owned(),
+    }
+}
+
+/// A claim (M13) on its place's card; a raid's Flame (M14) on the outpost's.
+fn beat(world: &World, tr: &Translations, what: &str) -> Option<Beat> {
+    match ron::from_str::<Told>(what).ok()? {
+        Told::Claimed { owner, place, card } => {
+            let lvl = level(world);
+            let p = lvl.places.iter().find(|p| p.id == place)?;
+            Some(Beat {
+                at: Hex::new(p.at.0, p.at.1),
+                title: tr.f("Rewards: {}", &[&tr.t(&p.name)]),
+                line: match owner {
+                    Owner::Poachers => tr.f("The poachers claim {}", &[&tr.t(&name_of(ID, &card))]),
+                    Owner::Seat(_) => tr.f(
+                        "{} claims {}",
+                        &[&who(world, tr, owner), &tr.t(&name_of(ID, &card))],
+                    ),
+                },
+            })
+        }
+        Told::Flame { seat, up } => {
+            // Home, as `outposts::home_hex` finds it (without `&mut`): the portal's outpost,
+            // else the first one.
+            let portal = world.resource::<crate::rules::Portal>().hex;
+            let mut outposts: Vec<(u32, Hex)> = world
+                .try_query::<&crate::rules::Outpost>()
+                .map(|mut q| q.iter(world).map(|o| (o.id, o.hex)).collect())
+                .unwrap_or_default();
+            outposts.sort_by_key(|(id, _)| *id);
+            let at = if outposts.iter().any(|(_, h)| *h == portal) {
+                portal
+            } else {
+                outposts.first().map_or(portal, |(_, h)| *h)
+            };
+            Some(Beat {
+                at,
+                title: tr.t("The raid").into_owned(),
+                line: tr.f("{}: Flame +{}", &[&who(world, tr, Owner::Seat(seat)), &up]),
+            })
+        }
+        Told::Fed { .. } => None,
+    }
+}
+
+/// Installs the marks, the reward show and the help.
 pub fn install() {
     chapter_map::install(ID, marks);
+    chapter_show::install(ID, beat);
     crate::view::help::install_chapter(
         ID,
         include_str!("../../../assets/help/chapters/mercenaries.en.md"),

@@ -1,0 +1,350 @@
+//! A chapter's events played one place at a time over the map (`install(chapter, beat)`): a
+//! step that resolves many things at once (Wyvern Wardens' rewards, M13) is shown as it would
+//! be at the table, place by place. The chapter turns each event it told into a `Beat` (where,
+//! under which title, one line); beats on the same place in a row make one card, shown for a
+//! moment with its place ringed in gold on the map, then the next. The show only reads the
+//! chronicle: the game goes on under it, and "Skip" ends it.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use hexx::Hex;
+
+use super::{HEX_SIZE, layout, map_cache};
+use crate::rules::chapter::InPlay;
+use crate::rules::{Chronicle, GameEvent, GameSetup};
+use crate::text::Translations;
+
+/// One thing a chapter shows: where, under which title (a place's name), and what happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Beat {
+    /// The hex ringed while it shows.
+    pub at: Hex,
+    /// The card's title.
+    pub title: String,
+    /// One line of what happened.
+    pub line: String,
+}
+
+/// Turns one of the chapter's told events (`GameEvent::Chapter`'s `what`) into a beat, or
+/// `None` for what it does not show.
+pub type Beats = fn(&World, &Translations, &str) -> Option<Beat>;
+
+static SHOWS: Mutex<Vec<(&'static str, Beats)>> = Mutex::new(Vec::new());
+
+/// Installs a chapter's show (installing again replaces it).
+pub fn install(chapter: &'static str, beats: Beats) {
+    let mut v = SHOWS.lock().unwrap_or_else(|e| e.into_inner());
+    v.retain(|(c, _)| *c != chapter);
+    v.push((chapter, beats));
+}
+
+/// Seconds a card shows (half as long while many wait).
+const SECONDS: f32 = 1.8;
+/// Most cards waiting: past it, the oldest are dropped (the log still has them).
+const MAX_WAITING: usize = 24;
+/// Most lines on a card.
+const MAX_LINES: usize = 8;
+
+/// One card of the show: a place and what happened there, with the events it was worded
+/// from (worded again when the language changes).
+#[derive(Debug, Clone, PartialEq)]
+struct Card {
+    at: Hex,
+    title: String,
+    lines: Vec<String>,
+    told: Vec<(String, String)>,
+}
+
+/// The show: the cards waiting, the one showing and how long it has left.
+#[derive(Resource, Default)]
+pub struct Show {
+    waiting: VecDeque<Card>,
+    now: Option<(Card, f32)>,
+    /// Cards shown since the game started (the map's redraw digest changes with it).
+    shown: u64,
+    /// Events of the chronicle already looked at.
+    seen: usize,
+    /// The game they belong to (level, seed, players): another game starts the show afresh.
+    game: Option<(String, u64, Vec<String>)>,
+    /// The language the cards are worded in.
+    lang: String,
+}
+
+impl Show {
+    /// Whether a card is showing or waiting.
+    pub fn busy(&self) -> bool {
+        self.now.is_some() || !self.waiting.is_empty()
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Show>()
+        .add_systems(Update, (queue_beats, (advance_show, ring_place)).chain())
+        .add_systems(EguiPrimaryContextPass, draw_card);
+}
+
+/// Turns the events told since last time into cards; a new game, a load or an undo (the
+/// chronicle shorter, or another game) starts from what is there, showing nothing old.
+fn queue_beats(world: &mut World) {
+    let Some(len) = world.get_resource::<Chronicle>().map(|c| c.0.len()) else {
+        return;
+    };
+    let game = world
+        .get_resource::<GameSetup>()
+        .map(|s| (s.level.clone(), s.seed, s.players.clone()));
+    let lang = world
+        .get_resource::<Translations>()
+        .map(|t| t.lang.clone())
+        .unwrap_or_default();
+    if world.resource::<Show>().lang != lang {
+        reword(world, &lang);
+    }
+    {
+        let show = world.resource::<Show>();
+        if show.seen == len && show.game == game {
+            return;
+        }
+    }
+    let fresh = {
+        let show = world.resource::<Show>();
+        show.game != game || len < show.seen
+    };
+    if fresh {
+        let mut show = world.resource_mut::<Show>();
+        *show = Show {
+            seen: len,
+            game,
+            lang,
+            ..Show::default()
+        };
+        return;
+    }
+    let shows: Vec<(&'static str, Beats)> = SHOWS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let in_play = world.get_resource::<InPlay>().cloned().unwrap_or_default();
+    let Some(tr) = world.get_resource::<Translations>().cloned() else {
+        return;
+    };
+    let from = world.resource::<Show>().seen.min(len);
+    let told: Vec<(String, String)> = world.resource::<Chronicle>().0[from..]
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::Chapter { chapter, what } => Some((chapter.clone(), what.clone())),
+            _ => None,
+        })
+        .collect();
+    let mut beats = Vec::new();
+    for (chapter, what) in told {
+        if let Some((_, f)) = shows
+            .iter()
+            .find(|(c, _)| *c == chapter.as_str() && in_play.has(c))
+            && let Some(b) = f(world, &tr, &what)
+        {
+            beats.push((b, (chapter, what)));
+        }
+    }
+    let mut show = world.resource_mut::<Show>();
+    show.seen = len;
+    for (b, source) in beats {
+        match show.waiting.back_mut() {
+            Some(c) if c.at == b.at && c.title == b.title => {
+                if c.lines.len() < MAX_LINES {
+                    c.lines.push(b.line);
+                    c.told.push(source);
+                }
+            }
+            _ => show.waiting.push_back(Card {
+                at: b.at,
+                title: b.title,
+                lines: vec![b.line],
+                told: vec![source],
+            }),
+        }
+    }
+    while show.waiting.len() > MAX_WAITING {
+        show.waiting.pop_front();
+    }
+}
+
+/// Words every card again in `lang` (the player switched language mid-show).
+fn reword(world: &mut World, lang: &str) {
+    let shows: Vec<(&'static str, Beats)> = SHOWS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let Some(tr) = world.get_resource::<Translations>().cloned() else {
+        return;
+    };
+    let word = |world: &World, card: &mut Card| {
+        let beats: Vec<Beat> = card
+            .told
+            .iter()
+            .filter_map(|(chapter, what)| {
+                let (_, f) = shows.iter().find(|(c, _)| *c == chapter.as_str())?;
+                f(world, &tr, what)
+            })
+            .collect();
+        if let Some(b) = beats.first() {
+            card.title = b.title.clone();
+            card.lines = beats.into_iter().map(|b| b.line).collect();
+        }
+    };
+    let mut show = std::mem::take(&mut *world.resource_mut::<Show>());
+    for c in show.waiting.iter_mut() {
+        word(world, c);
+    }
+    if let Some((c, _)) = show.now.as_mut() {
+        word(world, c);
+    }
+    show.lang = lang.to_string();
+    *world.resource_mut::<Show>() = show;
+}
+
+/// The card showing runs out; the next one comes.
+fn advance_show(time: Res<Time>, mut show: ResMut<Show>) {
+    let dt = time.delta_secs();
+    let many = show.waiting.len() > 4;
+    if let Some((_, left)) = show.now.as_mut() {
+        *left -= if many { dt * 2.0 } else { dt };
+        if *left > 0.0 {
+            return;
+        }
+    }
+    show.now = None;
+    if let Some(c) = show.waiting.pop_front() {
+        show.shown += 1;
+        show.now = Some((c, SECONDS));
+    }
+}
+
+/// The place of the card showing, ringed twice in gold (gizmos, noted in the map's redraw
+/// digest so the cached map image shows it).
+fn ring_place(mut gizmos: Gizmos, show: Res<Show>, mut redraw: ResMut<map_cache::MapRedraw>) {
+    let Some((card, _)) = &show.now else {
+        return;
+    };
+    redraw.note_lines(("chapter_show", show.shown, card.at.x, card.at.y));
+    let c = layout().hex_to_world_pos(card.at);
+    // Brighter than any chapter's own rings, three deep so it reads as a highlight.
+    let gold = Color::srgba_u8(255, 236, 110, 255);
+    for r in [1.0, 0.93, 0.86] {
+        let points: Vec<Vec2> = (0..=6)
+            .map(|i| {
+                let a = std::f32::consts::FRAC_PI_3 * i as f32 + std::f32::consts::FRAC_PI_6;
+                c + Vec2::new(a.cos(), a.sin()) * HEX_SIZE * r
+            })
+            .collect();
+        gizmos.linestrip_2d(points, gold);
+    }
+}
+
+/// The card: its place, what happened there, how many wait, and "Skip".
+fn draw_card(mut contexts: EguiContexts, mut show: ResMut<Show>, tr: Res<Translations>) -> Result {
+    let Some((card, _)) = show.now.clone() else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let waiting = show.waiting.len();
+    let mut skip = false;
+    egui::Area::new("chapter_show".into())
+        .order(egui::Order::Foreground)
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(-120.0, 70.0))
+        .interactable(true)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style())
+                .fill(egui::Color32::from_rgba_unmultiplied(24, 26, 36, 235))
+                .stroke(egui::Stroke::new(
+                    1.5,
+                    egui::Color32::from_rgb(255, 210, 80),
+                ))
+                .show(ui, |ui| {
+                    ui.set_max_width(360.0);
+                    ui.label(
+                        egui::RichText::new(&card.title)
+                            .strong()
+                            .size(17.0)
+                            .color(egui::Color32::from_rgb(255, 210, 80)),
+                    );
+                    for l in &card.lines {
+                        ui.label(l);
+                    }
+                    ui.horizontal(|ui| {
+                        if waiting > 0 {
+                            ui.label(
+                                egui::RichText::new(tr.p(
+                                    "{} more place to come|{} more places to come",
+                                    waiting as u64,
+                                    &[&waiting],
+                                ))
+                                .color(egui::Color32::from_gray(190)),
+                            );
+                        }
+                        if ui.small_button(tr.t("Skip")).clicked() {
+                            skip = true;
+                        }
+                    });
+                });
+        });
+    if skip {
+        show.waiting.clear();
+        show.now = None;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn beat(_: &World, _: &Translations, what: &str) -> Option<Beat> {
+        let (x, line) = what.split_once(':')?;
+        Some(Beat {
+            at: Hex::new(x.parse().ok()?, 0),
+            title: format!("place {x}"),
+            line: line.to_string(),
+        })
+    }
+
+    fn told(world: &mut World, what: &str) {
+        world
+            .resource_mut::<Chronicle>()
+            .0
+            .push(GameEvent::Chapter {
+                chapter: "show_test".into(),
+                what: what.into(),
+            });
+    }
+
+    /// Beats on one place in a row make one card; another place, another card; what was
+    /// told before the show first looked is not shown; another game starts afresh.
+    #[test]
+    fn beats_group_by_place_and_old_events_are_not_shown() {
+        install("show_test", beat);
+        let mut world = World::new();
+        world.init_resource::<Show>();
+        world.init_resource::<Chronicle>();
+        world.insert_resource(InPlay(vec!["show_test".into()]));
+        world.insert_resource(Translations::default());
+        world.insert_resource(GameSetup::default());
+        told(&mut world, "9:before");
+        queue_beats(&mut world);
+        assert!(
+            !world.resource::<Show>().busy(),
+            "the old event is not shown"
+        );
+        told(&mut world, "1:Ana claims a hero");
+        told(&mut world, "1:Bo claims a dragon");
+        told(&mut world, "2:the poachers claim a plot");
+        told(&mut world, "not a beat");
+        queue_beats(&mut world);
+        let cards: Vec<(i32, usize)> = world
+            .resource::<Show>()
+            .waiting
+            .iter()
+            .map(|c| (c.at.x, c.lines.len()))
+            .collect();
+        assert_eq!(cards, [(1, 2), (2, 1)]);
+        world.resource_mut::<GameSetup>().seed = 99;
+        queue_beats(&mut world);
+        assert!(!world.resource::<Show>().busy(), "a new game starts afresh");
+    }
+}
