@@ -77,13 +77,12 @@ impl Outpost {
 
 /// The Eladrins' home: the portal's outpost, else the first outpost (by id), else the portal's
 /// hex (where a campaign's veterans muster and a chapter's freed creatures land).
-pub fn home_hex(world: &mut World) -> Hex {
+pub fn home_hex(world: &World) -> Hex {
     let portal = world.resource::<super::Portal>().hex;
     let mut outposts: Vec<(u32, Hex)> = world
-        .query::<&Outpost>()
-        .iter(world)
-        .map(|o| (o.id, o.hex))
-        .collect();
+        .try_query::<&Outpost>()
+        .map(|mut q| q.iter(world).map(|o| (o.id, o.hex)).collect())
+        .unwrap_or_default();
     outposts.sort_by_key(|(id, _)| *id);
     if outposts.iter().any(|(_, h)| *h == portal) {
         return portal;

@@ -215,6 +215,19 @@ fn colour([r, g, b, a]: [u8; 4]) -> Color {
     Color::srgba_u8(r, g, b, a)
 }
 
+/// A hexagon inside the hex `at`, `size` a fraction of the hex (0.2 to 1), as a gizmo.
+pub fn hex_ring(gizmos: &mut Gizmos, at: Hex, size: f32, color: Color) {
+    let c = layout().hex_to_world_pos(at);
+    let r = HEX_SIZE * size.clamp(0.2, 1.0);
+    let points: Vec<Vec2> = (0..=6)
+        .map(|i| {
+            let a = std::f32::consts::FRAC_PI_3 * i as f32 + std::f32::consts::FRAC_PI_6;
+            c + Vec2::new(a.cos(), a.sin()) * r
+        })
+        .collect();
+    gizmos.linestrip_2d(points, color);
+}
+
 /// Lines and rings, each frame (gizmos), noted in the map's redraw digest.
 fn draw_lines(
     mut gizmos: Gizmos,
@@ -233,16 +246,7 @@ fn draw_lines(
                 );
             }
             Mark::Ring { at, size, rgba } => {
-                let c = l.hex_to_world_pos(*at);
-                let r = HEX_SIZE * size.clamp(0.2, 1.0);
-                let points: Vec<Vec2> = (0..=6)
-                    .map(|i| {
-                        let a =
-                            std::f32::consts::FRAC_PI_3 * i as f32 + std::f32::consts::FRAC_PI_6;
-                        c + Vec2::new(a.cos(), a.sin()) * r
-                    })
-                    .collect();
-                gizmos.linestrip_2d(points, colour(*rgba));
+                hex_ring(&mut gizmos, *at, *size, colour(*rgba));
             }
             _ => {}
         }

@@ -12,7 +12,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use hexx::Hex;
 
-use super::{HEX_SIZE, layout, map_cache};
+use super::map_cache;
 use crate::rules::chapter::InPlay;
 use crate::rules::{Chronicle, GameEvent, GameSetup};
 use crate::text::Translations;
@@ -223,17 +223,10 @@ fn ring_place(mut gizmos: Gizmos, show: Res<Show>, mut redraw: ResMut<map_cache:
         return;
     };
     redraw.note_lines(("chapter_show", show.shown, card.at.x, card.at.y));
-    let c = layout().hex_to_world_pos(card.at);
     // Brighter than any chapter's own rings, three deep so it reads as a highlight.
     let gold = Color::srgba_u8(255, 236, 110, 255);
     for r in [1.0, 0.93, 0.86] {
-        let points: Vec<Vec2> = (0..=6)
-            .map(|i| {
-                let a = std::f32::consts::FRAC_PI_3 * i as f32 + std::f32::consts::FRAC_PI_6;
-                c + Vec2::new(a.cos(), a.sin()) * HEX_SIZE * r
-            })
-            .collect();
-        gizmos.linestrip_2d(points, gold);
+        super::chapter_map::hex_ring(&mut gizmos, card.at, r, gold);
     }
 }
 

@@ -122,19 +122,7 @@ fn beat(world: &World, tr: &Translations, what: &str) -> Option<Beat> {
             })
         }
         Told::Flame { seat, up } => {
-            // Home, as `outposts::home_hex` finds it (without `&mut`): the portal's outpost,
-            // else the first one.
-            let portal = world.resource::<crate::rules::Portal>().hex;
-            let mut outposts: Vec<(u32, Hex)> = world
-                .try_query::<&crate::rules::Outpost>()
-                .map(|mut q| q.iter(world).map(|o| (o.id, o.hex)).collect())
-                .unwrap_or_default();
-            outposts.sort_by_key(|(id, _)| *id);
-            let at = if outposts.iter().any(|(_, h)| *h == portal) {
-                portal
-            } else {
-                outposts.first().map_or(portal, |(_, h)| *h)
-            };
+            let at = crate::rules::outposts::home_hex(world);
             Some(Beat {
                 at,
                 title: tr.t("The raid").into_owned(),
