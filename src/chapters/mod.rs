@@ -7,6 +7,7 @@
 //! The worked example of a chapter is the test chapter `tests/rules/trial.rs`; the rules of the
 //! chapters are sections M, C and D of `shared/RULES.md`.
 
+pub mod clans;
 pub mod dragoness;
 pub mod mercenaries;
 
@@ -14,4 +15,5 @@ pub mod mercenaries;
 pub fn install_all() {
     dragoness::install();
     mercenaries::install();
+    clans::install();
 }

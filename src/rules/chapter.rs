@@ -22,6 +22,9 @@
 //!   it told (an army that walked into a hidden room reveals it).
 //! - `add_chapter_glory`: each seat's glory as the chapter counts it (in co-op, each seat's
 //!   own score): shown at the game's end, and carried into the campaign's score.
+//! - `lend_turn` and `resume_after`: a chapter's rule that asks the other participants of a
+//!   step of rounds for an answer in the middle of a turn (a call to battle) lends each one
+//!   the turn, then gives it back after the one whose action asked.
 //!
 //! Which chapters a game plays comes from its level (`Level::chapters`): a chapter installed in
 //! the program but not in the level changes nothing in that game. The program installs its
@@ -654,6 +657,25 @@ fn give_turn(world: &mut World, who: Who) {
         Who::Seat(s) => Some(s),
         _ => None,
     };
+}
+
+/// Lends the turn of a step of rounds to `who`, out of its order, for an answer a chapter's
+/// rule asks of it (a call to battle asks each clan in turn); the pass streak is kept. The
+/// chapter gives the turn back with `resume_after`. Its answers are `TurnUse::Free` actions,
+/// so the core does not move the turn meanwhile.
+pub fn lend_turn(world: &mut World, who: Who) {
+    if matches!(world.step_kind(), StepKind::Round { .. }) {
+        give_turn(world, who);
+    }
+}
+
+/// Ends a lent turn: the turn goes on after `who`, as after an action of theirs (the pass
+/// streak breaks).
+pub fn resume_after(world: &mut World, who: Who) {
+    if let StepKind::Round { among, .. } = world.step_kind() {
+        give_turn(world, who);
+        next_turn(world, among, false);
+    }
 }
 
 /// When the cycle enters a step: a decision by a seat gives it that seat; rounds give the turn

@@ -221,13 +221,14 @@ fn campaign_list_and_run_are_deterministic_per_seed() {
         [
             "first_light",
             "wyvern_wardens",
+            "clans_of_the_rift",
             "twin_rifts",
             "white_tomb",
             "ring_of_fire"
         ]
     );
     // The Dragoness' chapter says whom it admits.
-    assert_eq!(v[0]["chapters"][3]["admit_kinds"][4], "wyvern_rider");
+    assert_eq!(v[0]["chapters"][4]["admit_kinds"][4], "wyvern_rider");
     let args = |seed: &'static str| {
         [
             "campaign",

@@ -90,6 +90,7 @@ fn k1_the_base_campaign_lists_its_chapters_in_order_from_data() {
         [
             "first_light",
             "wyvern_wardens",
+            "clans_of_the_rift",
             "twin_rifts",
             "white_tomb",
             "ring_of_fire"
@@ -103,6 +104,10 @@ fn k1_the_base_campaign_lists_its_chapters_in_order_from_data() {
     );
     assert_eq!(
         c.next_after("wyvern_wardens", true, &[], has),
+        Goto::Chapter("clans_of_the_rift".into())
+    );
+    assert_eq!(
+        c.next_after("clans_of_the_rift", true, &[], has),
         Goto::Chapter("twin_rifts".into())
     );
     assert_eq!(
@@ -115,7 +120,9 @@ fn k1_the_base_campaign_lists_its_chapters_in_order_from_data() {
     );
     // Without their levels (a build or a mod that leaves them out) the campaign goes straight
     // on.
-    let without = |l: &str| l != "dragoness" && l != "mercenaries" && db.levels.contains_key(l);
+    let without = |l: &str| {
+        l != "dragoness" && l != "mercenaries" && l != "clans" && db.levels.contains_key(l)
+    };
     assert_eq!(
         c.next_after("twin_rifts", true, &[], without),
         Goto::Chapter("ring_of_fire".into())

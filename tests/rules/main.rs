@@ -5,6 +5,7 @@ mod common;
 
 mod ai;
 mod ai_search;
+mod c_clans;
 mod chapter_seams;
 mod cli;
 mod colour;

@@ -1,0 +1,198 @@
+//! The chapter on the map (`view::chapter_map`) and in the help: each province outlined (a
+//! ring on each of its hexes, in its own hue), its villages marked, its name with its pillage
+//! token; the fjords in blue; the figures as discs in their clan's colour on the villages (or
+//! the province's hexes where it has none); the rules C1–C17 in the help (EN/FR). Battles and
+//! pillages are played over the map (`view::chapter_show`): a card on the province, ringed.
+
+use bevy::prelude::*;
+use hexx::Hex;
+
+use crate::rules::GameSetup;
+use crate::text::Translations;
+use crate::view::chapter_map::{self, Mark};
+use crate::view::chapter_show::{self, Beat};
+
+use super::ID;
+use super::battle::Told;
+use super::data::{Reward, level};
+use super::state::{Clans, Owner, Spot};
+use super::words::{named, track};
+
+/// The provinces' hues, in turn.
+const HUES: [[u8; 4]; 6] = [
+    [225, 190, 120, 150],
+    [160, 210, 130, 150],
+    [200, 160, 220, 150],
+    [235, 150, 120, 150],
+    [150, 200, 220, 150],
+    [220, 220, 150, 150],
+];
+const VILLAGE: [u8; 4] = [250, 240, 210, 220];
+const FJORD: [u8; 4] = [90, 150, 240, 200];
+const NAME: [u8; 4] = [250, 240, 215, 255];
+const PILLAGED: [u8; 4] = [170, 160, 150, 255];
+/// The seats' colours, in turn; Chaos' red.
+const SEATS: [[u8; 4]; 4] = [
+    [80, 150, 255, 255],
+    [90, 220, 140, 255],
+    [250, 210, 80, 255],
+    [220, 130, 250, 255],
+];
+const CHAOS: [u8; 4] = [225, 55, 55, 255];
+
+fn colour(o: Owner) -> [u8; 4] {
+    match o {
+        Owner::Seat(s) => SEATS[s as usize % SEATS.len()],
+        Owner::Chaos => CHAOS,
+    }
+}
+
+fn hex(a: (i32, i32)) -> Hex {
+    Hex::new(a.0, a.1)
+}
+
+fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
+    let Some(st) = world.get_resource::<Clans>().cloned() else {
+        return Vec::new();
+    };
+    let lvl = level(world);
+    let mut v = Vec::new();
+    let mut rows = chapter_map::LabelRows::default();
+    for o in world.query::<&crate::rules::Outpost>().iter(world) {
+        let chars = o.name.chars().count() + if o.portal { 10 } else { 0 };
+        rows.reserve(o.hex, chars, -22.0);
+    }
+    for (i, p) in lvl.provinces.iter().enumerate() {
+        let hue = HUES[i % HUES.len()];
+        for h in &p.hexes {
+            v.push(Mark::Ring {
+                at: hex(*h),
+                size: 0.95,
+                rgba: hue,
+            });
+        }
+        for h in &p.villages {
+            v.push(Mark::Ring {
+                at: hex(*h),
+                size: 0.45,
+                rgba: VILLAGE,
+            });
+        }
+        let pillaged = st.pillaged.contains(&p.id);
+        let token = if pillaged {
+            tr.t("pillaged").into_owned()
+        } else {
+            match p.reward {
+                Reward::Glory(g) => tr.f("{} glory", &[&g]),
+                Reward::Level(t) => tr.f("+1 {}", &[&track(tr, t)]),
+            }
+        };
+        let text = format!("{} · {}", tr.t(&p.name), token);
+        let at = p.hexes.first().map(|h| hex(*h)).unwrap_or_default();
+        let dy = rows.place(at, text.chars().count(), &chapter_map::NAME_HEIGHTS);
+        v.push(Mark::Label {
+            at,
+            text,
+            dy,
+            rgba: if pillaged { PILLAGED } else { NAME },
+        });
+        // The figures, one disc each, on the villages in turn (or the province's hexes).
+        let spots: Vec<Hex> = if p.villages.is_empty() {
+            p.hexes.iter().map(|h| hex(*h)).collect()
+        } else {
+            p.villages.iter().map(|h| hex(*h)).collect()
+        };
+        for (k, f) in st.at(&Spot::Province(p.id.clone())).enumerate() {
+            if let Some(at) = spots.get(k % spots.len().max(1)) {
+                v.push(Mark::Disc {
+                    at: *at,
+                    size: if k >= spots.len() { 10.0 } else { 14.0 },
+                    rgba: colour(f.owner),
+                });
+            }
+        }
+    }
+    for f in &lvl.fjords {
+        for h in &f.hexes {
+            v.push(Mark::Ring {
+                at: hex(*h),
+                size: 0.8,
+                rgba: FJORD,
+            });
+        }
+        let ships: Vec<Owner> = st.at(&Spot::Fjord(f.id.clone())).map(|p| p.owner).collect();
+        for (k, o) in ships.iter().enumerate() {
+            if let Some(h) = f.hexes.get(k % f.hexes.len().max(1)) {
+                v.push(Mark::Disc {
+                    at: hex(*h),
+                    size: 12.0,
+                    rgba: colour(*o),
+                });
+            }
+        }
+    }
+    v
+}
+
+/// Who a clan is, by the seat's player name.
+fn who(world: &World, tr: &Translations, o: Owner) -> String {
+    match o {
+        Owner::Seat(s) => world
+            .resource::<GameSetup>()
+            .players
+            .get(s as usize)
+            .cloned()
+            .unwrap_or_else(|| tr.f("seat {}", &[&(s + 1)])),
+        Owner::Chaos => tr.t("Chaos").into_owned(),
+    }
+}
+
+/// A battle (C17) or a pillage (C13) on its province.
+fn beat(world: &World, tr: &Translations, what: &str) -> Option<Beat> {
+    let lvl = level(world);
+    let at = |p: &str| {
+        lvl.province(p)
+            .and_then(|p| p.hexes.first())
+            .map(|h| hex(*h))
+    };
+    match ron::from_str::<Told>(what).ok()? {
+        Told::Battle {
+            province,
+            eladrins,
+            chaos,
+            winner,
+        } => Some(Beat {
+            at: at(&province)?,
+            title: tr.f("Battle for {}", &[&named(tr, &province)]),
+            line: tr.f(
+                "Eladrins {} STR, Chaos {}: {}",
+                &[
+                    &eladrins,
+                    &chaos,
+                    &match winner {
+                        Some(true) => tr.t("the Eladrins win"),
+                        Some(false) => tr.t("Chaos wins"),
+                        None => tr.t("a tie: every side falls"),
+                    },
+                ],
+            ),
+        }),
+        Told::Pillaged { owner, province } => Some(Beat {
+            at: at(&province)?,
+            title: tr.f("Pillage: {}", &[&named(tr, &province)]),
+            line: tr.f("{} takes its reward", &[&who(world, tr, owner)]),
+        }),
+        _ => None,
+    }
+}
+
+/// Installs the marks, the battle show and the help.
+pub fn install() {
+    chapter_map::install(ID, marks);
+    chapter_show::install(ID, beat);
+    crate::view::help::install_chapter(
+        ID,
+        include_str!("../../../assets/help/chapters/clans.en.md"),
+        include_str!("../../../assets/help/chapters/clans.fr.md"),
+    );
+}

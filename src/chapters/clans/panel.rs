@@ -1,0 +1,319 @@
+//! The chapter's panel (`view::chapter_panel`): the call to battle in progress as a dialog
+//! (who pillages where, whose say it is, each side's STR and the odds the cards still hidden
+//! give), the clan sheet of the seat at the screen (Rage, Axes, Horns, the eight slots, the
+//! reserve, Valhalla, its hand and its quests, which only it sees), the other clans in a line
+//! each, the provinces with their tokens and figures; a button for each action the rules
+//! accept now, and why there is none at 0 Rage (C11).
+
+use bevy_egui::egui;
+
+use crate::content::ContentDb;
+use crate::rules::Action;
+use crate::text::Translations;
+use crate::view::chapter_panel::{self, PanelCx};
+
+use super::battle::sides;
+use super::data::{CardKind, ClanLevel, Fig, Reward, SHEET, Track};
+use super::state::{Clans, HIDDEN, Owner, Sheet, Spot, Stage};
+use super::words::{fig, named, slot, track};
+use super::{ClanAction, ID};
+
+/// The level's chapter fields, read once per level and text (the panel draws every frame).
+fn fields(db: &ContentDb, level: &str) -> ClanLevel {
+    thread_local! {
+        static CACHE: std::cell::RefCell<Option<(String, usize, ClanLevel)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let Some(raw) = db.levels.get(level).and_then(|l| l.ext.get(ID)) else {
+        return ClanLevel::default();
+    };
+    let key = (level.to_string(), raw.get_ron().len());
+    if let Some(hit) = CACHE.with(|c| {
+        c.borrow()
+            .as_ref()
+            .filter(|(l, n, _)| *l == key.0 && *n == key.1)
+            .map(|(_, _, v)| v.clone())
+    }) {
+        return hit;
+    }
+    let v: ClanLevel = raw.into_rust().unwrap_or_default();
+    CACHE.with(|c| *c.borrow_mut() = Some((key.0, key.1, v.clone())));
+    v
+}
+
+/// A clan's name as the table knows it: the player's name, or Chaos.
+fn who(tr: &Translations, cx: &PanelCx, o: Owner) -> String {
+    match o {
+        Owner::Seat(s) => cx
+            .players
+            .get(s as usize)
+            .cloned()
+            .unwrap_or_else(|| tr.f("seat {}", &[&(s + 1)])),
+        Owner::Chaos => tr.t("Chaos").into_owned(),
+    }
+}
+
+/// The chances (win, tie, loss) of the Eladrin side when each hidden or coming card is drawn
+/// at random from the deck's make-up (battle cards add their STR, any other card nothing).
+pub fn odds(lvl: &ClanLevel, eladrins: u32, chaos: u32, hidden: &[bool]) -> (f64, f64, f64) {
+    let total: u32 = lvl.cards.iter().map(|c| c.copies).sum();
+    let mut one: Vec<(u32, f64)> = Vec::new();
+    for c in &lvl.cards {
+        let add = if c.kind == CardKind::Battle { c.str } else { 0 };
+        let p = c.copies as f64 / total.max(1) as f64;
+        match one.iter_mut().find(|(a, _)| *a == add) {
+            Some(e) => e.1 += p,
+            None => one.push((add, p)),
+        }
+    }
+    if one.is_empty() {
+        one.push((0, 1.0));
+    }
+    // The difference Eladrins − Chaos, as a distribution, card by card.
+    let mut dist: Vec<(i64, f64)> = vec![(eladrins as i64 - chaos as i64, 1.0)];
+    for eladrin_side in hidden {
+        let mut next: Vec<(i64, f64)> = Vec::new();
+        for (d, p) in &dist {
+            for (a, q) in &one {
+                let v = if *eladrin_side {
+                    d + *a as i64
+                } else {
+                    d - *a as i64
+                };
+                match next.iter_mut().find(|(x, _)| *x == v) {
+                    Some(e) => e.1 += p * q,
+                    None => next.push((v, p * q)),
+                }
+            }
+        }
+        dist = next;
+    }
+    let sum = |f: &dyn Fn(i64) -> bool| dist.iter().filter(|(d, _)| f(*d)).map(|e| e.1).sum();
+    (sum(&|d| d > 0), sum(&|d| d == 0), sum(&|d| d < 0))
+}
+
+fn call_box(ui: &mut egui::Ui, s: &Clans, lvl: &ClanLevel, cx: &PanelCx) {
+    let tr = cx.tr;
+    let Some(c) = &s.call else { return };
+    ui.group(|ui| {
+        ui.label(
+            egui::RichText::new(tr.f(
+                "Call to battle: {} pillages {}",
+                &[&who(tr, cx, c.pillager), &named(tr, &c.province)],
+            ))
+            .strong(),
+        );
+        let stage = match c.stage {
+            Stage::Gather => tr.t("Each clan may bring one figure from a bordering province (C14)"),
+            Stage::Cards => tr.t("Each clan in the battle plays a card face down (C17)"),
+        };
+        ui.label(stage);
+        if let Some(o) = c.asks() {
+            ui.label(tr.f("Now: {}", &[&who(tr, cx, o)]));
+        }
+        let (e, ch) = sides(lvl, s, &c.province);
+        ui.label(tr.f("STR: Eladrins {}, Chaos {}", &[&e, &ch]));
+        if c.stage == Stage::Cards {
+            // A card not seen yet: hidden, or still to be picked.
+            let hidden: Vec<bool> = c
+                .order
+                .iter()
+                .filter(|o| match c.picks.get(o) {
+                    None => true,
+                    Some(p) => p.as_deref() == Some(HIDDEN),
+                })
+                .map(|o| o.side())
+                .collect();
+            if !hidden.is_empty() {
+                let (w, t, l) = odds(lvl, e, ch, &hidden);
+                ui.label(tr.f(
+                    "With the cards still hidden: Eladrins win {}%, tie {}%, Chaos wins {}%",
+                    &[
+                        &((w * 100.0).round() as u32),
+                        &((t * 100.0).round() as u32),
+                        &((l * 100.0).round() as u32),
+                    ],
+                ));
+            }
+        }
+    });
+}
+
+fn sheet_lines(ui: &mut egui::Ui, sh: &Sheet, lvl: &ClanLevel, tr: &Translations) {
+    let levels: Vec<String> = Track::ALL
+        .iter()
+        .map(|t| {
+            format!(
+                "{} {} ({})",
+                track(tr, *t),
+                sh.level(*t) + 1,
+                lvl.levels.value(*t, sh.level(*t))
+            )
+        })
+        .collect();
+    ui.label(levels.join(" · "));
+    for (i, k) in SHEET.iter().enumerate() {
+        let card = sh
+            .slots
+            .get(i)
+            .and_then(|c| c.as_deref())
+            .map(|c| named(tr, c))
+            .unwrap_or_else(|| "—".into());
+        ui.label(format!("  {} {}: {}", i + 1, slot(tr, *k), card));
+    }
+    let figs = |v: &[Fig]| -> String {
+        if v.is_empty() {
+            return "—".into();
+        }
+        v.iter().map(|f| fig(tr, f)).collect::<Vec<_>>().join(", ")
+    };
+    ui.label(tr.f("Reserve: {}", &[&figs(&sh.reserve)]));
+    if !sh.valhalla.is_empty() {
+        ui.label(tr.f("Valhalla: {}", &[&figs(&sh.valhalla)]));
+    }
+}
+
+fn draw(ui: &mut egui::Ui, s: &Clans, cx: &PanelCx) -> Option<Action> {
+    let tr = cx.tr;
+    let lvl = fields(cx.db, cx.level);
+    let mut asked = None;
+    ui.heading(tr.t("Clans of the Rift"));
+    call_box(ui, s, &lvl, cx);
+    let me = Owner::Seat(cx.seat);
+    if let Some(sh) = s.sheet(me) {
+        ui.label(egui::RichText::new(tr.f("Your clan ({})", &[&who(tr, cx, me)])).strong());
+        sheet_lines(ui, sh, &lvl, tr);
+        let hand: Vec<String> = sh
+            .hand
+            .iter()
+            .map(|c| match lvl.card(c) {
+                Some(card) => format!("{} ({})", named(tr, c), card.str),
+                None => named(tr, c),
+            })
+            .collect();
+        ui.label(tr.f("Hand (only you see it): {}", &[&hand.join(", ")]));
+        if !sh.quests.is_empty() {
+            let q: Vec<String> = sh.quests.iter().map(|c| named(tr, c)).collect();
+            ui.label(tr.f("Quests, face down: {}", &[&q.join(", ")]));
+        }
+    }
+    ui.separator();
+    for (o, sh) in s.sheets.iter().filter(|(o, _)| **o != me) {
+        ui.label(tr.f(
+            "{}: levels {}/{}/{} · {} on the board · {} cards · {} quests",
+            &[
+                &who(tr, cx, *o),
+                &(sh.level(Track::Rage) + 1),
+                &(sh.level(Track::Axes) + 1),
+                &(sh.level(Track::Horns) + 1),
+                &s.on_board(*o),
+                &sh.hand.len(),
+                &sh.quests.len(),
+            ],
+        ));
+    }
+    ui.separator();
+    for p in &lvl.provinces {
+        let token = if s.pillaged.contains(&p.id) {
+            tr.t("pillaged").into_owned()
+        } else {
+            match p.reward {
+                Reward::Glory(g) => tr.f("{} glory", &[&g]),
+                Reward::Level(t) => tr.f("+1 {}", &[&track(tr, t)]),
+            }
+        };
+        let here: Vec<String> = s
+            .at(&Spot::Province(p.id.clone()))
+            .map(|f| format!("{} ({})", fig(tr, &f.fig), who(tr, cx, f.owner)))
+            .collect();
+        let villages = if p.villages.is_empty() {
+            tr.t("no villages").into_owned()
+        } else {
+            tr.f("{} villages", &[&p.villages.len()])
+        };
+        ui.label(
+            egui::RichText::new(format!("{} [{}] · {}", tr.t(&p.name), token, villages)).strong(),
+        );
+        if !here.is_empty() {
+            ui.label(format!("  {}", here.join(", ")));
+        }
+    }
+    // The actions the rules accept now.
+    let ours: Vec<(&Action, ClanAction)> = cx
+        .legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Chapter { chapter, act } if chapter == ID => {
+                ron::from_str::<ClanAction>(act).ok().map(|m| (a, m))
+            }
+            _ => None,
+        })
+        .collect();
+    if ours.is_empty() && s.call.is_none() && cx.legal.contains(&Action::Pass) {
+        ui.label(
+            egui::RichText::new(tr.t(
+                "At 0 Rage your clan can take no action at all, not even a free one (C11): pass.",
+            ))
+            .italics(),
+        );
+    }
+    let mut button = |ui: &mut egui::Ui, a: &Action| {
+        if let Action::Chapter { act, .. } = a
+            && ui
+                .button(crate::text::chapter::action(tr, ID, act))
+                .clicked()
+        {
+            asked = Some(a.clone());
+        }
+    };
+    let folded = |m: &ClanAction| {
+        matches!(
+            m,
+            ClanAction::Invade { .. } | ClanAction::March { .. } | ClanAction::Upgrade { .. }
+        )
+    };
+    for (a, m) in &ours {
+        if !folded(m) {
+            button(ui, a);
+        }
+    }
+    for (title, salt, pick) in [
+        (
+            "Upgrade ({} way)|Upgrade ({} ways)",
+            "clans_upgrade",
+            (|m: &ClanAction| matches!(m, ClanAction::Upgrade { .. })) as fn(&ClanAction) -> bool,
+        ),
+        (
+            "Invade ({} way)|Invade ({} ways)",
+            "clans_invade",
+            |m: &ClanAction| matches!(m, ClanAction::Invade { .. }),
+        ),
+        (
+            "March ({} way)|March ({} ways)",
+            "clans_march",
+            |m: &ClanAction| matches!(m, ClanAction::March { .. }),
+        ),
+    ] {
+        let some: Vec<&Action> = ours
+            .iter()
+            .filter(|(_, m)| pick(m))
+            .map(|(a, _)| *a)
+            .collect();
+        if some.is_empty() {
+            continue;
+        }
+        egui::CollapsingHeader::new(tr.p(title, some.len() as u64, &[&some.len()]))
+            .id_salt(salt)
+            .show(ui, |ui| {
+                for a in some {
+                    button(ui, a);
+                }
+            });
+    }
+    asked
+}
+
+/// Installs the panel.
+pub fn install() {
+    chapter_panel::install::<Clans>(ID, draw);
+}

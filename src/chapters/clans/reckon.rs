@@ -1,0 +1,106 @@
+//! The clan's numbers, read by the action phase, the call to battle, the phases and the AI:
+//! who acts, Rage, the benefits of a sheet (C4), a figure's STR, the slot and figure of an
+//! upgrade card (C2, C5, C6), room in a province (C14, C15), presence in a province or on a
+//! fjord beside it (C13, C17). Reads only.
+
+use bevy::prelude::*;
+
+use crate::content::Camp;
+use crate::rules::chapter;
+use crate::rules::tracks::{self, Holder};
+
+use super::RAGE;
+use super::data::{Boost, CardKind, ClanLevel, Fig, Slot};
+use super::state::{Clans, Owner, Sheet, Spot};
+
+/// Who acts for `by` now: the acting Eladrin seat, or Chaos.
+pub fn owner(world: &World, by: Camp) -> Owner {
+    match by {
+        Camp::Chaos => Owner::Chaos,
+        Camp::Eladrins => Owner::Seat(chapter::current_seat(world)),
+    }
+}
+
+/// An owner's holder on the chapter's tracks.
+pub fn holder(o: Owner) -> Holder {
+    match o {
+        Owner::Seat(s) => Holder::Seat(s),
+        Owner::Chaos => Holder::Camp(Camp::Chaos),
+    }
+}
+
+/// An owner's Rage now.
+pub fn rage(world: &World, o: Owner) -> u32 {
+    tracks::get(world, RAGE, holder(o)).max(0) as u32
+}
+
+/// C4: the benefits of a sheet's upgrades and monsters together.
+pub fn boost(lvl: &ClanLevel, s: &Sheet) -> Boost {
+    let mut b = Boost::default();
+    for c in s.slots.iter().flatten().filter_map(|id| lvl.card(id)) {
+        match &c.kind {
+            CardKind::Upgrade { boost, .. } => b.add(boost),
+            CardKind::Monster(m) => {
+                if let Some(m) = lvl.monster(m) {
+                    b.add(&m.boost);
+                }
+            }
+            _ => {}
+        }
+    }
+    b
+}
+
+/// A figure's STR for its clan: its base, and its clan's upgrades (C4).
+pub fn strength(lvl: &ClanLevel, s: &Sheet, fig: &Fig) -> u32 {
+    let b = boost(lvl, s);
+    match fig {
+        Fig::Warrior => lvl.strength.warrior + b.warrior,
+        Fig::Leader => lvl.strength.leader + b.leader,
+        Fig::Ship => lvl.strength.ship + b.ship,
+        Fig::Monster(m) => lvl.monster(m).map_or(0, |m| m.str) + b.monster,
+    }
+}
+
+/// The slot a card goes on, if it is an upgrade (C2, C6).
+pub fn slot_of(lvl: &ClanLevel, card: &str) -> Option<Slot> {
+    match &lvl.card(card)?.kind {
+        CardKind::Upgrade { slot, .. } => Some(*slot),
+        CardKind::Monster(_) => Some(Slot::Monsters),
+        _ => None,
+    }
+}
+
+/// The figure an upgrade card may bring onto the board (C5, C6): none for a clan upgrade.
+pub fn figure_of(lvl: &ClanLevel, card: &str) -> Option<Fig> {
+    match &lvl.card(card)?.kind {
+        CardKind::Upgrade { slot, .. } => match slot {
+            Slot::Warriors => Some(Fig::Warrior),
+            Slot::Leader => Some(Fig::Leader),
+            Slot::Ship => Some(Fig::Ship),
+            _ => None,
+        },
+        CardKind::Monster(m) => Some(Fig::Monster(m.clone())),
+        _ => None,
+    }
+}
+
+/// Whether a province has a free village (C14; one without villages takes any number, C15).
+pub fn room_in(lvl: &ClanLevel, st: &Clans, province: &str) -> bool {
+    let Some(p) = lvl.province(province) else {
+        return false;
+    };
+    p.villages.is_empty() || st.at(&Spot::Province(province.into())).count() < p.villages.len()
+}
+
+/// Whether `o` has a figure in the province or on a fjord beside it (C13).
+pub fn present(lvl: &ClanLevel, st: &Clans, o: Owner, province: &str) -> bool {
+    let fjords = lvl.fjords_of(province);
+    st.board.iter().any(|p| {
+        p.owner == o
+            && match &p.at {
+                Spot::Province(q) => q == province,
+                Spot::Fjord(f) => fjords.contains(&f.as_str()),
+            }
+    })
+}
