@@ -302,7 +302,7 @@ fn c5_a_unit_upgrade_brings_its_figure_from_the_reserve_onto_the_board_for_free(
     give(&mut s, ANA);
     s.submit(act(ClanAction::Invade {
         fig: Fig::Warrior,
-        to: prov("northwatch"),
+        to: prov("southwatch"),
     }))
     .expect("invades");
     assert_eq!(rage_of(&mut s, ANA), 4, "a warrior of STR 2 now");
@@ -453,7 +453,7 @@ fn c10_quests_are_seen_by_their_seat_only_checked_at_the_quest_phase_failing_is_
         c.sheets[&ANA].quests
     );
     // Four figures on the board meets "Host of the Clan"; no battle won fails the other.
-    for p in ["stonecrest", "northwatch", "reedholm", "sunfields"] {
+    for p in ["stonecrest", "southwatch", "reedholm", "sunfields"] {
         put(&mut s, ANA, Fig::Warrior, prov(p));
     }
     let levels = st(&mut s).sheets[&ANA].levels;
@@ -522,7 +522,7 @@ fn c13_pillage_needs_a_figure_there_or_on_a_fjord_beside_it_and_a_token_still_on
         pillage("stonecrest"),
         refusal(ClanRefusal::NotThere("stonecrest".into())),
     );
-    // A ship on Cold Sound, beside Stonecrest and Northwatch (a fjord-adjacent figure).
+    // A ship on Cold Sound, beside Stonecrest and Southwatch (a fjord-adjacent figure).
     put(&mut s, ANA, Fig::Ship, Spot::Fjord("cold_sound".into()));
     s.refused_as(
         Camp::Eladrins,
@@ -549,8 +549,8 @@ fn c14_the_call_goes_round_from_the_pillagers_left_one_figure_each_ships_stay() 
     let mut s = two();
     rage(&mut s, ANA, 2);
     put(&mut s, ANA, Fig::Warrior, prov("stonecrest"));
-    put(&mut s, BO, Fig::Warrior, prov("northwatch"));
-    put(&mut s, CHAOS, Fig::Warrior, prov("northwatch"));
+    put(&mut s, BO, Fig::Warrior, prov("southwatch"));
+    put(&mut s, CHAOS, Fig::Warrior, prov("southwatch"));
     put(&mut s, CHAOS, Fig::Ship, Spot::Fjord("cold_sound".into()));
     put(&mut s, CHAOS, Fig::Leader, prov("reedholm"));
     s.submit(pillage("stonecrest")).expect("Ana pillages");
@@ -563,7 +563,7 @@ fn c14_the_call_goes_round_from_the_pillagers_left_one_figure_each_ships_stay() 
     assert_eq!(turn(&mut s), CHAOS);
     s.refused_as(
         Camp::Chaos,
-        join(Fig::Ship, "northwatch"),
+        join(Fig::Ship, "southwatch"),
         refusal(ClanRefusal::ShipsStay),
     );
     s.refused_as(
@@ -571,7 +571,7 @@ fn c14_the_call_goes_round_from_the_pillagers_left_one_figure_each_ships_stay() 
         join(Fig::Leader, "reedholm"),
         refusal(ClanRefusal::NotAdjacent("reedholm".into())),
     );
-    s.submit_as(Camp::Chaos, join(Fig::Warrior, "northwatch"))
+    s.submit_as(Camp::Chaos, join(Fig::Warrior, "southwatch"))
         .expect("Chaos brings its warrior");
     // Both villages taken: the call ends, the battle's cards are asked, Chaos first.
     let c = st(&mut s).call.expect("the battle");
@@ -656,10 +656,10 @@ fn c16_alone_the_pillager_takes_the_reward_and_no_battle_glory() {
     assert_eq!(glory_of(&mut s, BO), 0);
     assert_eq!(c.sheets[&ANA].won, 0);
     assert_eq!(c.sheets[&ANA].pillaged, 1);
-    // A level reward: Northwatch raises the Axes.
+    // A level reward: Southwatch raises the Axes.
     give(&mut s, ANA);
-    put(&mut s, ANA, Fig::Warrior, prov("northwatch"));
-    s.submit(pillage("northwatch")).expect("pillages");
+    put(&mut s, ANA, Fig::Warrior, prov("southwatch"));
+    s.submit(pillage("southwatch")).expect("pillages");
     // Both seats have a warrior next door, in Stonecrest: each is asked, and says no.
     assert_eq!(turn(&mut s), BO);
     s.submit(act(ClanAction::Decline)).expect("Bo");
@@ -792,14 +792,14 @@ fn the_ai_answers_a_call_with_a_legal_answer() {
     let mut s = two();
     rage(&mut s, ANA, 1);
     put(&mut s, ANA, Fig::Warrior, prov("stonecrest"));
-    put(&mut s, CHAOS, Fig::Warrior, prov("northwatch"));
+    put(&mut s, CHAOS, Fig::Warrior, prov("southwatch"));
     s.submit(pillage("stonecrest")).expect("pillages");
     assert_eq!(turn(&mut s), CHAOS);
     let (by, choice) = chaos_outpost::ai::decide(s.w());
     assert_eq!(by, Camp::Chaos);
     assert_eq!(
         choice.action,
-        join(Fig::Warrior, "northwatch"),
+        join(Fig::Warrior, "southwatch"),
         "Chaos answers against the Eladrins"
     );
     s.submit_as(by, choice.action).expect("legal");

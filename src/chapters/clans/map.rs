@@ -30,7 +30,7 @@ const HUES: [[u8; 4]; 6] = [
 const VILLAGE: [u8; 4] = [250, 240, 210, 220];
 const FJORD: [u8; 4] = [90, 150, 240, 200];
 const NAME: [u8; 4] = [250, 240, 215, 255];
-const PILLAGED: [u8; 4] = [170, 160, 150, 255];
+const PILLAGED: [u8; 4] = [255, 196, 180, 255];
 /// The seats' colours, in turn; Chaos' red.
 const SEATS: [[u8; 4]; 4] = [
     [80, 150, 255, 255],
@@ -49,6 +49,23 @@ fn colour(o: Owner) -> [u8; 4] {
 
 fn hex(a: (i32, i32)) -> Hex {
     Hex::new(a.0, a.1)
+}
+
+/// The hex of a region nearest its middle: where its name reads as the region's.
+fn middle(hexes: &[(i32, i32)]) -> Hex {
+    let n = hexes.len().max(1) as f32;
+    let (q, r) = hexes
+        .iter()
+        .fold((0.0, 0.0), |(q, r), h| (q + h.0 as f32, r + h.1 as f32));
+    let (q, r) = (q / n, r / n);
+    hexes
+        .iter()
+        .min_by(|a, b| {
+            let d = |h: &&(i32, i32)| (h.0 as f32 - q).powi(2) + (h.1 as f32 - r).powi(2);
+            d(a).total_cmp(&d(b))
+        })
+        .map(|h| hex(*h))
+        .unwrap_or_default()
 }
 
 fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
@@ -88,7 +105,7 @@ fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
             }
         };
         let text = format!("{} · {}", tr.t(&p.name), token);
-        let at = p.hexes.first().map(|h| hex(*h)).unwrap_or_default();
+        let at = middle(&p.hexes);
         let dy = rows.place(at, text.chars().count(), &chapter_map::NAME_HEIGHTS);
         v.push(Mark::Label {
             at,
@@ -150,11 +167,7 @@ fn who(world: &World, tr: &Translations, o: Owner) -> String {
 /// A battle (C17) or a pillage (C13) on its province.
 fn beat(world: &World, tr: &Translations, what: &str) -> Option<Beat> {
     let lvl = level(world);
-    let at = |p: &str| {
-        lvl.province(p)
-            .and_then(|p| p.hexes.first())
-            .map(|h| hex(*h))
-    };
+    let at = |p: &str| lvl.province(p).map(|p| middle(&p.hexes));
     match ron::from_str::<Told>(what).ok()? {
         Told::Battle {
             province,
