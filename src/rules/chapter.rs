@@ -590,6 +590,12 @@ pub(super) fn candidates(world: &mut World, by: Camp, v: &mut Vec<Action>) {
     }
 }
 
+/// Whether the cycle stands at `step` now (a chapter's candidates are offered only in their
+/// own step).
+pub fn in_step(world: &World, step: &str) -> bool {
+    world.resource::<CycleOrder>().position(step) == Some(world.resource::<Cycle>().step)
+}
+
 /// The Eladrin seat acting now: the seat a chapter step gave the turn to, else the hot-seat
 /// player whose Eladrin turn it is.
 pub fn current_seat(world: &World) -> u8 {

@@ -100,3 +100,38 @@ pub fn draw_all(ui: &mut egui::Ui, panels: &[Seen], cx: &PanelCx) -> Option<Acti
     }
     asked
 }
+
+/// A level's chapter fields (`ext.CHAPTER`) for a panel, read once per type, level and text: a
+/// panel draws every frame. Unreadable fields give the defaults (the level was checked when
+/// the game started).
+pub fn fields<T: serde::de::DeserializeOwned + Default + Clone + 'static>(
+    db: &ContentDb,
+    level: &str,
+    chapter: &str,
+) -> T {
+    use std::any::{Any, TypeId};
+    type Entry = (TypeId, String, usize, Box<dyn Any>);
+    thread_local! {
+        static CACHE: std::cell::RefCell<Vec<Entry>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let Some(raw) = db.levels.get(level).and_then(|l| l.ext.get(chapter)) else {
+        return T::default();
+    };
+    let (t, n) = (TypeId::of::<T>(), raw.get_ron().len());
+    let hit = CACHE.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|(ty, l, len, _)| *ty == t && l == level && *len == n)
+            .and_then(|(.., v)| v.downcast_ref::<T>().cloned())
+    });
+    if let Some(v) = hit {
+        return v;
+    }
+    let v: T = raw.into_rust().unwrap_or_default();
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        c.retain(|(ty, ..)| *ty != t);
+        c.push((t, level.to_string(), n, Box::new(v.clone())));
+    });
+    v
+}

@@ -7,7 +7,6 @@
 
 use bevy_egui::egui;
 
-use crate::content::ContentDb;
 use crate::rules::Action;
 use crate::text::Translations;
 use crate::view::chapter_panel::{self, PanelCx};
@@ -17,29 +16,6 @@ use super::data::{CardKind, ClanLevel, Fig, Reward, SHEET, Track};
 use super::state::{Clans, HIDDEN, Owner, Sheet, Spot, Stage};
 use super::words::{fig, named, slot, track};
 use super::{ClanAction, ID};
-
-/// The level's chapter fields, read once per level and text (the panel draws every frame).
-fn fields(db: &ContentDb, level: &str) -> ClanLevel {
-    thread_local! {
-        static CACHE: std::cell::RefCell<Option<(String, usize, ClanLevel)>> =
-            const { std::cell::RefCell::new(None) };
-    }
-    let Some(raw) = db.levels.get(level).and_then(|l| l.ext.get(ID)) else {
-        return ClanLevel::default();
-    };
-    let key = (level.to_string(), raw.get_ron().len());
-    if let Some(hit) = CACHE.with(|c| {
-        c.borrow()
-            .as_ref()
-            .filter(|(l, n, _)| *l == key.0 && *n == key.1)
-            .map(|(_, _, v)| v.clone())
-    }) {
-        return hit;
-    }
-    let v: ClanLevel = raw.into_rust().unwrap_or_default();
-    CACHE.with(|c| *c.borrow_mut() = Some((key.0, key.1, v.clone())));
-    v
-}
 
 /// A clan's name as the table knows it: the player's name, or Chaos.
 fn who(tr: &Translations, cx: &PanelCx, o: Owner) -> String {
@@ -175,7 +151,7 @@ fn sheet_lines(ui: &mut egui::Ui, sh: &Sheet, lvl: &ClanLevel, tr: &Translations
 
 fn draw(ui: &mut egui::Ui, s: &Clans, cx: &PanelCx) -> Option<Action> {
     let tr = cx.tr;
-    let lvl = fields(cx.db, cx.level);
+    let lvl: ClanLevel = chapter_panel::fields(cx.db, cx.level, ID);
     let mut asked = None;
     ui.heading(tr.t("Clans of the Rift"));
     call_box(ui, s, &lvl, cx);

@@ -177,12 +177,7 @@ impl ChapterAction for MercAction {
         round::apply(world, by, self)
     }
     fn candidates(world: &mut World, by: Camp) -> Vec<Self> {
-        if world.resource::<crate::rules::Cycle>().step
-            != world
-                .resource::<crate::rules::CycleOrder>()
-                .position(ACTION_STEP)
-                .unwrap_or(usize::MAX)
-        {
+        if !chapter::in_step(world, ACTION_STEP) {
             return Vec::new();
         }
         round::candidates(world, by)

@@ -5,7 +5,6 @@
 
 use bevy_egui::egui;
 
-use crate::content::ContentDb;
 use crate::rules::Action;
 use crate::view::chapter_panel::{self, PanelCx};
 
@@ -15,32 +14,9 @@ use super::state::{Mercs, Owner};
 use super::words::{assistant, group};
 use super::{ID, MercAction};
 
-/// The level's chapter fields, read once per level and text (the panel draws every frame).
-fn fields(db: &ContentDb, level: &str) -> MercLevel {
-    thread_local! {
-        static CACHE: std::cell::RefCell<Option<(String, usize, MercLevel)>> =
-            const { std::cell::RefCell::new(None) };
-    }
-    let Some(raw) = db.levels.get(level).and_then(|l| l.ext.get(ID)) else {
-        return MercLevel::default();
-    };
-    let key = (level.to_string(), raw.get_ron().len());
-    if let Some(hit) = CACHE.with(|c| {
-        c.borrow()
-            .as_ref()
-            .filter(|(l, n, _)| *l == key.0 && *n == key.1)
-            .map(|(_, _, v)| v.clone())
-    }) {
-        return hit;
-    }
-    let v: MercLevel = raw.into_rust().unwrap_or_default();
-    CACHE.with(|c| *c.borrow_mut() = Some((key.0, key.1, v.clone())));
-    v
-}
-
 fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &PanelCx) -> Option<Action> {
     let tr = cx.tr;
-    let lvl = fields(cx.db, cx.level);
+    let lvl: MercLevel = chapter_panel::fields(cx.db, cx.level, ID);
     let mut asked = None;
     ui.heading(tr.t("Wyvern Wardens"));
     ui.label(tr.f("Round {}", &[&s.round]));
