@@ -143,6 +143,7 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
             "outcomes": stats.outcomes,
             "battles_per_game": stats.battles_per_game,
             "games_with_battles": stats.games_with_battles,
+            "chapter_events_per_game": stats.chapter_events_per_game,
             "units_lost_per_game": {
                 "eladrins": stats.units_lost_per_game.0,
                 "chaos": stats.units_lost_per_game.1,
@@ -189,6 +190,9 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
             stats.units_lost_per_game.0,
             stats.units_lost_per_game.1
         )?;
+        for (kind, n) in &stats.chapter_events_per_game {
+            writeln!(out, "chapter events: {kind} {n:.1} per game")?;
+        }
         writeln!(
             out,
             "thinking per decision (median / p95): Eladrins {:.2} / {:.2} ms, Chaos {:.2} / {:.2} ms",

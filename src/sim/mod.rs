@@ -106,6 +106,9 @@ pub struct GameReport {
     pub battles: u32,
     /// Units that died, per side: (Eladrins, Chaos).
     pub units_lost: (u32, u32),
+    /// What the chapters told, counted by kind (`"clans:Battle"`, `"mercenaries:Claimed"`: the
+    /// chapter, then its event's name): a chapter's own battles, pillages, claims.
+    pub chapter_events: std::collections::BTreeMap<String, u32>,
     /// Per-cycle summaries.
     pub per_cycle: Vec<CycleSummary>,
     /// Each decision's thinking time in microseconds, per camp: (Eladrins, Chaos). Wall-clock
@@ -247,6 +250,7 @@ pub fn play(
         hash,
         battles: tally.battles,
         units_lost: tally.lost,
+        chapter_events: tally.chapter,
         per_cycle,
         decision_us: tally.decision_us,
     };
@@ -259,6 +263,8 @@ struct Tally {
     battles: u32,
     lost: (u32, u32),
     decision_us: (Vec<u32>, Vec<u32>),
+    /// The chapters' events by kind (`chapter_kind`).
+    chapter: std::collections::BTreeMap<String, u32>,
     /// Each army's camp as last seen (a destroyed army's deaths still count for its side).
     camps: std::collections::HashMap<u32, Camp>,
     /// Events of the chronicle already read.
@@ -285,11 +291,25 @@ impl Tally {
                     Some(Camp::Chaos) => self.lost.1 += 1,
                     None => {}
                 },
+                crate::rules::GameEvent::Chapter { chapter, what } => {
+                    *self.chapter.entry(chapter_kind(chapter, what)).or_default() += 1;
+                }
                 _ => {}
             }
         }
         self.read = ch.len();
     }
+}
+
+/// A chapter event's kind: its chapter and the name its text starts with (a RON variant:
+/// `Battle(province: …)` is `Battle`), bounded in length (a chapter's text is its own).
+pub fn chapter_kind(chapter: &str, what: &str) -> String {
+    let name: String = what
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .take(40)
+        .collect();
+    format!("{chapter}:{name}")
 }
 
 /// Statistics over a batch of games.
@@ -312,6 +332,8 @@ pub struct BatchStats {
     pub games_with_battles: f64,
     /// Mean units lost per game: (Eladrins, Chaos).
     pub units_lost_per_game: (f64, f64),
+    /// Mean chapter events per game, by kind (`GameReport::chapter_events`).
+    pub chapter_events_per_game: std::collections::BTreeMap<String, f64>,
     /// Thinking time per decision, microseconds: (median, 95th percentile), for the Eladrins.
     pub eladrin_decision_us: (u32, u32),
     /// The same for Chaos.
@@ -391,6 +413,15 @@ pub fn batch_stats(reports: &[GameReport]) -> BatchStats {
             reports.iter().map(|r| r.units_lost.0 as f64).sum::<f64>() / n,
             reports.iter().map(|r| r.units_lost.1 as f64).sum::<f64>() / n,
         ),
+        chapter_events_per_game: {
+            let mut m: std::collections::BTreeMap<String, f64> = Default::default();
+            for r in reports {
+                for (k, v) in &r.chapter_events {
+                    *m.entry(k.clone()).or_default() += *v as f64 / n;
+                }
+            }
+            m
+        },
         eladrin_decision_us: spread(all(&|r| &r.decision_us.0)),
         chaos_decision_us: spread(all(&|r| &r.decision_us.1)),
     }

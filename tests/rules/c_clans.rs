@@ -867,3 +867,27 @@ fn a_saved_state_with_a_wrong_sheet_is_refused() {
     c.sheets.get_mut(&ANA).expect("Ana").slots.push(None);
     assert!(c.check().expect_err("refused").contains("not 8"));
 }
+
+/// `sim` counts what the chapter told (its battles, pillages, quests) in each game's report and
+/// in the batch's means, so the README's figures come from the tool.
+#[test]
+fn sim_counts_the_clans_battles_and_pillages() {
+    chaos_outpost::chapters::install_all();
+    let db = Arc::new(common::base());
+    let (_, r) =
+        chaos_outpost::sim::play_game(db, "clans", None, 101, 4).expect("a game of the clans");
+    let n = |k: &str| r.chapter_events.get(k).copied().unwrap_or(0);
+    assert!(n("clans:Pillaged") > 0, "{:?}", r.chapter_events);
+    // Every pillage taken followed a call to battle (C13, C14).
+    assert!(n("clans:Called") >= n("clans:Pillaged"));
+    assert!(n("clans:Quest") > 0, "{:?}", r.chapter_events);
+    let stats = chaos_outpost::sim::batch_stats(std::slice::from_ref(&r));
+    assert_eq!(
+        stats.chapter_events_per_game.get("clans:Pillaged").copied(),
+        Some(n("clans:Pillaged") as f64)
+    );
+    assert_eq!(
+        chaos_outpost::sim::chapter_kind("clans", "Battle(province:\"x\")"),
+        "clans:Battle"
+    );
+}
