@@ -35,6 +35,17 @@ pub enum UiStep {
     WaitStep(String),
     /// Until the main phase waits for this camp.
     WaitTurn(Camp),
+    /// Until this Eladrin seat has the turn (in any step: a round, a call to battle, the main
+    /// phase) with an action of a chapter to take: a seat's say in a chapter's step.
+    WaitSeat(u8),
+    /// Send a chapter's action as this Eladrin seat, once that seat has the turn and the rules
+    /// would accept it (waits until then), as its panel's button does.
+    ActAsSeat {
+        /// The seat.
+        seat: u8,
+        /// The action.
+        action: Action,
+    },
     /// Until this cycle has begun.
     WaitCycle(u32),
     /// Send an action, as a panel button does.
@@ -90,6 +101,9 @@ pub enum UiStep {
     Load(String),
     /// Let the AIs play until this cycle's main phase (the "Let the AI play" button, each turn).
     AiUntilCycle(u32),
+    /// Let the AIs play until the game stands at this step (`CACTION`): a chapter's step
+    /// played by hand from its start.
+    AiUntilStep(String),
     /// Let the AIs play until a battle is shown.
     AiUntilBattle,
     /// Press a button of the campaign screen or of a chapter's end window, as a click does;
@@ -180,6 +194,18 @@ fn run_script(world: &mut World) {
         UiStep::WaitStep(s) => world.step_id() == s,
         UiStep::WaitTurn(c) => world.in_turns() && world.resource::<Cycle>().turn == *c,
         UiStep::WaitCycle(n) => world.resource::<Cycle>().number >= *n,
+        UiStep::WaitSeat(seat) => seat_asked(world, *seat),
+        UiStep::ActAsSeat { seat, action } => {
+            let ready = seat_asked(world, *seat)
+                && crate::rules::legal::legal_actions(world, Camp::Eladrins).contains(action);
+            if ready {
+                world.write_message(ActionRequest {
+                    by: Camp::Eladrins,
+                    action: action.clone(),
+                });
+            }
+            ready
+        }
         UiStep::Act(a) => {
             world.write_message(ActionRequest {
                 by: Camp::Eladrins,
@@ -287,6 +313,13 @@ fn run_script(world: &mut World) {
             let done = c > *n
                 || (c == *n && world.in_turns())
                 || world.resource::<Outcome>().winner.is_some();
+            world
+                .resource_mut::<super::driver::Driver>()
+                .autoplay_eladrins = !done;
+            done
+        }
+        UiStep::AiUntilStep(id) => {
+            let done = world.step_id() == id || world.resource::<Outcome>().winner.is_some();
             world
                 .resource_mut::<super::driver::Driver>()
                 .autoplay_eladrins = !done;
@@ -462,4 +495,13 @@ fn click_hex(world: &mut World, at: At, button: Button) -> bool {
             true
         }
     }
+}
+
+/// Whether `seat` has the Eladrins' turn now with a chapter action to take (it is asked).
+fn seat_asked(world: &mut World, seat: u8) -> bool {
+    world.resource::<Cycle>().turn == Camp::Eladrins
+        && crate::rules::chapter::current_seat(world) == seat
+        && crate::rules::legal::legal_actions(world, Camp::Eladrins)
+            .iter()
+            .any(|a| matches!(a, Action::Chapter { .. }))
 }
