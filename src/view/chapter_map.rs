@@ -313,3 +313,14 @@ fn place_sprites(
         }
     }
 }
+
+/// A seat's name on the map and in its shows: its player's name (an AI seat's included), or
+/// "seat N" where the game has none.
+pub fn seat_name(world: &World, tr: &crate::text::Translations, seat: u8) -> String {
+    world
+        .resource::<crate::rules::GameSetup>()
+        .players
+        .get(seat as usize)
+        .cloned()
+        .unwrap_or_else(|| tr.f("seat {}", &[&(seat + 1)]))
+}

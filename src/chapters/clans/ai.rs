@@ -12,7 +12,7 @@ use crate::rules::Action;
 use crate::rules::chapter;
 
 use super::battle::sides;
-use super::data::{Boost, CardKind, ClanLevel, Fig, Reward, level};
+use super::data::{Boost, CardKind, ClanLevel, Reward, level};
 use super::phases::met;
 use super::reckon::{owner, present, rage, strength};
 use super::state::{Clans, Owner, Spot, Stage};
@@ -165,12 +165,4 @@ pub fn act(world: &mut World, legal: &[Action]) -> Option<Choice> {
         }
     }
     top
-}
-
-/// The figure kinds a clan holds in its reserve (for tests and the panel).
-pub fn reserve_kinds(st: &Clans, o: Owner) -> Vec<Fig> {
-    let mut v = st.sheet(o).map(|s| s.reserve.clone()).unwrap_or_default();
-    v.sort();
-    v.dedup();
-    v
 }

@@ -400,18 +400,11 @@ impl Default for ClanLevel {
 /// Most provinces, fjords, cards, monsters, hexes: levels are untrusted.
 pub const MAX_ITEMS: usize = 64;
 
-/// Whether two hexes touch.
-pub fn touch(a: At, b: At) -> bool {
-    let (dq, dr) = (a.0 - b.0, a.1 - b.1);
-    matches!(
-        (dq, dr),
-        (1, 0) | (-1, 0) | (0, 1) | (0, -1) | (1, -1) | (-1, 1)
-    )
-}
-
 /// Whether two sets of hexes touch.
 fn borders(a: &[At], b: &[At]) -> bool {
-    a.iter().any(|x| b.iter().any(|y| touch(*x, *y)))
+    let hex = |h: &At| hexx::Hex::new(h.0, h.1);
+    a.iter()
+        .any(|x| b.iter().any(|y| hex(x).unsigned_distance_to(hex(y)) == 1))
 }
 
 impl ClanLevel {

@@ -7,7 +7,6 @@
 use bevy::prelude::*;
 use hexx::Hex;
 
-use crate::rules::GameSetup;
 use crate::text::Translations;
 use crate::view::chapter_map::{self, Mark};
 use crate::view::chapter_show::{self, Beat};
@@ -154,12 +153,7 @@ fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
 /// Who a clan is, by the seat's player name.
 fn who(world: &World, tr: &Translations, o: Owner) -> String {
     match o {
-        Owner::Seat(s) => world
-            .resource::<GameSetup>()
-            .players
-            .get(s as usize)
-            .cloned()
-            .unwrap_or_else(|| tr.f("seat {}", &[&(s + 1)])),
+        Owner::Seat(s) => chapter_map::seat_name(world, tr, s),
         Owner::Chaos => tr.t("Chaos").into_owned(),
     }
 }

@@ -7,7 +7,6 @@
 use bevy::prelude::*;
 use hexx::Hex;
 
-use crate::rules::GameSetup;
 use crate::text::Translations;
 use crate::text::chapter::name_of;
 use crate::view::chapter_map::{self, Mark};
@@ -93,12 +92,7 @@ fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
 /// Who a seat or the poachers are, by the seat's player name.
 fn who(world: &World, tr: &Translations, o: Owner) -> String {
     match o {
-        Owner::Seat(s) => world
-            .resource::<GameSetup>()
-            .players
-            .get(s as usize)
-            .cloned()
-            .unwrap_or_else(|| tr.f("seat {}", &[&(s + 1)])),
+        Owner::Seat(s) => chapter_map::seat_name(world, tr, s),
         Owner::Poachers => tr.t("The poachers").into_owned(),
     }
 }
