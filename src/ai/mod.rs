@@ -98,14 +98,33 @@ fn decide_as(world: &mut World, by: Camp) -> (Camp, Choice) {
 #[derive(Resource, Default, Clone)]
 pub struct ChapterScorers(pub Vec<(&'static str, Camp, Candidate)>);
 
-/// Registering a chapter's scorers from its plugin.
+/// A chapter's term of the search's evaluation (`search::evaluate`): what the chapter's part
+/// of the position is worth from Chaos' side, in the points of `ai.ron: search.eval` (a unit is
+/// worth `unit`, a corrupted hex `corrupted`). Registered with
+/// `ScorerAppExt::add_chapter_eval`, added while the chapter is in play.
+pub type EvalTerm = fn(&World) -> i64;
+
+/// The chapters' evaluation terms, by chapter.
+#[derive(Resource, Default, Clone)]
+pub struct ChapterEvals(pub Vec<(&'static str, EvalTerm)>);
+
+/// Registering a chapter's AI terms from its plugin: its candidates and its evaluation term.
 pub trait ScorerAppExt {
     /// Adds a candidate for `camp`, asked while `chapter` is in play.
     fn add_chapter_scorer(&mut self, chapter: &'static str, camp: Camp, ca: Candidate)
     -> &mut Self;
+    /// Adds an evaluation term the search weighs while `chapter` is in play.
+    fn add_chapter_eval(&mut self, chapter: &'static str, term: EvalTerm) -> &mut Self;
 }
 
 impl ScorerAppExt for App {
+    fn add_chapter_eval(&mut self, chapter: &'static str, term: EvalTerm) -> &mut Self {
+        self.world_mut()
+            .get_resource_or_insert_with(ChapterEvals::default)
+            .0
+            .push((chapter, term));
+        self
+    }
     fn add_chapter_scorer(
         &mut self,
         chapter: &'static str,
@@ -158,6 +177,20 @@ pub fn chapter_proposals(world: &mut World, by: Camp, legal: &[Action]) -> Vec<C
         .filter_map(|(_, _, ca)| ca(world, legal))
         .filter(|c| legal.contains(&c.action))
         .collect()
+}
+
+/// The sum of the evaluation terms of the chapters in play, from Chaos' side.
+pub fn chapter_eval(world: &World) -> i64 {
+    let Some(evals) = world.get_resource::<ChapterEvals>() else {
+        return 0;
+    };
+    let in_play = world.resource::<InPlay>();
+    evals
+        .0
+        .iter()
+        .filter(|(chapter, _)| in_play.has(chapter))
+        .map(|(_, term)| term(world))
+        .sum()
 }
 
 /// The hexes of Eladrin outposts, by id.

@@ -1,7 +1,8 @@
 //! Thinking ahead: a bounded search over the candidates' proposals (issue 18).
 //!
-//! In a main-phase turn the candidates of `chaos.rs` / `eladrin.rs` (and the chapters') each
-//! propose their best action. Every legal attack is added (the odds alone don't say what a
+//! In a main-phase turn, and in a chapter's rounds (a clan's action or its answer to a call),
+//! the candidates of `chaos.rs` / `eladrin.rs` and the chapters' each propose their best
+//! action. Every legal attack is added (the odds alone don't say what a
 //! battle changes), and what the candidates don't think of (`alternatives`: card actions and
 //! rituals, moves towards the places that matter, holding still, activating any army). The
 //! search plays each proposal out on a copy of the game:
@@ -13,9 +14,10 @@
 //! - both camps then play the candidates alone until the decision has changed hands `turns`
 //!   times for the searching camp (1: its own turn played out; 2: and the reply, the
 //!   Eladrins' setting), for `horizon` actions at most, and no
-//!   further than the end of the main phase (a pass that ends it is scored on the position it
-//!   leaves, not on the upkeep `submit` runs next);
-//! - the position reached is scored by `eval` (`ai.ron: search.eval`).
+//!   further than the end of the step (the main phase, or the chapter's rounds: a pass that
+//!   ends it is scored on the position it leaves, not on the steps `submit` runs next);
+//! - the position reached is scored by `eval` (`ai.ron: search.eval`) and the evaluation
+//!   terms of the chapters in play (`ScorerAppExt::add_chapter_eval`).
 //!
 //! Each proposal is played `rollouts` times, all with the same dice per rollout (common random
 //! numbers: the proposals are compared on the same luck). The best mean wins if it beats the
@@ -36,6 +38,7 @@ use hexx::Hex;
 
 use super::{Candidate, Choice};
 use crate::content::{Camp, ContentDb, EvalWeights, SearchSettings};
+use crate::rules::chapter;
 use crate::rules::snapshot::{self, Snapshot};
 use crate::rules::{
     Action, Army, Cycle, GameRng, GameSetup, GameWorld, Outcome, Outpost, Portal, StepKind, Tile,
@@ -185,7 +188,9 @@ pub fn refine(
     nodes: u32,
     margin: Option<u32>,
 ) -> Choice {
-    if !matches!(world.step_kind(), StepKind::Turns) {
+    // The main phase and a chapter's rounds (a clan's actions, its answers to a call): the
+    // decisions that shape the game. Decisions of a step (R5, R7, R8) keep the candidates'.
+    if !matches!(world.step_kind(), StepKind::Turns | StepKind::Round { .. }) {
         return heuristic;
     }
     let settings = world.content().set.ai.search.clone();
@@ -387,18 +392,24 @@ fn playout(
         w.resource_mut::<Messages<crate::rules::GameEvent>>()
             .clear();
         w.insert_resource(GameRng::seeded(seed));
-        let cycle = w.resource::<Cycle>().number;
-        // Without `upkeep`, every playout stops where this main phase ends: a pass that ends
-        // it is scored on the position it leaves, not credited with the upkeep's corruption
-        // (which `submit` runs up to the next decision) while the others stop short of it.
+        let (cycle, step) = {
+            let c = w.resource::<Cycle>();
+            (c.number, c.step)
+        };
+        // Without `upkeep`, every playout stops where this step (the main phase, or a
+        // chapter's rounds) ends: a pass that ends it is scored on the position it leaves, not
+        // credited with the steps `submit` runs up to the next decision (the upkeep's
+        // corruption, a chapter's quest phase) while the others stop short of them.
         let ended = |w: &mut World| {
-            w.resource::<Cycle>().number != cycle || !matches!(w.step_kind(), StepKind::Turns)
+            let c = w.resource::<Cycle>();
+            c.number != cycle || c.step != step
         };
         let score_of = |w: &mut World| score_ending(w, settings.foresight);
         let play = |w: &mut World, who: Camp, action: Action| -> Option<Option<i64>> {
-            // The pass that ends the main phase (the other camp passed just before) is scored
-            // on the position it leaves, and not played: the upkeep would follow.
-            if !upkeep && matches!(action, Action::Pass) && w.resource::<Cycle>().passes >= 1 {
+            // The pass that ends the step (the other camp, or every other participant of the
+            // rounds, passed just before) is scored on the position it leaves, and not played:
+            // the next steps would follow.
+            if !upkeep && matches!(action, Action::Pass) && chapter::pass_ends_step(w) {
                 return Some(Some(score_of(w)));
             }
             submit(w, who, action).ok()?;
@@ -527,7 +538,8 @@ pub fn evaluate(world: &mut World) -> i64 {
     score -= p.built.iter().sum::<u32>() as i64 * e.cell;
     score -= p.power as i64 * e.power;
     score += p.corruption as i64 * e.marker;
-    score
+    // The chapters' parts of the position (their `ScorerAppExt::add_chapter_eval` terms).
+    score + super::chapter_eval(world)
 }
 
 /// A 64-bit mix of two numbers (splitmix64's finaliser), for the playouts' seeds.

@@ -144,6 +144,7 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
             "battles_per_game": stats.battles_per_game,
             "games_with_battles": stats.games_with_battles,
             "chapter_events_per_game": stats.chapter_events_per_game,
+            "glory_per_seat": stats.glory_per_seat,
             "units_lost_per_game": {
                 "eladrins": stats.units_lost_per_game.0,
                 "chaos": stats.units_lost_per_game.1,
@@ -192,6 +193,15 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
         )?;
         for (kind, n) in &stats.chapter_events_per_game {
             writeln!(out, "chapter events: {kind} {n:.1} per game")?;
+        }
+        if !stats.glory_per_seat.is_empty() {
+            let each: Vec<String> = stats
+                .glory_per_seat
+                .iter()
+                .enumerate()
+                .map(|(s, g)| format!("seat {} {g:.1}", s + 1))
+                .collect();
+            writeln!(out, "glory per game: {}", each.join(", "))?;
         }
         writeln!(
             out,

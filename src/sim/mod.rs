@@ -109,6 +109,9 @@ pub struct GameReport {
     /// What the chapters told, counted by kind (`"clans:Battle"`, `"mercenaries:Claimed"`: the
     /// chapter, then its event's name): a chapter's own battles, pillages, claims.
     pub chapter_events: std::collections::BTreeMap<String, u32>,
+    /// Each seat's glory at the end, where a chapter in play counts it (`chapter::glory`):
+    /// the seats' own scores.
+    pub glory: Vec<u32>,
     /// Per-cycle summaries.
     pub per_cycle: Vec<CycleSummary>,
     /// Each decision's thinking time in microseconds, per camp: (Eladrins, Chaos). Wall-clock
@@ -251,6 +254,7 @@ pub fn play(
         battles: tally.battles,
         units_lost: tally.lost,
         chapter_events: tally.chapter,
+        glory: crate::rules::chapter::glory(world),
         per_cycle,
         decision_us: tally.decision_us,
     };
@@ -334,6 +338,8 @@ pub struct BatchStats {
     pub units_lost_per_game: (f64, f64),
     /// Mean chapter events per game, by kind (`GameReport::chapter_events`).
     pub chapter_events_per_game: std::collections::BTreeMap<String, f64>,
+    /// Mean glory per game of each seat (`GameReport::glory`); empty where no chapter counts it.
+    pub glory_per_seat: Vec<f64>,
     /// Thinking time per decision, microseconds: (median, 95th percentile), for the Eladrins.
     pub eladrin_decision_us: (u32, u32),
     /// The same for Chaos.
@@ -421,6 +427,15 @@ pub fn batch_stats(reports: &[GameReport]) -> BatchStats {
                 }
             }
             m
+        },
+        glory_per_seat: {
+            let seats = reports.iter().map(|r| r.glory.len()).max().unwrap_or(0);
+            (0..seats)
+                .map(|s| {
+                    let sum: u32 = reports.iter().filter_map(|r| r.glory.get(s)).sum();
+                    sum as f64 / n
+                })
+                .collect()
         },
         eladrin_decision_us: spread(all(&|r| &r.decision_us.0)),
         chaos_decision_us: spread(all(&|r| &r.decision_us.1)),

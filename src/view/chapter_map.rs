@@ -300,6 +300,14 @@ fn place_sprites(
             }
             Mark::Label { at, text, dy, rgba } => {
                 let p = l.hex_to_world_pos(*at);
+                // A dark plate under the name, as wide as its box: the name reads over any
+                // terrain art (a pale name on snow or sand did not).
+                let plate = label_box(*at, text.chars().count(), *dy).size() + Vec2::new(4.0, 3.0);
+                commands.spawn((
+                    ChapterSprite,
+                    Sprite::from_color(Color::srgba(0.07, 0.06, 0.05, 0.68), plate),
+                    Transform::from_xyz(p.x, p.y + dy, 3.05),
+                ));
                 commands.spawn((
                     ChapterSprite,
                     Text2d::new(text.clone()),

@@ -874,7 +874,7 @@ fn a_saved_state_with_a_wrong_sheet_is_refused() {
 fn sim_counts_the_clans_battles_and_pillages() {
     chaos_outpost::chapters::install_all();
     let db = Arc::new(common::base());
-    let (_, r) =
+    let (app, r) =
         chaos_outpost::sim::play_game(db, "clans", None, 101, 4).expect("a game of the clans");
     let n = |k: &str| r.chapter_events.get(k).copied().unwrap_or(0);
     assert!(n("clans:Pillaged") > 0, "{:?}", r.chapter_events);
@@ -889,5 +889,114 @@ fn sim_counts_the_clans_battles_and_pillages() {
     assert_eq!(
         chaos_outpost::sim::chapter_kind("clans", "Battle(province:\"x\")"),
         "clans:Battle"
+    ); // Each seat's glory at the end (C7, C12, C16, C17), and its mean over the batch.
+    assert_eq!(r.glory, chapter::glory(app.world()));
+    assert_eq!(r.glory.len(), 2, "two seats");
+    assert!(
+        r.glory.iter().any(|g| *g > 0),
+        "glory was won: {:?}",
+        r.glory
     );
+    let means: Vec<f64> = r.glory.iter().map(|g| *g as f64).collect();
+    assert_eq!(stats.glory_per_seat, means);
+}
+
+/// The search weighs the chapter's part of a position (`ai::eval`, weights `eval_*` in
+/// `ai.ron: chapters.clans`), from Chaos' side: the corruption attempts its pillages add to the
+/// next R6, each side's STR on the board, the clans' levels, the seats' glory.
+#[test]
+fn the_search_weighs_the_clans_eval_term() {
+    let mut s = two();
+    let w = |s: &mut Scn, n: &str| chaos_outpost::ai::weight(s.w(), clans::ID, n);
+    let ev = |s: &mut Scn| chaos_outpost::ai::search::evaluate(s.w());
+    for n in ["eval_attempt", "eval_str", "eval_level", "eval_glory"] {
+        assert!(w(&mut s, n) > 0, "{n} is weighed");
+    }
+    let lvl = clans::data::level(s.w());
+    let warrior = |s: &mut Scn, o: Owner| {
+        clans::reckon::strength(&lvl, &st(s).sheets[&o], &Fig::Warrior) as i64
+    };
+    let base = ev(&mut s);
+    s.w().resource_mut::<Modifiers>().pending_attempts += 1;
+    assert_eq!(ev(&mut s) - base, w(&mut s, "eval_attempt"));
+    let base = ev(&mut s);
+    put(&mut s, CHAOS, Fig::Warrior, prov("stonecrest"));
+    let gain = warrior(&mut s, CHAOS) * w(&mut s, "eval_str");
+    assert_eq!(ev(&mut s) - base, gain);
+    let base = ev(&mut s);
+    put(&mut s, ANA, Fig::Warrior, prov("reedholm"));
+    let loss = warrior(&mut s, ANA) * w(&mut s, "eval_str");
+    assert_eq!(base - ev(&mut s), loss);
+    let base = ev(&mut s);
+    tracks::add(s.w(), clans::GLORY, holder(BO), 2);
+    assert_eq!(base - ev(&mut s), 2 * w(&mut s, "eval_glory"));
+    let base = ev(&mut s);
+    set(&mut s, |c| {
+        c.sheets.get_mut(&CHAOS).expect("clan").levels[1] += 1
+    });
+    assert_eq!(ev(&mut s) - base, w(&mut s, "eval_level"));
+}
+
+/// A battle under way counts as the odds of its hidden cards (C17): with the same STR on both
+/// sides, Chaos' pillage is worth more than nothing and less than the attempt it would win.
+#[test]
+fn the_clans_eval_counts_a_battle_under_way_by_its_odds() {
+    let mut s = two();
+    put(&mut s, CHAOS, Fig::Warrior, prov("stonecrest"));
+    put(&mut s, ANA, Fig::Warrior, prov("stonecrest"));
+    let ev = |s: &mut Scn| chaos_outpost::ai::search::evaluate(s.w());
+    let before = ev(&mut s);
+    set(&mut s, |c| {
+        c.call = Some(chaos_outpost::chapters::clans::state::Call {
+            province: "stonecrest".into(),
+            pillager: CHAOS,
+            order: vec![ANA, CHAOS],
+            at: 0,
+            declined: 0,
+            stage: Stage::Cards,
+            picks: Default::default(),
+        })
+    });
+    let stake = chaos_outpost::ai::weight(s.w(), clans::ID, "eval_attempt")
+        * clans::data::level(s.w()).chaos.attempts as i64;
+    let worth = ev(&mut s) - before;
+    assert!(
+        0 < worth && worth < stake,
+        "an even battle is worth {worth} of {stake}"
+    );
+}
+
+/// The searching AI plays the clans' rounds out: in the action phase, each kind of clan
+/// action's best proposal and passing are played on a copy of the game, which is left as it
+/// was; the choice is legal. A pass that would end the round is scored where it stands.
+#[test]
+fn the_searching_ai_plays_out_the_clans_round_on_a_copy() {
+    use chaos_outpost::ai::search::{self, Brain, Brains};
+    let mut s = two();
+    s.w().insert_resource(Brains {
+        chaos: Brain::Search {
+            nodes: 400,
+            margin: Some(0),
+        },
+        eladrin: Brain::Heuristic,
+    });
+    assert!(!chapter::pass_ends_step(s.w()), "three clans, none passed");
+    s.submit(Action::Pass).expect("Ana passes");
+    s.submit(Action::Pass).expect("Bo passes");
+    assert_eq!(turn(&mut s), CHAOS);
+    assert!(
+        chapter::pass_ends_step(s.w()),
+        "Chaos' pass would end the round"
+    );
+    rage(&mut s, CHAOS, 3);
+    let hash = s.hash();
+    let (copies, _) = search::counted();
+    let (by, choice) = chaos_outpost::ai::decide(s.w());
+    assert_eq!(by, Camp::Chaos);
+    assert!(
+        search::counted().0 > copies,
+        "the proposals were played out"
+    );
+    assert_eq!(s.hash(), hash, "the game is untouched");
+    s.submit_as(by, choice.action).expect("a legal choice");
 }

@@ -4,19 +4,23 @@
 //! token still shows its reward, takes the upgrades that raise its STR or its Rage, commits to
 //! the quests it meets now, answers a call when its side is in the battle, and plays its
 //! strongest battle card when it fights. Rage refills each cycle, so a clan spends it.
+//!
+//! The searching AI (`ai::search`) plays these candidates' proposals out in the clans' rounds
+//! too, and weighs the positions with `eval`, the chapter's part of its evaluation.
 
 use bevy::prelude::*;
 
 use crate::ai::{self, Choice};
-use crate::rules::Action;
 use crate::rules::chapter;
+use crate::rules::tracks;
+use crate::rules::{Action, Modifiers};
 
-use super::battle::sides;
+use super::battle::{bringable, sides};
 use super::data::{Boost, CardKind, ClanLevel, Reward, level};
 use super::phases::met;
-use super::reckon::{owner, present, rage, strength};
+use super::reckon::{holder, odds, owner, present, rage, strength, unseen};
 use super::state::{Clans, Owner, Spot, Stage};
-use super::{ClanAction, ID};
+use super::{ClanAction, GLORY, ID};
 
 /// What a benefit is worth, in STR-like points.
 fn boost_worth(b: &Boost) -> i64 {
@@ -58,8 +62,58 @@ fn ours(lvl: &ClanLevel, st: &Clans, me: Owner, province: &str) -> i64 {
     if me.side() { e as i64 } else { c as i64 }
 }
 
-/// Scores the chapter's actions among `legal`.
-pub fn act(world: &mut World, legal: &[Action]) -> Option<Choice> {
+/// The chapter's candidates, one per kind of action, each proposing its best: the heuristic
+/// plays the best of them all, the search weighs each by playing it out.
+pub const CANDIDATES: [ai::Candidate; 7] = [
+    |w, l| best_of(w, l, Kind::Pillage),
+    |w, l| best_of(w, l, Kind::Invade),
+    |w, l| best_of(w, l, Kind::Upgrade),
+    |w, l| best_of(w, l, Kind::Quest),
+    |w, l| best_of(w, l, Kind::March),
+    |w, l| best_of(w, l, Kind::Answer),
+    |w, l| best_of(w, l, Kind::Play),
+];
+
+/// The kinds of the chapter's actions, one candidate each.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Pillage,
+    Invade,
+    Upgrade,
+    Quest,
+    March,
+    /// Joining a call to battle, or declining it.
+    Answer,
+    Play,
+}
+
+impl Kind {
+    fn of(m: &ClanAction) -> Kind {
+        match m {
+            ClanAction::Pillage { .. } => Kind::Pillage,
+            ClanAction::Invade { .. } => Kind::Invade,
+            ClanAction::Upgrade { .. } => Kind::Upgrade,
+            ClanAction::Quest { .. } => Kind::Quest,
+            ClanAction::March { .. } => Kind::March,
+            ClanAction::Join { .. } | ClanAction::Decline => Kind::Answer,
+            ClanAction::Play { .. } => Kind::Play,
+        }
+    }
+    fn why(self) -> &'static str {
+        match self {
+            Kind::Pillage => "clans: pillage",
+            Kind::Invade => "clans: invade",
+            Kind::Upgrade => "clans: upgrade",
+            Kind::Quest => "clans: quest",
+            Kind::March => "clans: march",
+            Kind::Answer => "clans: answer a call",
+            Kind::Play => "clans: battle card",
+        }
+    }
+}
+
+/// Scores the chapter's actions of `kind` among `legal`: the best, if any scores above 0.
+fn best_of(world: &mut World, legal: &[Action], kind: Kind) -> Option<Choice> {
     let lvl = level(world);
     let st = world.resource::<Clans>().clone();
     let camp = world.resource::<crate::rules::Cycle>().turn;
@@ -79,7 +133,7 @@ pub fn act(world: &mut World, legal: &[Action]) -> Option<Choice> {
     let call = st.call.clone();
     let mut top: Option<Choice> = None;
     for a in legal {
-        let Some(m) = chapter::decode::<ClanAction>(a) else {
+        let Some(m) = chapter::decode::<ClanAction>(a).filter(|m| Kind::of(m) == kind) else {
             continue;
         };
         let score = match &m {
@@ -160,9 +214,77 @@ pub fn act(world: &mut World, legal: &[Action]) -> Option<Choice> {
             top = Some(Choice {
                 score,
                 action: a.clone(),
-                why: "clans",
+                why: kind.why(),
             });
         }
     }
     top
+}
+
+/// The chapter's part of a position for the search (`ai::ScorerAppExt::add_chapter_eval`), from
+/// Chaos' side, weights `eval_*` in `ai.ron: chapters.clans`: the corruption attempts waiting
+/// for the next R6 (what Chaos' pillages feed), each side's STR on the board, the clans'
+/// levels, the seats' glory (their score), and a call to battle under way as its odds say
+/// (C16, C17), counting the figures the clans not there yet may still bring: the pillager's
+/// reward, and the figures the losing side loses (a tie: both).
+pub fn eval(world: &World) -> i64 {
+    let lvl = level(world);
+    let st = world.resource::<Clans>();
+    let w = |name: &str| ai::weight(world, ID, name);
+    let (w_attempt, w_str, w_glory, w_level) = (
+        w("eval_attempt"),
+        w("eval_str"),
+        w("eval_glory"),
+        w("eval_level"),
+    );
+    // Chaos' side counts for Chaos, the seats' against it.
+    let sign = |o: Owner| if o.side() { -1 } else { 1 };
+    let mut score = world.resource::<Modifiers>().pending_attempts as i64 * w_attempt;
+    for p in &st.board {
+        if let Some(s) = st.sheet(p.owner) {
+            score += sign(p.owner) * strength(&lvl, s, &p.fig) as i64 * w_str;
+        }
+    }
+    for (o, s) in &st.sheets {
+        let levels: i64 = s.levels.iter().map(|l| *l as i64).sum();
+        score += sign(*o) * levels * w_level;
+        if o.side() {
+            score -= tracks::get(world, GLORY, holder(*o)).max(0) as i64 * w_glory;
+        }
+    }
+    if let Some(c) = &st.call {
+        let (mut e, mut ch) = sides(&lvl, st, &c.province);
+        let mut hidden = unseen(&lvl, st, c);
+        if c.stage == Stage::Gather {
+            // Each clan not in the province yet may still bring its strongest figure from
+            // beside it (C14), and then play a card.
+            for o in c
+                .order
+                .iter()
+                .filter(|o| !present(&lvl, st, **o, &c.province))
+            {
+                let Some(sheet) = st.sheet(*o) else { continue };
+                let best = bringable(&lvl, st, *o, &c.province)
+                    .iter()
+                    .map(|(f, _)| strength(&lvl, sheet, f))
+                    .max();
+                if let Some(n) = best {
+                    if o.side() {
+                        e += n
+                    } else {
+                        ch += n
+                    }
+                    hidden.push(o.side());
+                }
+            }
+        }
+        let (pe, tie, pc) = odds(&lvl, e, ch, &hidden);
+        let (won, stake) = match c.pillager {
+            Owner::Chaos => (pc, lvl.chaos.attempts as i64 * w_attempt),
+            Owner::Seat(_) => (pe, -reward_worth(&lvl, &c.province) * w_glory),
+        };
+        let lost = (pc + tie) * e as f64 - (pe + tie) * ch as f64;
+        score += (won * stake as f64 + lost * w_str as f64).round() as i64;
+    }
+    score
 }

@@ -69,7 +69,7 @@ pub fn open(world: &mut World, pillager: Owner, province: &str) {
 }
 
 /// The figures `o` could bring into the province: its own (not ships) in adjacent provinces.
-fn bringable(lvl: &ClanLevel, st: &Clans, o: Owner, province: &str) -> Vec<(Fig, String)> {
+pub fn bringable(lvl: &ClanLevel, st: &Clans, o: Owner, province: &str) -> Vec<(Fig, String)> {
     let mut v: Vec<(Fig, String)> = st
         .board
         .iter()

@@ -252,8 +252,11 @@ pub fn build(app: &mut App) {
         .add_chapter_setup(ID, phases::setup)
         .add_chapter_veto(ID, battle::veto)
         .add_chapter_glory(ID, phases::glory_by_seat)
-        .add_chapter_scorer(ID, Camp::Eladrins, ai::act)
-        .add_chapter_scorer(ID, Camp::Chaos, ai::act);
+        .add_chapter_eval(ID, ai::eval);
+    for ca in ai::CANDIDATES {
+        app.add_chapter_scorer(ID, Camp::Eladrins, ca)
+            .add_chapter_scorer(ID, Camp::Chaos, ca);
+    }
 }
 
 /// Installs the chapter in this program: its rules, its words, its panel, its map marks.

@@ -12,8 +12,9 @@ use crate::text::Translations;
 use crate::view::chapter_panel::{self, PanelCx};
 
 use super::battle::sides;
-use super::data::{CardKind, ClanLevel, Fig, Reward, SHEET, Track};
-use super::state::{Clans, HIDDEN, Owner, Sheet, Spot, Stage};
+use super::data::{ClanLevel, Fig, Reward, SHEET, Track};
+use super::reckon::{odds, unseen};
+use super::state::{Clans, Owner, Sheet, Spot, Stage};
 use super::words::{fig, named, slot, track};
 use super::{ClanAction, ID};
 
@@ -27,45 +28,6 @@ fn who(tr: &Translations, cx: &PanelCx, o: Owner) -> String {
             .unwrap_or_else(|| tr.f("seat {}", &[&(s + 1)])),
         Owner::Chaos => tr.t("Chaos").into_owned(),
     }
-}
-
-/// The chances (win, tie, loss) of the Eladrin side when each hidden or coming card is drawn
-/// at random from the deck's make-up (battle cards add their STR, any other card nothing).
-pub fn odds(lvl: &ClanLevel, eladrins: u32, chaos: u32, hidden: &[bool]) -> (f64, f64, f64) {
-    let total: u32 = lvl.cards.iter().map(|c| c.copies).sum();
-    let mut one: Vec<(u32, f64)> = Vec::new();
-    for c in &lvl.cards {
-        let add = if c.kind == CardKind::Battle { c.str } else { 0 };
-        let p = c.copies as f64 / total.max(1) as f64;
-        match one.iter_mut().find(|(a, _)| *a == add) {
-            Some(e) => e.1 += p,
-            None => one.push((add, p)),
-        }
-    }
-    if one.is_empty() {
-        one.push((0, 1.0));
-    }
-    // The difference Eladrins − Chaos, as a distribution, card by card.
-    let mut dist: Vec<(i64, f64)> = vec![(eladrins as i64 - chaos as i64, 1.0)];
-    for eladrin_side in hidden {
-        let mut next: Vec<(i64, f64)> = Vec::new();
-        for (d, p) in &dist {
-            for (a, q) in &one {
-                let v = if *eladrin_side {
-                    d + *a as i64
-                } else {
-                    d - *a as i64
-                };
-                match next.iter_mut().find(|(x, _)| *x == v) {
-                    Some(e) => e.1 += p * q,
-                    None => next.push((v, p * q)),
-                }
-            }
-        }
-        dist = next;
-    }
-    let sum = |f: &dyn Fn(i64) -> bool| dist.iter().filter(|(d, _)| f(*d)).map(|e| e.1).sum();
-    (sum(&|d| d > 0), sum(&|d| d == 0), sum(&|d| d < 0))
 }
 
 fn call_box(ui: &mut egui::Ui, s: &Clans, lvl: &ClanLevel, cx: &PanelCx) {
@@ -90,16 +52,7 @@ fn call_box(ui: &mut egui::Ui, s: &Clans, lvl: &ClanLevel, cx: &PanelCx) {
         let (e, ch) = sides(lvl, s, &c.province);
         ui.label(tr.f("STR: Eladrins {}, Chaos {}", &[&e, &ch]));
         if c.stage == Stage::Cards {
-            // A card not seen yet: hidden, or still to be picked.
-            let hidden: Vec<bool> = c
-                .order
-                .iter()
-                .filter(|o| match c.picks.get(o) {
-                    None => true,
-                    Some(p) => p.as_deref() == Some(HIDDEN),
-                })
-                .map(|o| o.side())
-                .collect();
+            let hidden = unseen(lvl, s, c);
             if !hidden.is_empty() {
                 let (w, t, l) = odds(lvl, e, ch, &hidden);
                 ui.label(tr.f(

@@ -1,7 +1,8 @@
 //! The clan's numbers, read by the action phase, the call to battle, the phases and the AI:
 //! who acts, Rage, the benefits of a sheet (C4), a figure's STR, the slot and figure of an
 //! upgrade card (C2, C5, C6), room in a province (C14, C15), presence in a province or on a
-//! fjord beside it (C13, C17). Reads only.
+//! fjord beside it (C13, C17), the odds the cards of a battle not seen yet give (C17). Reads
+//! only.
 
 use bevy::prelude::*;
 
@@ -11,7 +12,7 @@ use crate::rules::tracks::{self, Holder};
 
 use super::RAGE;
 use super::data::{Boost, CardKind, ClanLevel, Fig, Slot};
-use super::state::{Clans, Owner, Sheet, Spot};
+use super::state::{Call, Clans, HIDDEN, Owner, Sheet, Spot, Stage};
 
 /// Who acts for `by` now: the acting Eladrin seat, or Chaos.
 pub fn owner(world: &World, by: Camp) -> Owner {
@@ -103,4 +104,59 @@ pub fn present(lvl: &ClanLevel, st: &Clans, o: Owner, province: &str) -> bool {
                 Spot::Fjord(f) => fjords.contains(&f.as_str()),
             }
     })
+}
+
+/// The chances (win, tie, loss) of the Eladrin side when each hidden or coming card is drawn
+/// at random from the deck's make-up (battle cards add their STR, any other card nothing).
+pub fn odds(lvl: &ClanLevel, eladrins: u32, chaos: u32, hidden: &[bool]) -> (f64, f64, f64) {
+    let total: u32 = lvl.cards.iter().map(|c| c.copies).sum();
+    let mut one: Vec<(u32, f64)> = Vec::new();
+    for c in &lvl.cards {
+        let add = if c.kind == CardKind::Battle { c.str } else { 0 };
+        let p = c.copies as f64 / total.max(1) as f64;
+        match one.iter_mut().find(|(a, _)| *a == add) {
+            Some(e) => e.1 += p,
+            None => one.push((add, p)),
+        }
+    }
+    if one.is_empty() {
+        one.push((0, 1.0));
+    }
+    // The difference Eladrins − Chaos, as a distribution, card by card.
+    let mut dist: Vec<(i64, f64)> = vec![(eladrins as i64 - chaos as i64, 1.0)];
+    for eladrin_side in hidden {
+        let mut next: Vec<(i64, f64)> = Vec::new();
+        for (d, p) in &dist {
+            for (a, q) in &one {
+                let v = if *eladrin_side {
+                    d + *a as i64
+                } else {
+                    d - *a as i64
+                };
+                match next.iter_mut().find(|(x, _)| *x == v) {
+                    Some(e) => e.1 += p * q,
+                    None => next.push((v, p * q)),
+                }
+            }
+        }
+        dist = next;
+    }
+    let sum = |f: &dyn Fn(i64) -> bool| dist.iter().filter(|(d, _)| f(*d)).map(|e| e.1).sum();
+    (sum(&|d| d > 0), sum(&|d| d == 0), sum(&|d| d < 0))
+}
+
+/// The sides (`Owner::side`) of the cards of a battle not seen yet: picked face down, or still
+/// to be picked. While the clans gather, each clan in the province now may still play one.
+pub fn unseen(lvl: &ClanLevel, st: &Clans, c: &Call) -> Vec<bool> {
+    c.order
+        .iter()
+        .filter(|o| match c.stage {
+            Stage::Gather => present(lvl, st, **o, &c.province),
+            Stage::Cards => match c.picks.get(o) {
+                None => true,
+                Some(p) => p.as_deref() == Some(HIDDEN),
+            },
+        })
+        .map(|o| o.side())
+        .collect()
 }
