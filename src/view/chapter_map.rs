@@ -301,12 +301,13 @@ fn place_sprites(
             Mark::Label { at, text, dy, rgba } => {
                 let p = l.hex_to_world_pos(*at);
                 // A dark plate under the name, as wide as its box: the name reads over any
-                // terrain art (a pale name on snow or sand did not).
+                // terrain art (a pale name on snow or sand did not). Under the outposts' names
+                // (z 3.0), which stay readable where a plate meets them.
                 let plate = label_box(*at, text.chars().count(), *dy).size() + Vec2::new(4.0, 3.0);
                 commands.spawn((
                     ChapterSprite,
                     Sprite::from_color(Color::srgba(0.07, 0.06, 0.05, 0.68), plate),
-                    Transform::from_xyz(p.x, p.y + dy, 3.05),
+                    Transform::from_xyz(p.x, p.y + dy, 2.95),
                 ));
                 commands.spawn((
                     ChapterSprite,
