@@ -227,6 +227,16 @@ pub enum Check {
     Step(String),
     /// The winner (`None`: the game goes on).
     Winner(Option<Camp>),
+    /// A value on a level track (a chapter's Rage or glory, `assets/content/tracks.ron`), as
+    /// its holder has it (a negative value reads 0).
+    Track {
+        /// Track id.
+        track: String,
+        /// Whose: `Seat(0)`, `Camp(Chaos)`.
+        holder: crate::rules::tracks::Holder,
+        /// Expected value.
+        is: Cmp,
+    },
 }
 
 /// One step of a scenario.
@@ -536,6 +546,10 @@ fn look(world: &mut World, check: &Check) -> (bool, String) {
             let v = world.resource::<Cycle>().number;
             (is.holds(v), v.to_string())
         }
+        Check::Track { track, holder, is } => {
+            let v = crate::rules::tracks::get(world, track, *holder).max(0) as u32;
+            (is.holds(v), v.to_string())
+        }
         Check::Step(s) => {
             let v = world.step_id();
             (v == s, v.to_string())
@@ -726,6 +740,7 @@ fn expectation(c: &Check) -> String {
         Check::Cycle(is) => format!("cycle {is}"),
         Check::Step(s) => format!("step {s}"),
         Check::Winner(w) => format!("winner {w:?}"),
+        Check::Track { track, holder, is } => format!("track {track} of {holder:?}: {is}"),
     }
 }
 
