@@ -14,8 +14,9 @@
 //! - both camps then play the candidates alone until the decision has changed hands `turns`
 //!   times for the searching camp (1: its own turn played out; 2: and the reply, the
 //!   Eladrins' setting), for `horizon` actions at most, and no
-//!   further than the end of the step (the main phase, or the chapter's rounds: a pass that
-//!   ends it is scored on the position it leaves, not on the steps `submit` runs next);
+//!   further than the end of the step (the main phase, or the chapter's rounds): the copy
+//!   holds there (`HoldAtStepEnd`), so the action that ends it is scored on the position it
+//!   leaves, not on the steps `submit` would run next;
 //! - the position reached is scored by `eval` (`ai.ron: search.eval`) and the evaluation
 //!   terms of the chapters in play (`ScorerAppExt::add_chapter_eval`).
 //!
@@ -38,11 +39,10 @@ use hexx::Hex;
 
 use super::{Candidate, Choice};
 use crate::content::{Camp, ContentDb, EvalWeights, SearchSettings};
-use crate::rules::chapter;
 use crate::rules::snapshot::{self, Snapshot};
 use crate::rules::{
-    Action, Army, Cycle, GameRng, GameSetup, GameWorld, Outcome, Outpost, Portal, StepKind, Tile,
-    setup, submit,
+    Action, Army, Cycle, GameRng, GameSetup, GameWorld, HoldAtStepEnd, Outcome, Outpost, Portal,
+    StepKind, Tile, setup, submit,
 };
 
 /// How an AI picks its action.
@@ -177,9 +177,9 @@ pub fn budget_brain(db: &ContentDb, difficulty: &str, camp: Camp) -> Brain {
     Brain::of_budget(nodes, margin)
 }
 
-/// The search's choice for `by` in a main-phase turn, `heuristic` being what the candidates
-/// alone would play. Without two distinct proposals, or without budget for one playout, it is
-/// `heuristic`.
+/// The search's choice for `by` in a main-phase turn or a chapter's round, `heuristic` being
+/// what the candidates alone would play. Without two distinct proposals, or without budget for
+/// one playout, it is `heuristic`.
 pub fn refine(
     world: &mut World,
     by: Camp,
@@ -397,21 +397,17 @@ fn playout(
             (c.number, c.step)
         };
         // Without `upkeep`, every playout stops where this step (the main phase, or a
-        // chapter's rounds) ends: a pass that ends it is scored on the position it leaves, not
-        // credited with the steps `submit` runs up to the next decision (the upkeep's
-        // corruption, a chapter's quest phase) while the others stop short of them.
+        // chapter's rounds) ends, the copy holding there (`HoldAtStepEnd`): whatever action
+        // ended it is scored on the position it leaves, not credited with the steps `submit`
+        // would run up to the next decision (the upkeep's corruption, a chapter's quest phase
+        // or raid) while the others stop short of them.
+        w.insert_resource(HoldAtStepEnd(!upkeep));
         let ended = |w: &mut World| {
             let c = w.resource::<Cycle>();
-            c.number != cycle || c.step != step
+            c.number != cycle || c.step != step || (!upkeep && crate::rules::step_over(w))
         };
         let score_of = |w: &mut World| score_ending(w, settings.foresight);
         let play = |w: &mut World, who: Camp, action: Action| -> Option<Option<i64>> {
-            // The pass that ends the step (the other camp, or every other participant of the
-            // rounds, passed just before) is scored on the position it leaves, and not played:
-            // the next steps would follow.
-            if !upkeep && matches!(action, Action::Pass) && chapter::pass_ends_step(w) {
-                return Some(Some(score_of(w)));
-            }
             submit(w, who, action).ok()?;
             Some(ended(w).then(|| score_of(w)))
         };
@@ -423,7 +419,7 @@ fn playout(
                 break;
             }
             // Through the next upkeep to the next main phase with `upkeep`, else to this
-            // main phase's end; `turns` changes of hands at most.
+            // step's end (the main phase's, the rounds'); `turns` changes of camp at most.
             let turns_now = matches!(w.step_kind(), StepKind::Turns);
             if w.resource::<Outcome>().winner.is_some()
                 || (w.resource::<Cycle>().number != cycle && turns_now)

@@ -710,20 +710,6 @@ pub(super) fn round_over(
     world.resource::<Cycle>().passes >= n || ends.is_some_and(|f| f(world))
 }
 
-/// Whether a pass now would end the step it is made in: the second pass in a row of the main
-/// phase (R9), or the last participant's of a step of rounds that everyone else passed. The
-/// search scores such a pass on the position it leaves instead of playing the steps after it.
-pub fn pass_ends_step(world: &mut World) -> bool {
-    match world.step_kind() {
-        StepKind::Turns => world.resource::<Cycle>().passes >= 1,
-        StepKind::Round { among, .. } => {
-            let n = participants(world, among).len().max(1) as u32;
-            world.resource::<Cycle>().passes + 1 >= n
-        }
-        _ => false,
-    }
-}
-
 /// The turn passes to the next participant of the rounds.
 fn next_turn(world: &mut World, among: Among, passed: bool) {
     let order = participants(world, among);

@@ -571,6 +571,10 @@ pub fn advance(world: &mut World) {
             }
             StepKind::Automatic => {}
         }
+        // A copy that holds at a step's end (the search's) stops here, the step over.
+        if world.get_resource::<HoldAtStepEnd>().is_some_and(|h| h.0) {
+            return;
+        }
         // Move on.
         world.resource_mut::<StepDone>().0 = false;
         let mut c = world.resource_mut::<Cycle>();
@@ -588,6 +592,28 @@ pub fn advance(world: &mut World) {
             let h = snapshot::state_hash(world);
             world.resource_mut::<CycleHashes>().0.push(h);
         }
+    }
+}
+
+/// Set on a copy of the game that must stop where a step ends (the search's playouts): the
+/// driver leaves the step over but does not move on, so that every playout is scored before
+/// the next steps run (an upkeep's corruption, a chapter's quest phase or raid), whichever
+/// action ended the step. Not game state: never saved nor hashed; absent in a real game.
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HoldAtStepEnd(pub bool);
+
+/// Whether the current step, entered, is over: two passes in a row (R9), a decision closed,
+/// every participant of the rounds passed or the step's own end rule met, an automatic step.
+/// The driver moves on from such a step unless it holds (`HoldAtStepEnd`).
+pub fn step_over(world: &mut World) -> bool {
+    if !world.resource::<Cycle>().entered {
+        return false;
+    }
+    match world.step_kind() {
+        StepKind::Turns => world.resource::<Cycle>().passes >= 2,
+        StepKind::Decision { open, .. } => !open(world) || world.resource::<StepDone>().0,
+        StepKind::Round { among, ends } => chapter::round_over(world, among, ends),
+        StepKind::Automatic => true,
     }
 }
 

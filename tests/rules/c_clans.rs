@@ -889,7 +889,8 @@ fn sim_counts_the_clans_battles_and_pillages() {
     assert_eq!(
         chaos_outpost::sim::chapter_kind("clans", "Battle(province:\"x\")"),
         "clans:Battle"
-    ); // Each seat's glory at the end (C7, C12, C16, C17), and its mean over the batch.
+    );
+    // Each seat's glory at the end (C7, C12, C16, C17), and its mean over the batch.
     assert_eq!(r.glory, chapter::glory(app.world()));
     assert_eq!(r.glory.len(), 2, "two seats");
     assert!(
@@ -968,7 +969,7 @@ fn the_clans_eval_counts_a_battle_under_way_by_its_odds() {
 
 /// The searching AI plays the clans' rounds out: in the action phase, each kind of clan
 /// action's best proposal and passing are played on a copy of the game, which is left as it
-/// was; the choice is legal. A pass that would end the round is scored where it stands.
+/// was; the choice is legal.
 #[test]
 fn the_searching_ai_plays_out_the_clans_round_on_a_copy() {
     use chaos_outpost::ai::search::{self, Brain, Brains};
@@ -980,14 +981,9 @@ fn the_searching_ai_plays_out_the_clans_round_on_a_copy() {
         },
         eladrin: Brain::Heuristic,
     });
-    assert!(!chapter::pass_ends_step(s.w()), "three clans, none passed");
     s.submit(Action::Pass).expect("Ana passes");
     s.submit(Action::Pass).expect("Bo passes");
     assert_eq!(turn(&mut s), CHAOS);
-    assert!(
-        chapter::pass_ends_step(s.w()),
-        "Chaos' pass would end the round"
-    );
     rage(&mut s, CHAOS, 3);
     let hash = s.hash();
     let (copies, _) = search::counted();
@@ -999,4 +995,89 @@ fn the_searching_ai_plays_out_the_clans_round_on_a_copy() {
     );
     assert_eq!(s.hash(), hash, "the game is untouched");
     s.submit_as(by, choice.action).expect("a legal choice");
+}
+
+/// The search's copy holds where a step ends (`HoldAtStepEnd`): the last clan's pass ends the
+/// round and the copy stays in it, over (`step_over`), the quest phase not run; a real game
+/// moves on to it.
+#[test]
+fn a_copy_that_holds_stops_where_the_clans_round_ends() {
+    use chaos_outpost::rules::{GameWorld, HoldAtStepEnd, step_over};
+    let mut held = two();
+    held.w().insert_resource(HoldAtStepEnd(true));
+    let mut real = two();
+    for s in [&mut held, &mut real] {
+        s.submit(Action::Pass).expect("Ana passes");
+        s.submit(Action::Pass).expect("Bo passes");
+        assert!(!step_over(s.w()), "Chaos has not passed");
+        s.clear_events();
+        s.submit_as(Camp::Chaos, Action::Pass)
+            .expect("Chaos passes");
+    }
+    assert_eq!(held.w().step_id(), clans::ACTION_STEP);
+    assert!(step_over(held.w()));
+    assert!(
+        !held
+            .events()
+            .iter()
+            .any(|e| matches!(e, chaos_outpost::rules::GameEvent::StepStarted { .. })),
+        "no later step ran"
+    );
+    assert_ne!(
+        real.w().step_id(),
+        clans::ACTION_STEP,
+        "a real game moves on"
+    );
+}
+
+/// In an AI's copy of what it may see, a foe's card picked face down (`HIDDEN`) resolves as the
+/// deck's mean battle card (C17), not as none: a battle the seat's view would count even is
+/// lost by the side with no card when the mean is above 0.
+#[test]
+fn a_hidden_card_in_an_ais_copy_fights_as_the_decks_mean_battle_card() {
+    let mut s = two();
+    let mean = clans::reckon::mean_battle_str(&clans::data::level(s.w()));
+    assert!(mean > 0, "the deck has battle cards");
+    put(&mut s, CHAOS, Fig::Warrior, prov("stonecrest"));
+    put(&mut s, ANA, Fig::Warrior, prov("stonecrest"));
+    set(&mut s, |c| {
+        c.call = Some(chaos_outpost::chapters::clans::state::Call {
+            province: "stonecrest".into(),
+            pillager: ANA,
+            order: vec![CHAOS, ANA],
+            at: 1,
+            declined: 0,
+            stage: Stage::Cards,
+            picks: [(CHAOS, Some(HIDDEN.to_string()))].into_iter().collect(),
+        })
+    });
+    give(&mut s, ANA);
+    chapter::lend_turn(s.w(), chaos_outpost::content::Who::Seat(0));
+    s.submit(play(None)).expect("Ana plays no card");
+    let on_board = |s: &mut Scn, o: Owner| st(s).board.iter().filter(|p| p.owner == o).count();
+    assert_eq!(on_board(&mut s, ANA), 0, "Ana's warrior fell");
+    assert_eq!(on_board(&mut s, CHAOS), 1, "Chaos' hidden card won");
+}
+
+/// While the clans gather (C14), a clan that just said no brings nothing more: the call's worth
+/// to Chaos no longer counts the figure it could have brought.
+#[test]
+fn the_clans_eval_forgets_a_clan_that_declined_the_call() {
+    let mut s = two();
+    rage(&mut s, CHAOS, 1);
+    put(&mut s, CHAOS, Fig::Warrior, prov("stonecrest"));
+    put(&mut s, ANA, Fig::Warrior, prov("southwatch"));
+    put(&mut s, BO, Fig::Warrior, prov("southwatch"));
+    give(&mut s, CHAOS);
+    s.submit_as(Camp::Chaos, pillage("stonecrest"))
+        .expect("Chaos pillages");
+    assert_eq!(turn(&mut s), ANA, "Ana is asked first");
+    let ev = |s: &mut Scn| chaos_outpost::ai::search::evaluate(s.w());
+    let asked = ev(&mut s);
+    s.submit(act(ClanAction::Decline)).expect("Ana says no");
+    assert_eq!(turn(&mut s), BO, "then Bo");
+    assert!(
+        ev(&mut s) > asked,
+        "Ana's warrior no longer counts against Chaos"
+    );
 }

@@ -15,11 +15,11 @@ use crate::rules::chapter;
 use crate::rules::tracks;
 use crate::rules::{Action, Modifiers};
 
-use super::battle::{bringable, sides};
+use super::battle::{bringable, figures, sides};
 use super::data::{Boost, CardKind, ClanLevel, Reward, level};
 use super::phases::met;
-use super::reckon::{holder, odds, owner, present, rage, strength, unseen};
-use super::state::{Clans, Owner, Spot, Stage};
+use super::reckon::{holder, mean_battle_str, odds, owner, present, rage, strength, unseen};
+use super::state::{Clans, HIDDEN, Owner, Spot, Stage};
 use super::{ClanAction, GLORY, ID};
 
 /// What a benefit is worth, in STR-like points.
@@ -63,13 +63,15 @@ fn ours(lvl: &ClanLevel, st: &Clans, me: Owner, province: &str) -> i64 {
 }
 
 /// The chapter's candidates, one per kind of action, each proposing its best: the heuristic
-/// plays the best of them all, the search weighs each by playing it out.
+/// plays the best of them all, the search weighs each by playing it out. In the order the rules
+/// list the actions (`round::candidates`), so that a tie goes to the same action as when one
+/// candidate scored them all.
 pub const CANDIDATES: [ai::Candidate; 7] = [
-    |w, l| best_of(w, l, Kind::Pillage),
     |w, l| best_of(w, l, Kind::Invade),
+    |w, l| best_of(w, l, Kind::March),
     |w, l| best_of(w, l, Kind::Upgrade),
     |w, l| best_of(w, l, Kind::Quest),
-    |w, l| best_of(w, l, Kind::March),
+    |w, l| best_of(w, l, Kind::Pillage),
     |w, l| best_of(w, l, Kind::Answer),
     |w, l| best_of(w, l, Kind::Play),
 ];
@@ -203,9 +205,14 @@ fn best_of(world: &mut World, legal: &[Action], kind: Kind) -> Option<Choice> {
                 if c.stage != Stage::Cards {
                     continue;
                 }
-                match card.as_deref().and_then(|id| lvl.card(id)) {
-                    Some(x) if x.kind == CardKind::Battle => 1 + w_card * x.str as i64,
-                    Some(_) => continue,
+                match card.as_deref() {
+                    // A partner's or foe's hand as this AI sees it (the search's copy): a card
+                    // it may not see is worth the deck's mean.
+                    Some(HIDDEN) => 1 + w_card * mean_battle_str(&lvl) as i64,
+                    Some(id) => match lvl.card(id) {
+                        Some(x) if x.kind == CardKind::Battle => 1 + w_card * x.str as i64,
+                        _ => continue,
+                    },
                     None => 1,
                 }
             }
@@ -254,14 +261,20 @@ pub fn eval(world: &World) -> i64 {
     }
     if let Some(c) = &st.call {
         let (mut e, mut ch) = sides(&lvl, st, &c.province);
+        let (mut fe, mut fc) = figures(&lvl, st, &c.province);
         let mut hidden = unseen(&lvl, st, c);
         if c.stage == Stage::Gather {
             // Each clan not in the province yet may still bring its strongest figure from
-            // beside it (C14), and then play a card.
+            // beside it (C14), and then play a card; not those that just said no (the
+            // `declined` last asked, before `at`).
+            let n = c.order.len().max(1);
+            let said_no: Vec<Owner> = (1..=(c.declined as usize).min(n))
+                .filter_map(|k| c.order.get((c.at + n - k) % n).copied())
+                .collect();
             for o in c
                 .order
                 .iter()
-                .filter(|o| !present(&lvl, st, **o, &c.province))
+                .filter(|o| !present(&lvl, st, **o, &c.province) && !said_no.contains(o))
             {
                 let Some(sheet) = st.sheet(*o) else { continue };
                 let best = bringable(&lvl, st, *o, &c.province)
@@ -270,9 +283,11 @@ pub fn eval(world: &World) -> i64 {
                     .max();
                 if let Some(n) = best {
                     if o.side() {
-                        e += n
+                        e += n;
+                        fe += n;
                     } else {
-                        ch += n
+                        ch += n;
+                        fc += n;
                     }
                     hidden.push(o.side());
                 }
@@ -283,7 +298,8 @@ pub fn eval(world: &World) -> i64 {
             Owner::Chaos => (pc, lvl.chaos.attempts as i64 * w_attempt),
             Owner::Seat(_) => (pe, -reward_worth(&lvl, &c.province) * w_glory),
         };
-        let lost = (pc + tie) * e as f64 - (pe + tie) * ch as f64;
+        // The figures the losers lose (their cards go back to hand, C17 reading).
+        let lost = (pc + tie) * fe as f64 - (pe + tie) * fc as f64;
         score += (won * stake as f64 + lost * w_str as f64).round() as i64;
     }
     score

@@ -25,8 +25,8 @@ use crate::rules::tracks;
 use crate::rules::{Action, GameWorld, Modifiers, Refusal};
 
 use super::data::{CardKind, ClanLevel, Fig, Reward, Track, level};
-use super::reckon::{boost, holder, present, room_in, strength};
-use super::state::{Call, Clans, Owner, Spot, Stage};
+use super::reckon::{boost, holder, mean_battle_str, present, room_in, strength};
+use super::state::{Call, Clans, HIDDEN, Owner, Spot, Stage};
 use super::{ClanAction, ClanRefusal, GLORY, ID};
 
 /// The core's `Who` of an owner.
@@ -252,41 +252,56 @@ fn gathered(world: &mut World, lvl: &ClanLevel) {
 }
 
 /// C17: each side's STR in the battle for `province`: (Eladrin seats, Chaos), figures and
-/// battle cards picked.
+/// battle cards picked; a card picked face down and not seen counts 0 (what a seat sees).
 pub fn sides(lvl: &ClanLevel, st: &Clans, province: &str) -> (u32, u32) {
+    sides_with(lvl, st, province, 0)
+}
+
+/// C17: each side's figures' STR in the battle for `province`: (Eladrin seats, Chaos).
+pub fn figures(lvl: &ClanLevel, st: &Clans, province: &str) -> (u32, u32) {
     let fjords = lvl.fjords_of(province);
     let mut sum = (0, 0);
-    let mut add = |o: Owner, n: u32| {
-        if o.side() {
-            sum.0 += n;
-        } else {
-            sum.1 += n;
-        }
-    };
     for p in st
         .board
         .iter()
         .filter(|p| in_battle(&p.at, province, &fjords))
     {
         if let Some(s) = st.sheet(p.owner) {
-            add(p.owner, strength(lvl, s, &p.fig));
-        }
-    }
-    if let Some(c) = &st.call {
-        for (o, pick) in &c.picks {
-            let bonus = pick
-                .as_deref()
-                .and_then(|c| lvl.card(c))
-                .filter(|c| c.kind == CardKind::Battle)
-                .map_or(0, |c| c.str);
-            add(*o, bonus);
+            add_to(&mut sum, p.owner, strength(lvl, s, &p.fig));
         }
     }
     sum
 }
 
-/// Whether a spot takes part in the battle for `province` (C17: the province and the fjords
-/// beside it).
+/// Adds `n` to its owner's side of `sum`.
+fn add_to(sum: &mut (u32, u32), o: Owner, n: u32) {
+    if o.side() {
+        sum.0 += n;
+    } else {
+        sum.1 += n;
+    }
+}
+
+/// `sides`, a card hidden from this view (`HIDDEN`, only ever in an AI's redacted copy of the
+/// game) counting `hidden` STR.
+fn sides_with(lvl: &ClanLevel, st: &Clans, province: &str, hidden: u32) -> (u32, u32) {
+    let mut sum = figures(lvl, st, province);
+    if let Some(c) = &st.call {
+        for (o, pick) in &c.picks {
+            let bonus = match pick.as_deref() {
+                Some(HIDDEN) => hidden,
+                Some(id) => lvl
+                    .card(id)
+                    .filter(|c| c.kind == CardKind::Battle)
+                    .map_or(0, |c| c.str),
+                None => 0,
+            };
+            add_to(&mut sum, *o, bonus);
+        }
+    }
+    sum
+}
+
 fn in_battle(at: &Spot, province: &str, fjords: &[&str]) -> bool {
     match at {
         Spot::Province(q) => q == province,
@@ -298,7 +313,9 @@ fn in_battle(at: &Spot, province: &str, fjords: &[&str]) -> bool {
 fn resolve(world: &mut World, lvl: &ClanLevel) {
     let mut st = world.resource::<Clans>().clone();
     let Some(call) = st.call.clone() else { return };
-    let (eladrins, chaos) = sides(lvl, &st, &call.province);
+    // In the real game every pick is known; in an AI's copy of what it may see (the search's
+    // playouts), a foe's card still hidden counts as the deck's mean battle card, not as none.
+    let (eladrins, chaos) = sides_with(lvl, &st, &call.province, mean_battle_str(lvl));
     // Some(true): the Eladrin seats won; Some(false): Chaos; None: a tie, every side dies.
     let winner = match eladrins.cmp(&chaos) {
         std::cmp::Ordering::Greater => Some(true),
