@@ -303,7 +303,10 @@ fn place_sprites(
                 // A dark plate under the name, as wide as its box: the name reads over any
                 // terrain art (a pale name on snow or sand did not). Under the outposts' names
                 // (z 3.0), which stay readable where a plate meets them.
-                let plate = label_box(*at, text.chars().count(), *dy).size() + Vec2::new(4.0, 3.0);
+                // The text grows with the interface scale (`label_font`); so does its plate.
+                let scale = settings.ui_scale.clamp(0.75, 2.0);
+                let plate =
+                    label_box(*at, text.chars().count(), *dy).size() * scale + Vec2::new(4.0, 3.0);
                 commands.spawn((
                     ChapterSprite,
                     Sprite::from_color(Color::srgba(0.07, 0.06, 0.05, 0.68), plate),
