@@ -902,6 +902,31 @@ fn sim_counts_the_clans_battles_and_pillages() {
     assert_eq!(stats.glory_per_seat, means);
 }
 
+/// A pillage of Stonecrest by `pillager` at its cards (C17): `order` to pick, `at` asked now,
+/// one card already picked where given.
+fn cards_in_stonecrest(
+    s: &mut Scn,
+    pillager: Owner,
+    order: Vec<Owner>,
+    at: usize,
+    picked: Option<(Owner, &str)>,
+) {
+    set(s, |c| {
+        c.call = Some(chaos_outpost::chapters::clans::state::Call {
+            province: "stonecrest".into(),
+            pillager,
+            order,
+            at,
+            declined: 0,
+            stage: Stage::Cards,
+            picks: picked
+                .into_iter()
+                .map(|(o, card)| (o, Some(card.to_string())))
+                .collect(),
+        })
+    });
+}
+
 /// The search weighs the chapter's part of a position (`ai::eval`, weights `eval_*` in
 /// `ai.ron: chapters.clans`), from Chaos' side: the corruption attempts its pillages add to the
 /// next R6, each side's STR on the board, the clans' levels, the seats' glory.
@@ -947,17 +972,7 @@ fn the_clans_eval_counts_a_battle_under_way_by_its_odds() {
     put(&mut s, ANA, Fig::Warrior, prov("stonecrest"));
     let ev = |s: &mut Scn| chaos_outpost::ai::search::evaluate(s.w());
     let before = ev(&mut s);
-    set(&mut s, |c| {
-        c.call = Some(chaos_outpost::chapters::clans::state::Call {
-            province: "stonecrest".into(),
-            pillager: CHAOS,
-            order: vec![ANA, CHAOS],
-            at: 0,
-            declined: 0,
-            stage: Stage::Cards,
-            picks: Default::default(),
-        })
-    });
+    cards_in_stonecrest(&mut s, CHAOS, vec![ANA, CHAOS], 0, None);
     let stake = chaos_outpost::ai::weight(s.w(), clans::ID, "eval_attempt")
         * clans::data::level(s.w()).chaos.attempts as i64;
     let worth = ev(&mut s) - before;
@@ -1040,17 +1055,7 @@ fn a_hidden_card_in_an_ais_copy_fights_as_the_decks_mean_battle_card() {
     assert!(mean > 0, "the deck has battle cards");
     put(&mut s, CHAOS, Fig::Warrior, prov("stonecrest"));
     put(&mut s, ANA, Fig::Warrior, prov("stonecrest"));
-    set(&mut s, |c| {
-        c.call = Some(chaos_outpost::chapters::clans::state::Call {
-            province: "stonecrest".into(),
-            pillager: ANA,
-            order: vec![CHAOS, ANA],
-            at: 1,
-            declined: 0,
-            stage: Stage::Cards,
-            picks: [(CHAOS, Some(HIDDEN.to_string()))].into_iter().collect(),
-        })
-    });
+    cards_in_stonecrest(&mut s, ANA, vec![CHAOS, ANA], 1, Some((CHAOS, HIDDEN)));
     give(&mut s, ANA);
     chapter::lend_turn(s.w(), chaos_outpost::content::Who::Seat(0));
     s.submit(play(None)).expect("Ana plays no card");
