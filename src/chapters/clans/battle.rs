@@ -24,8 +24,8 @@ use crate::rules::chapter;
 use crate::rules::tracks;
 use crate::rules::{Action, GameWorld, Modifiers, Refusal};
 
-use super::data::{CardKind, ClanLevel, Fig, Reward, Track, level};
-use super::reckon::{boost, holder, mean_battle_str, present, room_in, strength};
+use super::data::{ClanLevel, Fig, Reward, Track, level};
+use super::reckon::{battle_str, boost, holder, mean_battle_str, present, room_in, strength};
 use super::state::{Call, Clans, HIDDEN, Owner, Spot, Stage};
 use super::{ClanAction, ClanRefusal, GLORY, ID};
 
@@ -290,10 +290,7 @@ fn sides_with(lvl: &ClanLevel, st: &Clans, province: &str, hidden: u32) -> (u32,
         for (o, pick) in &c.picks {
             let bonus = match pick.as_deref() {
                 Some(HIDDEN) => hidden,
-                Some(id) => lvl
-                    .card(id)
-                    .filter(|c| c.kind == CardKind::Battle)
-                    .map_or(0, |c| c.str),
+                Some(id) => lvl.card(id).map_or(0, battle_str),
                 None => 0,
             };
             add_to(&mut sum, *o, bonus);

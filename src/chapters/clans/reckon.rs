@@ -11,7 +11,7 @@ use crate::rules::chapter;
 use crate::rules::tracks::{self, Holder};
 
 use super::RAGE;
-use super::data::{Boost, CardKind, ClanLevel, Fig, Slot};
+use super::data::{Boost, Card, CardKind, ClanLevel, Fig, Slot};
 use super::state::{Call, Clans, HIDDEN, Owner, Sheet, Spot, Stage};
 
 /// Who acts for `by` now: the acting Eladrin seat, or Chaos.
@@ -106,13 +106,22 @@ pub fn present(lvl: &ClanLevel, st: &Clans, o: Owner, province: &str) -> bool {
     })
 }
 
+/// C17: the STR a card adds in a battle: a battle card its STR, any other card nothing.
+pub fn battle_str(card: &Card) -> u32 {
+    if card.kind == CardKind::Battle {
+        card.str
+    } else {
+        0
+    }
+}
+
 /// The chances (win, tie, loss) of the Eladrin side when each hidden or coming card is drawn
 /// at random from the deck's make-up (battle cards add their STR, any other card nothing).
 pub fn odds(lvl: &ClanLevel, eladrins: u32, chaos: u32, hidden: &[bool]) -> (f64, f64, f64) {
     let total: u32 = lvl.cards.iter().map(|c| c.copies).sum();
     let mut one: Vec<(u32, f64)> = Vec::new();
     for c in &lvl.cards {
-        let add = if c.kind == CardKind::Battle { c.str } else { 0 };
+        let add = battle_str(c);
         let p = c.copies as f64 / total.max(1) as f64;
         match one.iter_mut().find(|(a, _)| *a == add) {
             Some(e) => e.1 += p,
@@ -165,11 +174,6 @@ pub fn unseen(lvl: &ClanLevel, st: &Clans, c: &Call) -> Vec<bool> {
 /// may see is worth to an AI's reckoning (battle cards add their STR, others nothing).
 pub fn mean_battle_str(lvl: &ClanLevel) -> u32 {
     let total: u32 = lvl.cards.iter().map(|c| c.copies).sum();
-    let battle: u32 = lvl
-        .cards
-        .iter()
-        .filter(|c| c.kind == CardKind::Battle)
-        .map(|c| c.copies * c.str)
-        .sum();
+    let battle: u32 = lvl.cards.iter().map(|c| c.copies * battle_str(c)).sum();
     (battle + total / 2) / total.max(1)
 }
