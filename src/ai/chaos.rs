@@ -28,7 +28,7 @@ pub fn scorers(world: &mut World) -> (&'static [Candidate], Action) {
 
 /// Summon at the first open rift still free this turn.
 pub fn summon(world: &mut World, legal: &[Action]) -> Option<Choice> {
-    let w = world.content().set.ai.chaos.summon;
+    let w = super::weights(world).chaos.summon;
     legal
         .iter()
         .find(|a| matches!(a, Action::Summon { .. }))
@@ -42,7 +42,7 @@ pub fn summon(world: &mut World, legal: &[Action]) -> Option<Choice> {
 /// Where an army marches: the portal's outpost for `rush_portal` percent of armies (by id), the
 /// nearest Eladrin army or outpost for the others.
 pub fn target_of(world: &mut World, army: &Army) -> Option<Hex> {
-    let rush = world.content().set.ai.chaos.rush_portal;
+    let rush = super::weights(world).chaos.rush_portal;
     let portal = world.resource::<Portal>().hex;
     if army.id % 100 < rush
         && world.outposts().iter().any(|o| {
@@ -64,7 +64,7 @@ pub fn target_of(world: &mut World, army: &Army) -> Option<Hex> {
 
 /// Activate the first army that can still act and has somewhere to go or someone to fight.
 pub fn activate(world: &mut World, legal: &[Action]) -> Option<Choice> {
-    let w = world.content().set.ai.chaos.advance;
+    let w = super::weights(world).chaos.advance;
     for a in legal {
         let Action::Activate { army } = a else {
             continue;
@@ -93,13 +93,13 @@ fn enemy_here(world: &mut World, army: &Army) -> bool {
 
 /// Attack the enemy army on this tile with the best odds, if good enough.
 pub fn attack(world: &mut World, legal: &[Action]) -> Option<Choice> {
-    let w = world.content().set.ai.chaos.clone();
+    let w = super::weights(world).chaos.clone();
     super::best_attack(world, legal, w.odds_samples, w.attack_min_odds, w.attack)
 }
 
 /// Gather: take in the other Chaos armies on this tile before marching or fighting.
 pub fn merge(world: &mut World, legal: &[Action]) -> Option<Choice> {
-    let w = world.content().set.ai.chaos.attack * 100 + 1;
+    let w = super::weights(world).chaos.attack * 100 + 1;
     legal
         .iter()
         .find(|a| matches!(a, Action::Merge { .. }))
@@ -120,7 +120,7 @@ pub fn corrupt(world: &mut World, legal: &[Action]) -> Option<Choice> {
     if !near {
         return None;
     }
-    let w = world.content().set.ai.chaos.corrupt;
+    let w = super::weights(world).chaos.corrupt;
     legal
         .iter()
         .find(|a| matches!(a, Action::UseCard { .. }))
@@ -134,7 +134,7 @@ pub fn corrupt(world: &mut World, legal: &[Action]) -> Option<Choice> {
 /// March on the target.
 pub fn advance(world: &mut World, legal: &[Action]) -> Option<Choice> {
     let me = active(world)?;
-    let w = world.content().set.ai.chaos.advance;
+    let w = super::weights(world).chaos.advance;
     let target = target_of(world, &me)?;
     let (gain, action) = move_towards(legal, me.hex, target)?;
     Some(Choice {

@@ -164,7 +164,7 @@ fn food_short(world: &mut World) -> bool {
 /// An improvement yielding what the portal lacks (or food when it runs short).
 pub fn build_improvement(world: &mut World, legal: &[Action]) -> Option<Choice> {
     let db = world.content();
-    let w = db.set.ai.eladrin.clone();
+    let w = super::weights(world).eladrin.clone();
     let short = portal_shortfall(world);
     let hungry = food_short(world);
     let mut top: Option<Choice> = None;
@@ -199,7 +199,7 @@ pub fn build_lab(world: &mut World, legal: &[Action]) -> Option<Choice> {
     if !research::labs(world).is_empty() {
         return None;
     }
-    let w = world.content().set.ai.eladrin.lab;
+    let w = super::weights(world).eladrin.lab;
     legal
         .iter()
         .find(|a| matches!(a, Action::BuildBuilding { building, .. } if building == "laboratory"))
@@ -212,7 +212,7 @@ pub fn build_lab(world: &mut World, legal: &[Action]) -> Option<Choice> {
 
 /// Chaos armies within the threat radius of an outpost: (outpost hex, Chaos units near).
 fn threats(world: &mut World) -> Vec<(Hex, usize)> {
-    let r = world.content().set.ai.eladrin.threat_radius;
+    let r = super::weights(world).eladrin.threat_radius;
     let chaos = armies_of(world, Camp::Chaos);
     outpost_hexes(world)
         .into_iter()
@@ -235,7 +235,7 @@ pub fn recruit(world: &mut World, legal: &[Action]) -> Option<Choice> {
         return None;
     }
     let db = world.content();
-    let w = db.set.ai.eladrin.recruit;
+    let w = super::weights(world).eladrin.recruit;
     let mut best_unit: Option<(i64, Action)> = None;
     for a in legal {
         let Action::Recruit { outpost, unit } = a else {
@@ -297,7 +297,7 @@ fn worth_activating(world: &mut World, army: &Army) -> Option<&'static str> {
 
 /// Activate the first army with something useful to do.
 pub fn activate(world: &mut World, legal: &[Action]) -> Option<Choice> {
-    let w = world.content().set.ai.eladrin.clone();
+    let w = super::weights(world).eladrin.clone();
     for a in legal {
         let Action::Activate { army } = a else {
             continue;
@@ -322,7 +322,7 @@ pub fn activate(world: &mut World, legal: &[Action]) -> Option<Choice> {
 /// A ritual: pushing back corruption while the track holds markers, sealing a rift always.
 pub fn ritual(world: &mut World, legal: &[Action]) -> Option<Choice> {
     let db = world.content();
-    let w = db.set.ai.eladrin.ritual;
+    let w = super::weights(world).eladrin.ritual;
     let markers = world.resource::<Portal>().corruption;
     legal
         .iter()
@@ -346,7 +346,7 @@ pub fn ritual(world: &mut World, legal: &[Action]) -> Option<Choice> {
 
 /// Attack a Chaos army on the tile with good odds.
 pub fn attack(world: &mut World, legal: &[Action]) -> Option<Choice> {
-    let w = world.content().set.ai.eladrin.clone();
+    let w = super::weights(world).eladrin.clone();
     super::best_attack(world, legal, w.odds_samples, w.attack_min_odds, w.attack)
 }
 
@@ -362,7 +362,7 @@ fn is_military(world: &World, army: &Army) -> bool {
 /// `sally_radius` that threatens an outpost (`threat_radius`) and that it beats with at least
 /// `sally_min_odds` by the rules' own `battle_odds`. Closer first, then by id: stable.
 fn sally_target(world: &mut World, army: &Army) -> Option<Hex> {
-    let w = world.content().set.ai.eladrin.clone();
+    let w = super::weights(world).eladrin.clone();
     if w.sally <= 0 || !is_military(world, army) {
         return None;
     }
@@ -401,7 +401,7 @@ pub fn sally(world: &mut World, legal: &[Action]) -> Option<Choice> {
     let target = sally_target(world, &me)?;
     let (gain, action) = move_towards(legal, me.hex, target)?;
     Some(Choice {
-        score: world.content().set.ai.eladrin.sally * gain as i64,
+        score: super::weights(world).eladrin.sally * gain as i64,
         action,
         why: "sally",
     })
@@ -409,7 +409,7 @@ pub fn sally(world: &mut World, legal: &[Action]) -> Option<Choice> {
 
 /// Explore the tile.
 pub fn explore(world: &mut World, legal: &[Action]) -> Option<Choice> {
-    let w = world.content().set.ai.eladrin.explore;
+    let w = super::weights(world).eladrin.explore;
     legal
         .iter()
         .find(|a| matches!(a, Action::Explore { .. }))
@@ -423,7 +423,7 @@ pub fn explore(world: &mut World, legal: &[Action]) -> Option<Choice> {
 /// March a military army back towards the most threatened outpost.
 pub fn defend(world: &mut World, legal: &[Action]) -> Option<Choice> {
     let me = active(world)?;
-    let w = world.content().set.ai.eladrin.defend;
+    let w = super::weights(world).eladrin.defend;
     let (o, _) = threats(world)
         .into_iter()
         .max_by_key(|(h, n)| (*n, (-h.x, -h.y)))?;

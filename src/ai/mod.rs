@@ -16,10 +16,35 @@ pub mod search;
 use bevy::prelude::*;
 use hexx::Hex;
 
-use crate::content::Camp;
+use std::sync::Arc;
+
+use crate::content::{AiWeights, Camp, ContentDb};
 use crate::rules::chapter::{InPlay, Viewer};
 use crate::rules::legal::legal_actions;
-use crate::rules::{Action, Army, Cycle, GameWorld, Outpost, StepKind};
+use crate::rules::{Action, Army, Cycle, GameSetup, GameWorld, Outpost, StepKind};
+
+/// The AI settings this game plays with (`ai.ron`, with its level's own `ai` fields over it:
+/// `ContentDb::ai_for`); it holds the content, so it outlives a borrow of the world.
+pub struct Weights {
+    db: Arc<ContentDb>,
+    level: Option<Arc<AiWeights>>,
+}
+
+impl std::ops::Deref for Weights {
+    type Target = AiWeights;
+    fn deref(&self) -> &AiWeights {
+        self.level.as_deref().unwrap_or(&self.db.set.ai)
+    }
+}
+
+/// The AI settings of the game in `world` (`Weights`).
+pub fn weights(world: &World) -> Weights {
+    let db = world.content();
+    let level = world
+        .get_resource::<GameSetup>()
+        .and_then(|s| db.level_ai(&s.level));
+    Weights { db, level }
+}
 
 /// A scored candidate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,10 +166,7 @@ impl ScorerAppExt for App {
 
 /// A chapter's weight `name` from `ai.ron` (`chapters: {"trial": {"play": 40}}`), 0 if unset.
 pub fn weight(world: &World, chapter: &str, name: &str) -> i64 {
-    world
-        .content()
-        .set
-        .ai
+    weights(world)
         .chapters
         .get(chapter)
         .and_then(|m| m.get(name))

@@ -156,17 +156,15 @@ pub fn brain_of(world: &World, camp: Camp) -> Brain {
             Camp::Eladrins => b.eladrin,
         };
     }
-    budget_brain(
-        &world.content(),
-        &world.resource::<GameSetup>().difficulty,
-        camp,
-    )
+    let setup = world.resource::<GameSetup>();
+    budget_brain(&world.content(), &setup.level, &setup.difficulty, camp)
 }
 
 /// The brain `ai.ron: search.budgets` gives `camp` on `difficulty` (the heuristic where none),
-/// with the difficulty's margin from `search.margins` where it has one.
-pub fn budget_brain(db: &ContentDb, difficulty: &str, camp: Camp) -> Brain {
-    let s = &db.set.ai.search;
+/// with the difficulty's margin from `search.margins` where it has one; `level`'s own `ai`
+/// fields first, where it sets some.
+pub fn budget_brain(db: &ContentDb, level: &str, difficulty: &str, camp: Camp) -> Brain {
+    let s = &db.ai_for(level).search;
     let nodes = s
         .budgets
         .get(difficulty)
@@ -193,7 +191,7 @@ pub fn refine(
     if !matches!(world.step_kind(), StepKind::Turns | StepKind::Round { .. }) {
         return heuristic;
     }
-    let settings = world.content().set.ai.search.clone();
+    let settings = super::weights(world).search.clone();
     let mut props = proposals(world, by, legal, &heuristic);
     props.truncate(settings.candidates.clamp(1, 12) as usize);
     if props.len() < 2 {
@@ -378,8 +376,10 @@ fn playout(
         if slot.as_ref().is_none_or(|(c, _)| !Arc::ptr_eq(c, content)) {
             // The copy plays with the candidates' odds from fewer simulated battles.
             let mut playing = (**content).clone();
-            playing.set.ai.chaos.odds_samples = settings.odds_samples;
-            playing.set.ai.eladrin.odds_samples = settings.odds_samples;
+            for ai in playing.ai_mut() {
+                ai.chaos.odds_samples = settings.odds_samples;
+                ai.eladrin.odds_samples = settings.odds_samples;
+            }
             let mut app = setup::headless_app(Arc::new(playing));
             app.insert_resource(Brains::heuristic());
             *slot = Some((content.clone(), app));
@@ -469,8 +469,8 @@ pub fn score_ending(world: &mut World, foresight: bool) -> i64 {
 
 /// The position's score from Chaos' side (`ai.ron: search.eval`).
 pub fn evaluate(world: &mut World) -> i64 {
-    let db = world.content();
-    let e: &EvalWeights = &db.set.ai.search.eval;
+    let tuned = super::weights(world);
+    let e: &EvalWeights = &tuned.search.eval;
     if let Some(w) = world.resource::<Outcome>().winner {
         return match w {
             Camp::Chaos => e.win,

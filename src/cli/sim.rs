@@ -298,7 +298,7 @@ fn brains(
     };
     let pick = |flag: &Option<String>, camp| match flag {
         Some(s) => Brain::parse(s).map_err(Failure::Usage),
-        None => Ok(crate::ai::search::budget_brain(db, &d, camp)),
+        None => Ok(crate::ai::search::budget_brain(db, level, &d, camp)),
     };
     Ok(crate::ai::search::Brains {
         chaos: pick(&a.chaos_ai, crate::content::Camp::Chaos)?,

@@ -440,6 +440,7 @@ impl Build {
             ..Default::default()
         };
         db.reindex();
+        db.merge_level_ai();
         let text_of = |name: &str| {
             self.catalog_files
                 .get(name)

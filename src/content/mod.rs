@@ -8,6 +8,7 @@
 
 pub mod campaign;
 pub mod catalogue;
+mod level_ai;
 pub mod map;
 mod merge;
 pub mod mods;
@@ -144,6 +145,8 @@ pub struct ContentDb {
     tech_ix: HashMap<String, usize>,
     /// The chapters' catalogues, typed (`catalogue`).
     typed: catalogue::Typed,
+    /// Each level's AI settings where it has its own `ai` fields (`level_ai`).
+    level_ai: BTreeMap<String, Arc<AiWeights>>,
 }
 
 /// The content as a Bevy resource (shared, read-only).
@@ -293,6 +296,7 @@ impl ContentDb {
         let id = level.id.clone();
         self.level_paths.insert(id.clone(), file.path);
         self.levels.insert(id.clone(), level);
+        self.merge_level_ai();
         Ok(id)
     }
 

@@ -1269,6 +1269,17 @@ pub struct Level {
     /// This level's adjustments to difficulties, by difficulty id.
     #[serde(default)]
     pub difficulty_tweaks: BTreeMap<String, DifficultyTweak>,
+    /// This level's own AI settings: only the fields of `ai.ron` it plays differently, at any
+    /// depth (`ai: (chaos: (corrupt: 150), eladrin: (sally_radius: 4))`), merged over
+    /// `ai.ron` at load, so one map can be tuned without moving every other level. Kept as
+    /// written (raw RON); checked against `AiWeights`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "raw_some",
+        serialize_with = "raw_inner"
+    )]
+    pub ai: Option<Box<ron::value::RawValue>>,
     /// The chapters this level plays (their plugins must be in the game): their steps may be
     /// listed in `steps`, their state is saved, their victory conditions are checked.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -1350,6 +1361,24 @@ pub struct StepPlay {
     /// A step of rounds: who takes turns here, instead of the step's own default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub among: Option<Among>,
+}
+
+/// A raw RON value written without `Some(…)` (`Level.ai`).
+fn raw_some<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Box<ron::value::RawValue>>, D::Error> {
+    Box::<ron::value::RawValue>::deserialize(d).map(Some)
+}
+
+/// Writes `raw_some`'s value back as it was read (never as `Some(…)`).
+fn raw_inner<S: serde::Serializer>(
+    v: &Option<Box<ron::value::RawValue>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(raw) => raw.serialize(s),
+        None => s.serialize_none(),
+    }
 }
 
 fn normal() -> String {

@@ -491,7 +491,36 @@ pub const MAX_SEARCH_NODES: u32 = 1_000_000;
 
 /// `ai.ron: search`: bounded numbers, budgets of known difficulties.
 fn ai_search(db: &ContentDb, r: &mut Report) {
-    let s = &db.set.ai.search;
+    search_bounds(db, &db.set.ai.search, &[], r);
+}
+
+/// A level's own AI fields (`ai`), merged over `ai.ron`: each field that does not fit, then
+/// the search's bounds on the result (a level can't give itself a million-node search).
+fn level_ai(db: &ContentDb, l: &Level, r: &mut Report) {
+    let Some(raw) = &l.ai else {
+        return;
+    };
+    match super::level_ai::merged(&db.set.ai, raw.get_ron(), r.file, r.text) {
+        Ok(w) => search_bounds(db, &w.search, &["ai"], r),
+        Err(ps) => r.out.extend(ps),
+    }
+}
+
+/// The search settings' bounds; `within` are the anchors above `search` (`["ai"]` in a level).
+fn search_bounds(
+    db: &ContentDb,
+    s: &crate::content::SearchSettings,
+    within: &[&str],
+    r: &mut Report,
+) {
+    let at = |rest: &[&str]| -> Vec<String> {
+        within
+            .iter()
+            .chain(["search"].iter())
+            .chain(rest.iter())
+            .map(|a| a.to_string())
+            .collect()
+    };
     for (field, value, lo, hi) in [
         ("rollouts", s.rollouts, 1, 16),
         ("horizon", s.horizon, 1, 200),
@@ -513,8 +542,9 @@ fn ai_search(db: &ContentDb, r: &mut Report) {
         ),
     ] {
         if !(lo..=hi).contains(&value) {
+            let anchors = at(&[field]);
             r.err(
-                &["search", field],
+                &anchors.iter().map(String::as_str).collect::<Vec<_>>(),
                 format!("ai.search.{field}"),
                 format!("{field} is {lo} to {hi}, not {value}"),
             );
@@ -530,9 +560,11 @@ fn ai_search(db: &ContentDb, r: &mut Report) {
     ] {
         for (d, b) in per {
             let anchor = format!("\"{d}\"");
+            let anchors = at(&[table, &anchor]);
+            let anchors: Vec<&str> = anchors.iter().map(String::as_str).collect();
             if db.difficulty(d).is_none() {
                 r.warn(
-                    &["search", table, &anchor],
+                    &anchors,
                     format!("ai.search.{table}[{d}]"),
                     format!(
                         "no difficulty `{d}` in difficulty.ron, so this entry is never used; \
@@ -548,7 +580,7 @@ fn ai_search(db: &ContentDb, r: &mut Report) {
             }
             if b.chaos > MAX_SEARCH_NODES || b.eladrin > MAX_SEARCH_NODES {
                 r.err(
-                    &["search", table, &anchor],
+                    &anchors,
                     format!("ai.search.{table}[{d}]"),
                     what.replace("{MAX}", &MAX_SEARCH_NODES.to_string()),
                 );
@@ -1030,6 +1062,7 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
     level_outposts(db, l, &mut r);
     level_armies(db, l, &mut r);
     level_choices(db, l, &mut r);
+    level_ai(db, l, &mut r);
     if r.out.iter().all(|p| p.severity != Severity::Error) {
         portal_reachable(db, l, &mut r);
     }

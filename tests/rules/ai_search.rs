@@ -182,7 +182,7 @@ fn the_difficulty_sets_each_camps_brain() {
 #[test]
 fn each_shipped_difficulty_plays_a_more_skilled_chaos_than_the_one_below() {
     let db = Arc::new(base());
-    let brain = |d: &str, camp| ai::search::budget_brain(&db, d, camp);
+    let brain = |d: &str, camp| ai::search::budget_brain(&db, "standard", d, camp);
     assert_eq!(brain("easy", Camp::Chaos), Brain::Heuristic);
     let (
         Brain::Search {

@@ -74,6 +74,7 @@ impl Builder {
                 steps: None,
                 seats: Default::default(),
                 ext: Default::default(),
+                ai: None,
             },
             seed: 7,
             rules: Rules::CURRENT,

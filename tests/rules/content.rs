@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use chaos_outpost::content::{ContentDb, Severity, SourceFile, embedded_files};
-use chaos_outpost::rules::{Board, setup};
+use chaos_outpost::content::{ContentDb, Problem, Severity, SourceFile, embedded_files};
+use chaos_outpost::rules::{Board, setup, submit};
 
 use crate::common::*;
 
@@ -268,4 +268,126 @@ fn a_tweak_for_an_unknown_difficulty_or_with_a_wrong_unit_is_reported_at_its_lin
         wrong.message.contains("ranger") && wrong.line > bad.line,
         "{wrong:?}"
     );
+}
+
+/// The base content with `first_light.ron` edited by `f`.
+fn first_light_edited(f: impl Fn(String) -> String) -> Result<ContentDb, Vec<Problem>> {
+    let files: Vec<SourceFile> = embedded_files()
+        .into_iter()
+        .map(|mut s| {
+            if s.path.ends_with("first_light.ron") {
+                s.text = f(s.text);
+            }
+            s
+        })
+        .collect();
+    ContentDb::from_files(files)
+}
+
+/// First Light with its own AI fields (`Level.ai`), written after its `hints`.
+fn first_light_with_ai(ai: &str) -> Result<ContentDb, Vec<Problem>> {
+    first_light_edited(|t| t.replacen("hints: true,", &format!("hints: true,\n    ai: {ai},"), 1))
+}
+
+/// Issue 18: a level's own AI fields are merged over `ai.ron` field by field, for that level
+/// only, and the AI of a game of that level reads them.
+#[test]
+fn a_levels_own_ai_fields_merge_over_ai_ron_field_by_field_for_that_level_only() {
+    let db = first_light_with_ai(
+        "(chaos: (corrupt: 77), eladrin: (sally_radius: 5), chapters: {\"clans\": {\"pillage\": 9}})",
+    )
+    .expect("loads");
+    let base_ai = &db.set.ai.clone();
+    let fl = db.ai_for("first_light");
+    assert_eq!(fl.chaos.corrupt, 77);
+    assert_eq!(fl.eladrin.sally_radius, 5);
+    // The fields it does not name keep ai.ron's values, down to one weight of a chapter's.
+    assert_eq!(fl.chaos.advance, base_ai.chaos.advance);
+    assert_eq!(fl.eladrin.threat_radius, base_ai.eladrin.threat_radius);
+    assert_eq!(fl.chapters["clans"]["pillage"], 9);
+    assert_eq!(
+        fl.chapters["clans"]["invade"],
+        base_ai.chapters["clans"]["invade"]
+    );
+    assert_eq!(fl.chapters["mercenaries"], base_ai.chapters["mercenaries"]);
+    assert_eq!(fl.search, base_ai.search);
+    assert_eq!(db.ai_for("standard"), base_ai, "other levels play ai.ron");
+    assert_ne!(base_ai.chaos.corrupt, 77);
+    // A game's AI reads its level's.
+    let db = Arc::new(db);
+    for (level, corrupt) in [("first_light", 77), ("standard", base_ai.chaos.corrupt)] {
+        let mut app = setup::headless_app(db.clone());
+        setup::spawn_game(app.world_mut(), level, None, 1).expect("starts");
+        assert_eq!(
+            chaos_outpost::ai::weights(app.world()).chaos.corrupt,
+            corrupt,
+            "{level}"
+        );
+    }
+}
+
+/// Issue 18: the AI plays with its level's fields: a First Light whose Chaos weighs a taint
+/// at 0 plays another game than ai.ron's; one that restates ai.ron's values plays the same.
+#[test]
+fn a_levels_ai_fields_change_how_its_ai_plays() {
+    let game = |db: ContentDb| {
+        let mut app =
+            setup::new_game(Arc::new(db), "first_light", Some("easy"), 3).expect("starts");
+        let w = app.world_mut();
+        for _ in 0..400 {
+            if w.resource::<chaos_outpost::rules::Outcome>()
+                .winner
+                .is_some()
+            {
+                break;
+            }
+            let (by, a) = chaos_outpost::sim::next_action(w);
+            submit(w, by, a).expect("the AI plays legal actions");
+        }
+        w.resource::<chaos_outpost::rules::ActionLog>().0.clone()
+    };
+    let plain = game(base());
+    let corrupt = base().set.ai.chaos.corrupt;
+    let same = game(first_light_with_ai(&format!("(chaos: (corrupt: {corrupt}))")).expect("loads"));
+    let other = game(first_light_with_ai("(chaos: (corrupt: 0))").expect("loads"));
+    assert_eq!(plain, same);
+    assert_ne!(plain, other);
+}
+
+/// A level's AI fields that don't fit `ai.ron` are refused at their line, each named.
+#[test]
+fn a_levels_bad_ai_fields_are_reported_at_their_line() {
+    let line_of =
+        |text: &str, needle: &str| text.lines().position(|l| l.contains(needle)).map(|i| i + 1);
+    let ai = "(\n        eladrin: (sally_radious: 4),\n        chaos: (corrupt: \"lots\"),\n        search: (rollouts: 99),\n    )";
+    let ps = first_light_with_ai(ai).expect_err("refused");
+    let text = embedded_files()
+        .into_iter()
+        .find(|f| f.path.ends_with("first_light.ron"))
+        .map(|f| {
+            f.text
+                .replacen("hints: true,", &format!("hints: true,\n    ai: {ai},"), 1)
+        })
+        .unwrap_or_default();
+    let find = |field: &str| {
+        ps.iter()
+            .find(|p| p.field == field)
+            .unwrap_or_else(|| panic!("no problem for {field}: {ps:?}"))
+    };
+    let typo = find("ai.eladrin.sally_radious");
+    assert!(typo.file.ends_with("first_light.ron") && typo.severity == Severity::Error);
+    assert_eq!(Some(typo.line), line_of(&text, "sally_radious"));
+    assert!(typo.message.contains("sally_radious"), "{typo:?}");
+    let wrong = find("ai.chaos.corrupt");
+    assert_eq!(Some(wrong.line), line_of(&text, "\"lots\""));
+    // Fields that fit but break the search's bounds: the merged settings are checked too.
+    let first = first_light_with_ai("(search: (rollouts: 99))").expect_err("refused");
+    let bound = first
+        .iter()
+        .find(|p| p.field == "ai.search.rollouts")
+        .unwrap_or_else(|| panic!("{first:?}"));
+    assert!(bound.message.contains("99"), "{bound:?}");
+    // Not a struct at all.
+    let ps = first_light_with_ai("[1, 2]").expect_err("refused");
+    assert!(ps.iter().any(|p| p.field == "ai" && p.line > 0), "{ps:?}");
 }
