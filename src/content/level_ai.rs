@@ -94,7 +94,7 @@ pub(super) fn merged(
     text: &str,
 ) -> Result<AiWeights, Vec<Problem>> {
     let problem = |anchors: &[&str], field: String, message: String| {
-        let mut all = vec!["ai"];
+        let mut all = vec!["ai:"];
         all.extend_from_slice(anchors);
         let (line, col) = locate(text, &all);
         Problem {
@@ -196,8 +196,9 @@ impl ContentDb {
     }
 
     /// Merges each level's `ai` over `ai.ron` (a level whose fields don't fit plays `ai.ron`;
-    /// validation reports it).
-    pub(super) fn merge_level_ai(&mut self) {
+    /// validation reports it). Loading does it; call it again after editing `set.ai` or a
+    /// level's `ai` in place (a test, a tool).
+    pub fn merge_level_ai(&mut self) {
         self.level_ai.clear();
         for (id, l) in &self.levels {
             if let Some(raw) = &l.ai

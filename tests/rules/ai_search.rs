@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use chaos_outpost::ai::{self, search::Brain, search::Brains};
-use chaos_outpost::content::Camp;
+use chaos_outpost::content::{Camp, ContentDb};
 use chaos_outpost::rules::snapshot::{capture, restore, state_hash};
 use chaos_outpost::rules::{GameRng, GameWorld, Outcome, setup, submit};
 use chaos_outpost::sim;
@@ -508,5 +508,36 @@ fn foresight_scores_the_famine_the_next_feeding_brings() {
         score_ending(fed.w(), true) - now,
         2 * weights.stock,
         "fed: only the food eaten"
+    );
+}
+
+/// Issue 18: on First Light's valley Chaos marches on Dawnwatch instead of stopping three hexes
+/// out to taint (the level's own `ai: (chaos: (corrupt: …))`), so a battle (R9.5) comes in most
+/// games even at easy, where Chaos plays its candidates alone; with `ai.ron` as it is for every
+/// level, hardly any.
+#[test]
+fn first_lights_chaos_marches_on_dawnwatch_so_most_easy_games_have_a_battle() {
+    let shipped = Arc::new(base());
+    let mut plain = base();
+    if let Some(l) = plain.levels.get_mut("first_light") {
+        l.ai = None;
+    }
+    plain.merge_level_ai();
+    let plain = Arc::new(plain);
+    assert!(shipped.level_ai("first_light").is_some() && plain.level_ai("first_light").is_none());
+    let with_battle = |db: &Arc<ContentDb>| {
+        (1..=8)
+            .filter(|seed| {
+                let (_, r) = sim::play_game(db.clone(), "first_light", Some("easy"), *seed, 40)
+                    .expect("plays");
+                r.battles > 0
+            })
+            .count()
+    };
+    let (shipped, plain) = (with_battle(&shipped), with_battle(&plain));
+    assert!(shipped >= 6, "{shipped} of 8 games with a battle");
+    assert!(
+        plain <= 2,
+        "{plain} of 8 games with a battle without the level's AI fields"
     );
 }

@@ -284,9 +284,34 @@ fn first_light_edited(f: impl Fn(String) -> String) -> Result<ContentDb, Vec<Pro
     ContentDb::from_files(files)
 }
 
-/// First Light with its own AI fields (`Level.ai`), written after its `hints`.
+/// First Light's text with its own AI fields (`Level.ai`) replaced by `ai` (none: it plays
+/// `ai.ron` as it is), written after its `hints`.
+fn first_light_text_with_ai(text: &str, ai: Option<&str>) -> String {
+    let mut out: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("ai: ("))
+        .map(str::to_string)
+        .collect();
+    if let Some(ai) = ai
+        && let Some(i) = out.iter().position(|l| l.contains("hints: true,"))
+    {
+        out.insert(i + 1, format!("    ai: {ai},"));
+    }
+    out.join("\n")
+}
+
+/// First Light's file as shipped.
+fn base_text() -> String {
+    embedded_files()
+        .into_iter()
+        .find(|f| f.path.ends_with("first_light.ron"))
+        .map(|f| f.text)
+        .unwrap_or_default()
+}
+
+/// The base content with First Light's AI fields replaced (`first_light_text_with_ai`).
 fn first_light_with_ai(ai: &str) -> Result<ContentDb, Vec<Problem>> {
-    first_light_edited(|t| t.replacen("hints: true,", &format!("hints: true,\n    ai: {ai},"), 1))
+    first_light_edited(|t| first_light_text_with_ai(&t, Some(ai)))
 }
 
 /// Issue 18: a level's own AI fields are merged over `ai.ron` field by field, for that level
@@ -327,7 +352,8 @@ fn a_levels_own_ai_fields_merge_over_ai_ron_field_by_field_for_that_level_only()
 }
 
 /// Issue 18: the AI plays with its level's fields: a First Light whose Chaos weighs a taint
-/// at 0 plays another game than ai.ron's; one that restates ai.ron's values plays the same.
+/// at 0 plays another game than ai.ron's; one that restates ai.ron's values plays the same as
+/// one without AI fields.
 #[test]
 fn a_levels_ai_fields_change_how_its_ai_plays() {
     let game = |db: ContentDb| {
@@ -346,7 +372,7 @@ fn a_levels_ai_fields_change_how_its_ai_plays() {
         }
         w.resource::<chaos_outpost::rules::ActionLog>().0.clone()
     };
-    let plain = game(base());
+    let plain = game(first_light_edited(|t| first_light_text_with_ai(&t, None)).expect("loads"));
     let corrupt = base().set.ai.chaos.corrupt;
     let same = game(first_light_with_ai(&format!("(chaos: (corrupt: {corrupt}))")).expect("loads"));
     let other = game(first_light_with_ai("(chaos: (corrupt: 0))").expect("loads"));
@@ -364,10 +390,7 @@ fn a_levels_bad_ai_fields_are_reported_at_their_line() {
     let text = embedded_files()
         .into_iter()
         .find(|f| f.path.ends_with("first_light.ron"))
-        .map(|f| {
-            f.text
-                .replacen("hints: true,", &format!("hints: true,\n    ai: {ai},"), 1)
-        })
+        .map(|f| first_light_text_with_ai(&f.text, Some(ai)))
         .unwrap_or_default();
     let find = |field: &str| {
         ps.iter()
@@ -389,5 +412,12 @@ fn a_levels_bad_ai_fields_are_reported_at_their_line() {
     assert!(bound.message.contains("99"), "{bound:?}");
     // Not a struct at all.
     let ps = first_light_with_ai("[1, 2]").expect_err("refused");
-    assert!(ps.iter().any(|p| p.field == "ai" && p.line > 0), "{ps:?}");
+    let at = line_of(
+        &first_light_text_with_ai(&base_text(), Some("[1, 2]")),
+        "ai: [1, 2]",
+    );
+    assert!(
+        ps.iter().any(|p| p.field == "ai" && Some(p.line) == at),
+        "{ps:?}"
+    );
 }
