@@ -392,6 +392,9 @@ fn playout(
         w.resource_mut::<Messages<crate::rules::GameEvent>>()
             .clear();
         w.insert_resource(GameRng::seeded(seed));
+        // The copy was taken as the searching camp sees the game: what it may not see (a
+        // foe's hand, a battle card face down) is guessed anew for each playout.
+        crate::rules::chapter::guess_unseen(w);
         let (cycle, step) = {
             let c = w.resource::<Cycle>();
             (c.number, c.step)

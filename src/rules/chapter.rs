@@ -137,6 +137,11 @@ pub trait ChapterState:
     fn check(&self) -> Result<(), String> {
         Ok(())
     }
+    /// Fills in, on an AI's copy of the game, what `seen_by` hid from it: a guess drawn with
+    /// the copy's own dice (`GameRng`) from what that viewer has not seen, so that a search's
+    /// playout plays a game that could be (a determinization). The real game never holds a
+    /// hidden card, so the rules need not know one. Nothing by default.
+    fn guess_unseen(_world: &mut World) {}
 }
 
 /// A chapter's rule that forbids some of the core's actions: `Some(refusal)` (made with
@@ -179,6 +184,7 @@ struct StateKind {
     restore: fn(&mut World, Option<&str>) -> Result<(), String>,
     check: fn(Option<&str>) -> Result<(), String>,
     redact: fn(&mut World, Viewer) -> Restorer,
+    guess: fn(&mut World),
 }
 
 /// Puts a redacted chapter state back as it was.
@@ -324,6 +330,7 @@ impl ChapterAppExt for App {
                     restore: restore_erased::<S>,
                     check: check_erased::<S>,
                     redact: redact_erased::<S>,
+                    guess: S::guess_unseen,
                 },
             );
         self
@@ -440,6 +447,21 @@ fn redact_erased<S: ChapterState>(world: &mut World, viewer: Viewer) -> Restorer
     let full = world.get_resource::<S>().cloned().unwrap_or_default();
     world.insert_resource(full.seen_by(viewer));
     Box::new(move |world: &mut World| world.insert_resource(full))
+}
+
+/// On an AI's copy of the game (a search's playout), each chapter in play fills in what was
+/// hidden from the viewer it was copied for (`ChapterState::guess_unseen`), with the copy's
+/// dice. A state with nothing hidden is left as it is.
+pub fn guess_unseen(world: &mut World) {
+    let Some(chapters) = world.get_resource::<Chapters>().cloned() else {
+        return;
+    };
+    let in_play = world.resource::<InPlay>().clone();
+    for (id, kind) in &chapters.states {
+        if in_play.has(id) {
+            (kind.guess)(world);
+        }
+    }
 }
 
 /// Runs `f` on the world as `viewer` may know it: the chapters' states in play replaced by

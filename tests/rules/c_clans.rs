@@ -1045,23 +1045,83 @@ fn a_copy_that_holds_stops_where_the_clans_round_ends() {
     );
 }
 
-/// In an AI's copy of what it may see, a foe's card picked face down (`HIDDEN`) resolves as the
-/// deck's mean battle card (C17), not as none: a battle the seat's view would count even is
-/// lost by the side with no card when the mean is above 0.
+/// The search plays out a copy of what its camp may see: a foe's card face down (C17), the
+/// other clans' hands and quests and the deck are guessed anew for each playout from the cards
+/// that camp has not seen (`ChapterState::guess_unseen`, a determinization), so the rules never
+/// meet a hidden card. The same dice give the same guess; no card is guessed more often than
+/// the deck holds it; the real game, with nothing hidden, is left as it is.
 #[test]
-fn a_hidden_card_in_an_ais_copy_fights_as_the_decks_mean_battle_card() {
+fn a_hidden_card_in_an_ais_copy_is_guessed_from_the_cards_it_has_not_seen() {
+    use chaos_outpost::rules::GameRng;
+    use chaos_outpost::rules::snapshot::state_hash;
     let mut s = two();
-    let mean = clans::reckon::mean_battle_str(&clans::data::level(s.w()));
-    assert!(mean > 0, "the deck has battle cards");
     put(&mut s, CHAOS, Fig::Warrior, prov("stonecrest"));
     put(&mut s, ANA, Fig::Warrior, prov("stonecrest"));
-    cards_in_stonecrest(&mut s, ANA, vec![CHAOS, ANA], 1, Some((CHAOS, HIDDEN)));
-    give(&mut s, ANA);
-    chapter::lend_turn(s.w(), chaos_outpost::content::Who::Seat(0));
-    s.submit(play(None)).expect("Ana plays no card");
-    let on_board = |s: &mut Scn, o: Owner| st(s).board.iter().filter(|p| p.owner == o).count();
-    assert_eq!(on_board(&mut s, ANA), 0, "Ana's warrior fell");
-    assert_eq!(on_board(&mut s, CHAOS), 1, "Chaos' hidden card won");
+    let lvl = clans::data::level(s.w());
+    let card = lvl.deck()[0].clone();
+    cards_in_stonecrest(
+        &mut s,
+        ANA,
+        vec![CHAOS, ANA],
+        1,
+        Some((CHAOS, card.as_str())),
+    );
+    let real = st(&mut s);
+    assert!(!real.holds_hidden());
+    let hash = state_hash(s.w());
+    chapter::guess_unseen(s.w());
+    assert_eq!(state_hash(s.w()), hash, "nothing hidden: nothing guessed");
+    // Ana's view: Chaos' pick, Chaos' hand and quests and the deck are hidden.
+    let seen = real.seen_by(Viewer::Seat(0));
+    assert!(seen.holds_hidden());
+    let guessed = |seed| {
+        let mut c = seen.clone();
+        c.guess(&lvl, &mut GameRng::seeded(seed));
+        c
+    };
+    let a = guessed(1);
+    assert_eq!(a, guessed(1), "the same dice, the same guess");
+    assert!(!a.holds_hidden(), "every hidden card guessed");
+    assert_eq!(a.sheets[&ANA], real.sheets[&ANA], "what Ana sees stays");
+    assert_eq!(a.deck.len(), real.deck.len());
+    assert_eq!(a.sheets[&CHAOS].hand.len(), real.sheets[&CHAOS].hand.len());
+    for q in &a.sheets[&CHAOS].quests {
+        assert!(
+            matches!(
+                lvl.card(q).map(|c| &c.kind),
+                Some(clans::data::CardKind::Quest(_))
+            ),
+            "a hidden quest is guessed as a quest: {q}"
+        );
+    }
+    let copies = |c: &Clans| {
+        let mut n: std::collections::BTreeMap<String, u32> = Default::default();
+        let all = c
+            .sheets
+            .values()
+            .flat_map(|s| s.slots.iter().flatten().chain(&s.hand).chain(&s.quests))
+            .chain(&c.deck)
+            .chain(&c.discard)
+            .chain(c.call.iter().flat_map(|c| c.picks.values().flatten()));
+        for id in all {
+            *n.entry(id.clone()).or_default() += 1;
+        }
+        n
+    };
+    for seed in 1..=12 {
+        for (id, n) in copies(&guessed(seed)) {
+            let deck = lvl.card(&id).map_or(0, |c| c.copies);
+            assert!(n <= deck, "seed {seed}: {n} of {id}, the deck holds {deck}");
+        }
+    }
+    let picks: std::collections::BTreeSet<String> = (1..=12)
+        .filter_map(|seed| guessed(seed).call?.picks[&CHAOS].clone())
+        .collect();
+    assert!(picks.len() > 1, "other dice, other guesses: {picks:?}");
+    // Through the seam, on a copy in the world as the search makes it.
+    set(&mut s, |c| *c = seen.clone());
+    chapter::guess_unseen(s.w());
+    assert!(!st(&mut s).holds_hidden());
 }
 
 /// While the clans gather (C14), a clan that just said no brings nothing more: the call's worth

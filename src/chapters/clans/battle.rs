@@ -25,8 +25,8 @@ use crate::rules::tracks;
 use crate::rules::{Action, GameWorld, Modifiers, Refusal};
 
 use super::data::{ClanLevel, Fig, Reward, Track, level};
-use super::reckon::{battle_str, boost, holder, mean_battle_str, present, room_in, strength};
-use super::state::{Call, Clans, HIDDEN, Owner, Spot, Stage};
+use super::reckon::{battle_str, boost, holder, present, room_in, strength};
+use super::state::{Call, Clans, Owner, Spot, Stage};
 use super::{ClanAction, ClanRefusal, GLORY, ID};
 
 /// The core's `Who` of an owner.
@@ -252,9 +252,20 @@ fn gathered(world: &mut World, lvl: &ClanLevel) {
 }
 
 /// C17: each side's STR in the battle for `province`: (Eladrin seats, Chaos), figures and
-/// battle cards picked; a card picked face down and not seen counts 0 (what a seat sees).
+/// battle cards picked; a card picked face down and not seen (`HIDDEN`, in a seat's view)
+/// counts 0.
 pub fn sides(lvl: &ClanLevel, st: &Clans, province: &str) -> (u32, u32) {
-    sides_with(lvl, st, province, 0)
+    let mut sum = figures(lvl, st, province);
+    if let Some(c) = &st.call {
+        for (o, pick) in &c.picks {
+            let bonus = pick
+                .as_deref()
+                .and_then(|id| lvl.card(id))
+                .map_or(0, battle_str);
+            add_to(&mut sum, *o, bonus);
+        }
+    }
+    sum
 }
 
 /// C17: each side's figures' STR in the battle for `province`: (Eladrin seats, Chaos).
@@ -282,23 +293,6 @@ fn add_to(sum: &mut (u32, u32), o: Owner, n: u32) {
     }
 }
 
-/// `sides`, a card hidden from this view (`HIDDEN`, only ever in an AI's redacted copy of the
-/// game) counting `hidden` STR.
-fn sides_with(lvl: &ClanLevel, st: &Clans, province: &str, hidden: u32) -> (u32, u32) {
-    let mut sum = figures(lvl, st, province);
-    if let Some(c) = &st.call {
-        for (o, pick) in &c.picks {
-            let bonus = match pick.as_deref() {
-                Some(HIDDEN) => hidden,
-                Some(id) => lvl.card(id).map_or(0, battle_str),
-                None => 0,
-            };
-            add_to(&mut sum, *o, bonus);
-        }
-    }
-    sum
-}
-
 fn in_battle(at: &Spot, province: &str, fjords: &[&str]) -> bool {
     match at {
         Spot::Province(q) => q == province,
@@ -310,9 +304,9 @@ fn in_battle(at: &Spot, province: &str, fjords: &[&str]) -> bool {
 fn resolve(world: &mut World, lvl: &ClanLevel) {
     let mut st = world.resource::<Clans>().clone();
     let Some(call) = st.call.clone() else { return };
-    // In the real game every pick is known; in an AI's copy of what it may see (the search's
-    // playouts), a foe's card still hidden counts as the deck's mean battle card, not as none.
-    let (eladrins, chaos) = sides_with(lvl, &st, &call.province, mean_battle_str(lvl));
+    // Every pick is known here: in the real game always, and in an AI's copy of what it may
+    // see the search guessed the hidden ones first (`Clans::guess`).
+    let (eladrins, chaos) = sides(lvl, &st, &call.province);
     // Some(true): the Eladrin seats won; Some(false): Chaos; None: a tie, every side dies.
     let winner = match eladrins.cmp(&chaos) {
         std::cmp::Ordering::Greater => Some(true),

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::rules::chapter::{ChapterState, Viewer};
 
 use super::ID;
-use super::data::{Fig, MAX_ITEMS, SHEET, Track};
+use super::data::{CardKind, ClanLevel, Fig, MAX_ITEMS, SHEET, Track};
 
 /// A card as a viewer who may not see it knows it.
 pub const HIDDEN: &str = "?";
@@ -171,6 +171,76 @@ pub struct Clans {
 }
 
 impl Clans {
+    /// Whether a card is hidden here (only in a viewer's copy, `seen_by`).
+    pub fn holds_hidden(&self) -> bool {
+        let hidden = |c: &String| c == HIDDEN;
+        self.deck.iter().any(hidden)
+            || self
+                .sheets
+                .values()
+                .any(|s| s.hand.iter().any(hidden) || s.quests.iter().any(hidden))
+            || self
+                .call
+                .as_ref()
+                .is_some_and(|c| c.picks.values().flatten().any(hidden))
+    }
+
+    /// Each hidden card replaced by one drawn from what this copy's viewer has not seen: the
+    /// deck's cards less every card in sight (slots, open hands and quests, the discard,
+    /// picks already shown), shuffled with `rng`; a hidden quest is a quest card. Where the
+    /// unseen cards run short (a state no deck explains), any card of the deck of that kind.
+    pub fn guess(&mut self, lvl: &ClanLevel, rng: &mut crate::rules::GameRng) {
+        let mut pool = lvl.deck();
+        let seen = self
+            .sheets
+            .values()
+            .flat_map(|s| s.slots.iter().flatten().chain(&s.hand).chain(&s.quests))
+            .chain(&self.deck)
+            .chain(&self.discard)
+            .chain(self.call.iter().flat_map(|c| c.picks.values().flatten()));
+        for c in seen {
+            if let Some(i) = pool.iter().position(|p| p == c) {
+                pool.swap_remove(i);
+            }
+        }
+        for i in (1..pool.len()).rev() {
+            let j = rng.below(i + 1);
+            pool.swap(i, j);
+        }
+        let is_quest = |id: &str| matches!(lvl.card(id).map(|c| &c.kind), Some(CardKind::Quest(_)));
+        let all = lvl.deck();
+        let mut draw = |quest: bool, rng: &mut crate::rules::GameRng| -> String {
+            let fits = |id: &String| !quest || is_quest(id);
+            if let Some(i) = pool.iter().rposition(fits) {
+                return pool.swap_remove(i);
+            }
+            let any: Vec<&String> = all.iter().filter(|c| fits(c)).collect();
+            match any.len() {
+                0 => HIDDEN.to_string(),
+                n => any[rng.below(n)].clone(),
+            }
+        };
+        // The cards that matter soonest first: those face down in a battle, then the hands.
+        if let Some(c) = self.call.as_mut() {
+            for pick in c.picks.values_mut().flatten() {
+                if pick == HIDDEN {
+                    *pick = draw(false, rng);
+                }
+            }
+        }
+        for s in self.sheets.values_mut() {
+            for card in s.hand.iter_mut().filter(|c| *c == HIDDEN) {
+                *card = draw(false, rng);
+            }
+            for card in s.quests.iter_mut().filter(|c| *c == HIDDEN) {
+                *card = draw(true, rng);
+            }
+        }
+        for card in self.deck.iter_mut().filter(|c| *c == HIDDEN) {
+            *card = draw(false, rng);
+        }
+    }
+
     /// An owner's sheet.
     pub fn sheet(&self, o: Owner) -> Option<&Sheet> {
         self.sheets.get(&o)
@@ -213,6 +283,19 @@ impl ChapterState for Clans {
             }
         }
         s
+    }
+    fn guess_unseen(world: &mut World) {
+        let Some(st) = world.get_resource::<Clans>() else {
+            return;
+        };
+        if !st.holds_hidden() {
+            return;
+        }
+        let mut st = st.clone();
+        let lvl = super::data::level(world);
+        let mut rng = world.resource_mut::<crate::rules::GameRng>();
+        st.guess(&lvl, &mut rng);
+        world.insert_resource(st);
     }
     fn check(&self) -> Result<(), String> {
         if self.sheets.len() > 9
