@@ -55,7 +55,8 @@ fn pick(action: Action, why: &'static str) -> Choice {
     }
 }
 
-/// Upkeep: feed every token food allows (R5.5); choose the cheapest research and fund it (R7);
+/// Upkeep: feed every token food allows (R5.5); choose the research the level's victory asks
+/// for, else the cheapest, and fund it (R7);
 /// build the lowest portal cell first, then power it as fast as allowed (R8).
 fn upkeep(world: &mut World, legal: &[Action]) -> Choice {
     let db = world.content();
@@ -75,8 +76,17 @@ fn upkeep(world: &mut World, legal: &[Action]) -> Choice {
         }
         "R7" => {
             let offer = world.resource::<Research>().offer.clone();
+            // A technology the level's victory asks for (`victory.research`) first: without it
+            // a powered portal does not win (measured on `stress`: games lost at the cycle
+            // limit with the portal powered). Then the cheapest.
+            let wanted = db
+                .levels
+                .get(&world.resource::<crate::rules::GameSetup>().level)
+                .map(|l| l.victory.research.clone())
+                .unwrap_or_default();
             if let Some(t) = offer.iter().min_by_key(|t| {
                 (
+                    !wanted.contains(t),
                     db.tech(t).map(|x| x.points + x.resources.total()),
                     (*t).clone(),
                 )

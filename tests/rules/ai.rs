@@ -203,3 +203,33 @@ fn skipping_the_chaos_turn_plays_it_out_through_the_rules_at_once() {
         "still the Chaos turn after skipping"
     );
 }
+
+/// R7.4 with a level that asks for technologies to win (`victory.research`, as `stress`): the
+/// Eladrin AI chooses one of those when it is offered, before a cheaper one; elsewhere the
+/// cheapest (a powered portal without them does not win).
+#[test]
+fn the_eladrins_research_what_their_levels_victory_asks_for_first() {
+    let choice = |wanted: &[&str]| {
+        let mut b = Builder::new(4).outpost(
+            "Home",
+            (0, 0),
+            "citadel",
+            st(&[(Res::Food, 10), (Res::Wood, 5)]),
+            &["laboratory"],
+        );
+        b.level.victory.research = wanted.iter().map(|t| t.to_string()).collect();
+        let mut s = b.build();
+        s.run("R7");
+        s.w().resource_mut::<chaos_outpost::rules::Research>().offer =
+            vec!["grafting".into(), "star_charts".into()];
+        ai::decide(s.w()).1.action
+    };
+    let chosen = |tech: &str| Action::ChooseResearch { tech: tech.into() };
+    assert_eq!(choice(&[]), chosen("grafting"), "the cheapest");
+    assert_eq!(choice(&["star_charts"]), chosen("star_charts"));
+    assert_eq!(
+        choice(&["crystal_lore"]),
+        chosen("grafting"),
+        "not offered: the cheapest"
+    );
+}
