@@ -204,9 +204,24 @@ pub fn build_improvement(world: &mut World, legal: &[Action]) -> Option<Choice> 
     top
 }
 
-/// The first laboratory (research needs one, R7.1).
+/// The first laboratory (research needs one, R7.1), and one more for each technology the
+/// level's victory still asks for (`victory.research`): each laboratory adds a point a cycle
+/// (R7.2), and on `stress` one alone learnt the second of two in the last cycle, too late.
 pub fn build_lab(world: &mut World, legal: &[Action]) -> Option<Choice> {
-    if !research::labs(world).is_empty() {
+    let missing = {
+        let db = world.content();
+        let done = &world.resource::<Research>().done;
+        db.levels
+            .get(&world.resource::<crate::rules::GameSetup>().level)
+            .map_or(0, |l| {
+                l.victory
+                    .research
+                    .iter()
+                    .filter(|t| !done.contains(t))
+                    .count()
+            })
+    };
+    if research::labs(world).len() > missing {
         return None;
     }
     let w = super::weights(world).eladrin.lab;

@@ -233,3 +233,39 @@ fn the_eladrins_research_what_their_levels_victory_asks_for_first() {
         "not offered: the cheapest"
     );
 }
+
+/// R7.2: each laboratory adds a research point. While the level's victory still asks for
+/// technologies (`stress`), the Eladrin AI builds one laboratory more for each missing one;
+/// elsewhere only the first (research needs one, R7.1).
+#[test]
+fn the_eladrins_build_a_laboratory_for_each_technology_their_victory_still_lacks() {
+    let lab = |wanted: &[&str], known: &[&str]| {
+        let mut b = Builder::new(4).outpost(
+            "Home",
+            (0, 0),
+            "citadel",
+            st(&[(Res::Food, 10), (Res::Wood, 10), (Res::Stone, 10)]),
+            &["laboratory"],
+        );
+        b.level.victory.research = wanted.iter().map(|t| t.to_string()).collect();
+        let mut s = b.build();
+        s.w().resource_mut::<chaos_outpost::rules::Research>().done =
+            known.iter().map(|t| t.to_string()).collect();
+        s.run("R9");
+        let legal = chaos_outpost::rules::legal::legal_actions(s.w(), Camp::Eladrins);
+        ai::eladrin::build_lab(s.w(), &legal).map(|c| c.action)
+    };
+    let second = lab(&["star_charts", "crystal_lore"], &[]);
+    assert!(
+        matches!(&second, Some(Action::BuildBuilding { building, .. }) if building == "laboratory"),
+        "{second:?}"
+    );
+    assert!(
+        lab(&["star_charts"], &["star_charts"]).is_none(),
+        "nothing left to learn"
+    );
+    assert!(
+        lab(&[], &[]).is_none(),
+        "one laboratory is enough elsewhere"
+    );
+}
