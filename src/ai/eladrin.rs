@@ -79,11 +79,7 @@ fn upkeep(world: &mut World, legal: &[Action]) -> Choice {
             // A technology the level's victory asks for (`victory.research`) first: without it
             // a powered portal does not win (measured on `stress`: games lost at the cycle
             // limit with the portal powered). Then the cheapest.
-            let wanted = db
-                .levels
-                .get(&world.resource::<crate::rules::GameSetup>().level)
-                .map(|l| l.victory.research.clone())
-                .unwrap_or_default();
+            let wanted = victory_research(world);
             if let Some(t) = offer.iter().min_by_key(|t| {
                 (
                     !wanted.contains(t),
@@ -204,24 +200,20 @@ pub fn build_improvement(world: &mut World, legal: &[Action]) -> Option<Choice> 
     top
 }
 
+/// The technologies this game's level still asks for to win (`outcome::missing_research`).
+fn victory_research(world: &World) -> Vec<String> {
+    let db = world.content();
+    db.levels
+        .get(&world.resource::<crate::rules::GameSetup>().level)
+        .map(|l| crate::rules::outcome::missing_research(world, &l.victory))
+        .unwrap_or_default()
+}
+
 /// The first laboratory (research needs one, R7.1), and one more for each technology the
 /// level's victory still asks for (`victory.research`): each laboratory adds a point a cycle
 /// (R7.2), and on `stress` one alone learnt the second of two in the last cycle, too late.
 pub fn build_lab(world: &mut World, legal: &[Action]) -> Option<Choice> {
-    let missing = {
-        let db = world.content();
-        let done = &world.resource::<Research>().done;
-        db.levels
-            .get(&world.resource::<crate::rules::GameSetup>().level)
-            .map_or(0, |l| {
-                l.victory
-                    .research
-                    .iter()
-                    .filter(|t| !done.contains(t))
-                    .count()
-            })
-    };
-    if research::labs(world).len() > missing {
+    if research::labs(world).len() > victory_research(world).len() {
         return None;
     }
     let w = super::weights(world).eladrin.lab;

@@ -148,15 +148,23 @@ pub enum Condition {
     },
 }
 
+/// The technologies a level's victory asks for that are not researched yet, in its order
+/// (what the Eladrin AI researches and builds laboratories for).
+pub fn missing_research(world: &World, v: &crate::content::Victory) -> Vec<String> {
+    let done = &world.resource::<crate::rules::Research>().done;
+    v.research
+        .iter()
+        .filter(|t| !done.contains(t))
+        .cloned()
+        .collect()
+}
+
 /// The level's extra Eladrin victory conditions not met yet.
 pub fn missing_conditions(world: &mut World, v: &crate::content::Victory) -> Vec<Condition> {
-    let mut out = Vec::new();
-    let done = world.resource::<crate::rules::Research>().done.clone();
-    for t in &v.research {
-        if !done.contains(t) {
-            out.push(Condition::Research(t.clone()));
-        }
-    }
+    let mut out: Vec<Condition> = missing_research(world, v)
+        .into_iter()
+        .map(Condition::Research)
+        .collect();
     let outposts = world.query::<&Outpost>().iter(world).count() as u32;
     if outposts < v.outposts {
         out.push(Condition::Outposts {

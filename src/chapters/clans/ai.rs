@@ -18,8 +18,8 @@ use crate::rules::{Action, Modifiers};
 use super::battle::{bringable, figures, sides};
 use super::data::{Boost, CardKind, ClanLevel, Reward, level};
 use super::phases::met;
-use super::reckon::{holder, mean_battle_str, odds, owner, present, rage, strength, unseen};
-use super::state::{Clans, HIDDEN, Owner, Spot, Stage};
+use super::reckon::{holder, odds, owner, present, rage, strength, unseen};
+use super::state::{Clans, Owner, Spot, Stage};
 use super::{ClanAction, GLORY, ID};
 
 /// What a benefit is worth, in STR-like points.
@@ -205,14 +205,9 @@ fn best_of(world: &mut World, legal: &[Action], kind: Kind) -> Option<Choice> {
                 if c.stage != Stage::Cards {
                     continue;
                 }
-                match card.as_deref() {
-                    // A partner's or foe's hand as this AI sees it (the search's copy): a card
-                    // it may not see is worth the deck's mean.
-                    Some(HIDDEN) => 1 + w_card * mean_battle_str(&lvl) as i64,
-                    Some(id) => match lvl.card(id) {
-                        Some(x) if x.kind == CardKind::Battle => 1 + w_card * x.str as i64,
-                        _ => continue,
-                    },
+                match card.as_deref().and_then(|id| lvl.card(id)) {
+                    Some(x) if x.kind == CardKind::Battle => 1 + w_card * x.str as i64,
+                    Some(_) => continue,
                     None => 1,
                 }
             }

@@ -169,11 +169,3 @@ pub fn unseen(lvl: &ClanLevel, st: &Clans, c: &Call) -> Vec<bool> {
         .map(|o| o.side())
         .collect()
 }
-
-/// The STR a card drawn at random from the deck adds in a battle, rounded: what a card no one
-/// may see is worth to an AI's reckoning (battle cards add their STR, others nothing).
-pub fn mean_battle_str(lvl: &ClanLevel) -> u32 {
-    let total: u32 = lvl.cards.iter().map(|c| c.copies).sum();
-    let battle: u32 = lvl.cards.iter().map(|c| c.copies * battle_str(c)).sum();
-    (battle + total / 2) / total.max(1)
-}
