@@ -487,6 +487,7 @@ pub fn evaluate(world: &mut World) -> i64 {
         stock += o.stock.total() as i64;
     }
     let mut score = -(outposts.len() as i64) * e.outpost - stock * e.stock;
+    let range = e.range.min(64);
     for a in world.query::<&Army>().iter(world) {
         let side = match a.camp {
             Camp::Chaos => 1,
@@ -512,10 +513,10 @@ pub fn evaluate(world: &mut World) -> i64 {
                     .map(|h| h.unsigned_distance_to(a.hex))
                     .min()
                     .unwrap_or(0)
-                    .min(8);
+                    .min(range);
                 // A bonus for closing in, never a cost: a unit just summoned far away
                 // must not count against Chaos.
-                score += (8 - d) as i64 * e.distance * a.units.len() as i64;
+                score += (range - d) as i64 * e.distance * a.units.len() as i64;
             }
         }
     }

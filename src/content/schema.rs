@@ -1056,9 +1056,12 @@ pub struct EvalWeights {
     /// Each Eladrin unit standing on a corrupted tile (for Chaos: it rolls its resistance at
     /// the next upkeep, R6.3).
     pub exposed: i64,
-    /// Each Chaos unit, per hex it stands closer than 8 to the nearest Eladrin outpost (for
-    /// Chaos: a unit far from the outposts threatens nothing).
+    /// Each Chaos unit, per hex it stands closer than `range` to the nearest Eladrin outpost
+    /// (for Chaos: a unit far from the outposts threatens nothing).
     pub distance: i64,
+    /// How far from the nearest outpost a Chaos unit counts for `distance`, in hexes (a big
+    /// map, whose rifts stand far from the outposts, needs more for a march to show).
+    pub range: u32,
     /// Each corrupted tile within `reach` hexes of the portal, per hex closer than `reach`
     /// (for Chaos: corruption next to the portal puts markers on its track, R8.3).
     pub approach: i64,
@@ -1085,6 +1088,7 @@ impl Default for EvalWeights {
             famine: 40,
             exposed: 80,
             distance: 20,
+            range: 8,
             approach: 30,
             reach: 6,
             rift: 0,

@@ -526,7 +526,8 @@ fn search_bounds(
         ("horizon", s.horizon, 1, 200),
         ("turns", s.turns.chaos.max(s.turns.eladrin), 0, 100),
         ("odds_samples", s.odds_samples, 1, 10_000),
-        ("reach", s.eval.reach, 0, 64),
+        ("eval.reach", s.eval.reach, 0, 64),
+        ("eval.range", s.eval.range, 0, 64),
         ("candidates", s.candidates, 1, 12),
         (
             "attack_margin",
@@ -542,7 +543,8 @@ fn search_bounds(
         ),
     ] {
         if !(lo..=hi).contains(&value) {
-            let anchors = at(&[field]);
+            // `eval.reach`: anchored at each part of its path.
+            let anchors = at(&field.split('.').collect::<Vec<_>>());
             r.err(
                 &anchors.iter().map(String::as_str).collect::<Vec<_>>(),
                 format!("ai.search.{field}"),

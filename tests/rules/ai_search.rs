@@ -469,6 +469,32 @@ fn the_evaluation_rewards_closing_in_and_corruption_under_eladrin_feet() {
     );
 }
 
+/// The evaluation's `range` (`ai.ron: search.eval.range`): a Chaos unit closing in on an outpost
+/// counts only within that many hexes of it, so a big map sets a longer one (`stress`, whose
+/// rifts stand 16 to 18 hexes from the outposts: at 8 a warband's first cycles of marching
+/// scored nothing, and the hard Chaos tainted by its rifts instead).
+#[test]
+fn a_chaos_unit_closing_in_counts_only_within_the_evaluations_range() {
+    use chaos_outpost::ai::search::evaluate;
+    use chaos_outpost::content::{At, ContentSet};
+    let score = |range: u32, at: At| {
+        let mut s = Builder::new(14)
+            .outpost("Dawn", (0, 0), "camp", st(&[]), &[])
+            .army(Camp::Chaos, at, &["husk", "husk"])
+            .with(move |set: &mut ContentSet| set.ai.search.eval.range = range)
+            .build();
+        evaluate(s.w())
+    };
+    let distance = base().set.ai.search.eval.distance;
+    // Two husks two hexes closer, 12 then 10 hexes out: nothing at the shipped 8...
+    assert_eq!(score(8, (12, 0)), score(8, (10, 0)));
+    // ...two hexes for each husk at 16,
+    assert_eq!(score(16, (10, 0)) - score(16, (12, 0)), 2 * 2 * distance);
+    // and the same within either range.
+    assert_eq!(score(8, (5, 0)) - score(8, (7, 0)), 2 * 2 * distance);
+    assert_eq!(score(16, (5, 0)) - score(16, (7, 0)), 2 * 2 * distance);
+}
+
 /// The evaluation's foresight: the position a playout ends on is scored as the next upkeep's
 /// feeding leaves it (R5.3–R5.4). Four rangers eat 2 food (one started group of 3 more); with 1
 /// food in reach the army takes one famine token, and every unit loses a hit point (R5.4),

@@ -410,6 +410,13 @@ fn a_levels_bad_ai_fields_are_reported_at_their_line() {
         .find(|p| p.field == "ai.search.rollouts")
         .unwrap_or_else(|| panic!("{first:?}"));
     assert!(bound.message.contains("99"), "{bound:?}");
+    // The evaluation's `range` (how far a Chaos unit's closing in counts), named by its path.
+    let far = first_light_with_ai("(search: (eval: (range: 65)))").expect_err("refused");
+    let range = far
+        .iter()
+        .find(|p| p.field == "ai.search.eval.range")
+        .unwrap_or_else(|| panic!("{far:?}"));
+    assert!(range.message.contains("0 to 64, not 65"), "{range:?}");
     // Not a struct at all.
     let ps = first_light_with_ai("[1, 2]").expect_err("refused");
     let at = line_of(
