@@ -202,10 +202,8 @@ pub fn build_improvement(world: &mut World, legal: &[Action]) -> Option<Choice> 
 
 /// The technologies this game's level still asks for to win (`outcome::missing_research`).
 fn victory_research(world: &World) -> Vec<String> {
-    let db = world.content();
-    db.levels
-        .get(&world.resource::<crate::rules::GameSetup>().level)
-        .map(|l| crate::rules::outcome::missing_research(world, &l.victory))
+    crate::rules::outcome::victory(world)
+        .map(|v| crate::rules::outcome::missing_research(world, &v))
         .unwrap_or_default()
 }
 

@@ -487,6 +487,10 @@ pub fn evaluate(world: &mut World) -> i64 {
         stock += o.stock.total() as i64;
     }
     let mut score = -(outposts.len() as i64) * e.outpost - stock * e.stock;
+    // A level that asks the Eladrins to hold so many outposts (`victory.outposts`, with the
+    // difficulty's): each one short of it stands between them and their victory.
+    let need = crate::rules::outcome::victory(world).map_or(0, |v| v.outposts);
+    score += (need as i64 - outposts.len() as i64).max(0) * e.short;
     let range = e.range.min(64);
     for a in world.query::<&Army>().iter(world) {
         let side = match a.camp {

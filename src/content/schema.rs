@@ -781,6 +781,10 @@ pub struct Difficulty {
     /// Added to the cycle limit after which Chaos wins by exhaustion (the level's or the rules').
     #[serde(default)]
     pub extra_cycles: i32,
+    /// Added to the outposts a level's victory asks the Eladrins to hold (`victory.outposts`;
+    /// the sum never goes below 0): on easy they may lose one or two of a big map's.
+    #[serde(default)]
+    pub victory_outposts: i32,
 }
 
 /// A level's own adjustment to one difficulty, added to `difficulty.ron`'s values (like a
@@ -803,6 +807,8 @@ pub struct DifficultyTweak {
     pub chaos_summon_cap: i32,
     /// Added to `extra_cycles`.
     pub extra_cycles: i32,
+    /// Added to `victory_outposts`.
+    pub victory_outposts: i32,
     /// Extra armies on the map at the start on this difficulty (more foes on hard, a friend on
     /// easy).
     pub armies: Vec<ArmyStart>,
@@ -822,6 +828,7 @@ impl Difficulty {
             (d.portal_corruption_start as i32 + t.portal_corruption_start).max(0) as u32;
         d.chaos_summon_cap += t.chaos_summon_cap;
         d.extra_cycles += t.extra_cycles;
+        d.victory_outposts += t.victory_outposts;
         if !t.text.is_empty() {
             d.text = format!("{} On this level: {}", d.text, t.text);
         }
@@ -1047,6 +1054,10 @@ pub struct EvalWeights {
     pub marker: i64,
     /// Each Eladrin outpost standing (for the Eladrins).
     pub outpost: i64,
+    /// Each outpost the Eladrins hold fewer than the level's victory asks for
+    /// (`victory.outposts`), on top of `outpost` (for Chaos: they cannot win until they found
+    /// another, so on such a level the first outpost taken nearly decides the game).
+    pub short: i64,
     /// Each improvement on an uncorrupted tile (for the Eladrins: what feeds the portal).
     pub improvement: i64,
     /// Each resource in the Eladrin outposts' stocks (for the Eladrins).
@@ -1083,6 +1094,7 @@ impl Default for EvalWeights {
             power: 120,
             marker: 400,
             outpost: 500,
+            short: 5000,
             improvement: 80,
             stock: 10,
             famine: 40,

@@ -159,6 +159,20 @@ pub fn missing_research(world: &World, v: &crate::content::Victory) -> Vec<Strin
         .collect()
 }
 
+/// What this game's level asks of the Eladrins beyond the portal, its difficulty's
+/// `victory_outposts` added (never below 0); `None` for a level the content doesn't hold.
+pub fn victory(world: &World) -> Option<crate::content::Victory> {
+    let def = world.content();
+    let mut v = def
+        .levels
+        .get(&world.resource::<crate::rules::GameSetup>().level)?
+        .victory
+        .clone();
+    let more = world.difficulty_level().victory_outposts as i64;
+    v.outposts = (v.outposts as i64 + more).clamp(0, u32::MAX as i64) as u32;
+    Some(v)
+}
+
 /// The level's extra Eladrin victory conditions not met yet.
 pub fn missing_conditions(world: &mut World, v: &crate::content::Victory) -> Vec<Condition> {
     let mut out: Vec<Condition> = missing_research(world, v)
@@ -221,9 +235,8 @@ pub fn check(world: &mut World) {
     let portal_wins = !level.as_ref().is_some_and(|l| l.victory.without_portal);
     if p.operational && portal_wins {
         // A level may ask for more than the portal (RULES.md R8 reading).
-        let missing = level
-            .as_ref()
-            .map(|l| missing_conditions(world, &l.victory))
+        let missing = victory(world)
+            .map(|v| missing_conditions(world, &v))
             .unwrap_or_default();
         if missing.is_empty() {
             win(world, Camp::Eladrins, EndReason::PortalPowered);

@@ -496,6 +496,37 @@ fn a_chaos_unit_closing_in_counts_only_within_the_evaluations_range() {
     assert_eq!(score(16, (5, 0)) - score(16, (7, 0)), 2 * 2 * distance);
 }
 
+/// A level that asks the Eladrins to hold so many outposts (`victory.outposts`, `stress`'s
+/// seven): each outpost short of it counts for Chaos `eval.short` on top of `eval.outpost`,
+/// for the Eladrins cannot win until they found another (on `stress`, normal seed 100, the
+/// search left a warband two hexes from an empty outpost to march its big stacks: 500 points
+/// against two hexes of a hundred units). A level that asks for none scores as before.
+#[test]
+fn an_outpost_short_of_the_levels_victory_weighs_on_top_of_an_outpost() {
+    use chaos_outpost::ai::search::evaluate;
+    use chaos_outpost::content::Victory;
+    let score = |need: u32, held: usize| {
+        let mut b = Builder::new(15).victory(Victory {
+            outposts: need,
+            ..Victory::default()
+        });
+        for (i, at) in [(0, 0), (6, 0), (0, 6)].into_iter().take(held).enumerate() {
+            b = b.outpost(&format!("O{i}"), at, "camp", st(&[]), &[]);
+        }
+        let mut s = b.build();
+        evaluate(s.w())
+    };
+    let e = base().set.ai.search.eval;
+    assert!(e.short > e.outpost, "the shipped weight: {}", e.short);
+    // Asked for none: an outpost is worth `outpost`, whatever the count.
+    assert_eq!(score(0, 2) - score(0, 3), e.outpost);
+    // Asked for three: the third lost is one short.
+    assert_eq!(score(3, 2) - score(3, 3), e.outpost + e.short);
+    // Asked for two: losing the third costs only the outpost, the second one short more.
+    assert_eq!(score(2, 2) - score(2, 3), e.outpost);
+    assert_eq!(score(2, 1) - score(2, 2), e.outpost + e.short);
+}
+
 /// The evaluation's foresight: the position a playout ends on is scored as the next upkeep's
 /// feeding leaves it (R5.3–R5.4). Four rangers eat 2 food (one started group of 3 more); with 1
 /// food in reach the army takes one famine token, and every unit loses a hit point (R5.4),

@@ -161,6 +161,16 @@ impl Builder {
         self.level.difficulty = d.into();
         self
     }
+    /// What wins this scenario's level beyond the portal (`victory`).
+    pub fn victory(mut self, v: chaos_outpost::content::Victory) -> Self {
+        self.level.victory = v;
+        self
+    }
+    /// This level's own adjustment to a difficulty (`difficulty_tweaks`).
+    pub fn tweak(mut self, difficulty: &str, t: chaos_outpost::content::DifficultyTweak) -> Self {
+        self.level.difficulty_tweaks.insert(difficulty.into(), t);
+        self
+    }
     /// Changes the content for this scenario.
     pub fn with(mut self, f: impl FnOnce(&mut ContentSet)) -> Self {
         f(&mut self.db.set);

@@ -133,11 +133,11 @@ fn r8_3_a_corruption_marker_blocks_power_until_pushed_back() {
     assert_eq!(s.w().resource::<Portal>().power, 2);
 }
 
-#[test]
-fn r8_2_filling_the_star_powers_the_portal_and_the_eladrins_win() {
-    let mut s = rich().build();
+/// Builds the portal and powers it, phase after phase, until the game ends (ten phases at most):
+/// the phases played and the star's size.
+fn fill_star(s: &mut Scn) -> (u32, u32) {
     s.at("R8");
-    build_all(&mut s);
+    build_all(s);
     let star = s
         .w()
         .resource::<chaos_outpost::content::Content>()
@@ -147,17 +147,63 @@ fn r8_2_filling_the_star_powers_the_portal_and_the_eladrins_win() {
     while s.w().resource::<Outcome>().winner.is_none() && phases < 10 {
         s.run("R8");
         let room = star - s.w().resource::<Portal>().power;
+        if room == 0 {
+            break;
+        }
         s.submit(Action::PowerPortal {
             crystals: room.min(3),
         })
         .expect("power");
         phases += 1;
     }
+    (phases, star)
+}
+
+#[test]
+fn r8_2_filling_the_star_powers_the_portal_and_the_eladrins_win() {
+    let mut s = rich().build();
+    let (phases, star) = fill_star(&mut s);
     let o = s.w().resource::<Outcome>().clone();
     assert_eq!(o.winner, Some(Camp::Eladrins));
     assert_eq!(o.reason, Some(EndReason::PortalPowered));
     assert_eq!(phases, star.div_ceil(3));
     s.refused(Action::PowerPortal { crystals: 1 }, Refusal::GameOver);
+}
+
+/// R8 reading: a level that asks the Eladrins to hold so many outposts (`victory.outposts`) is
+/// not won by the portal alone while they hold fewer; a difficulty may ask fewer
+/// (`victory_outposts`, added to the level's: `stress` lets easy lose two of its seven).
+#[test]
+fn r8_2_the_portal_wins_only_with_the_outposts_the_level_and_difficulty_ask_for() {
+    use chaos_outpost::content::{DifficultyTweak, Victory};
+    let play = |victory_outposts: i32| {
+        let mut s = rich()
+            .victory(Victory {
+                outposts: 2,
+                ..Victory::default()
+            })
+            .tweak(
+                "normal",
+                DifficultyTweak {
+                    victory_outposts,
+                    ..DifficultyTweak::default()
+                },
+            )
+            .build();
+        fill_star(&mut s);
+        let operational = s.w().resource::<Portal>().operational;
+        (operational, s.w().resource::<Outcome>().clone())
+    };
+    // One outpost of the two asked: powered, but not won.
+    let (powered, o) = play(0);
+    assert!(powered, "the portal is powered");
+    assert_eq!(o.winner, None, "one outpost short: {o:?}");
+    // Asked one fewer on this difficulty: won.
+    let (_, o) = play(-1);
+    assert_eq!(o.winner, Some(Camp::Eladrins));
+    assert_eq!(o.reason, Some(EndReason::PortalPowered));
+    // Never below none: a level asking two, a difficulty five fewer, still won.
+    assert_eq!(play(-5).1.winner, Some(Camp::Eladrins));
 }
 
 #[test]
