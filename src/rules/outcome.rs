@@ -224,19 +224,18 @@ pub fn check(world: &mut World) {
     let def = world.content();
     let p = world.resource::<Portal>().clone();
     let track = def.portal().track;
-    let level = def
-        .levels
-        .get(&world.resource::<crate::rules::GameSetup>().level)
-        .cloned();
+    // The level's conditions, read once (not the whole level: this runs after every action).
+    let v = victory(world);
     if let Some((winner, reason)) = chapter_victory(world) {
         win(world, winner, reason);
         return;
     }
-    let portal_wins = !level.as_ref().is_some_and(|l| l.victory.without_portal);
+    let portal_wins = !v.as_ref().is_some_and(|v| v.without_portal);
     if p.operational && portal_wins {
         // A level may ask for more than the portal (RULES.md R8 reading).
-        let missing = victory(world)
-            .map(|v| missing_conditions(world, &v))
+        let missing = v
+            .as_ref()
+            .map(|v| missing_conditions(world, v))
             .unwrap_or_default();
         if missing.is_empty() {
             win(world, Camp::Eladrins, EndReason::PortalPowered);
@@ -252,11 +251,9 @@ pub fn check(world: &mut World) {
         win(world, Camp::Chaos, EndReason::OutpostsLost);
         return;
     }
-    let limit = world.resource::<crate::rules::GameSetup>().level.clone();
-    let max = def
-        .levels
-        .get(&limit)
-        .map(|l| l.victory.max_cycles)
+    let max = v
+        .as_ref()
+        .map(|v| v.max_cycles)
         .filter(|m| *m > 0)
         .unwrap_or(def.rules().max_cycles);
     // A difficulty may lengthen or shorten the limit, never below one cycle.
