@@ -203,7 +203,7 @@ pub fn refine(
     if horizon == 0 {
         return heuristic;
     }
-    let snap = snapshot::capture(world);
+    let snap = snapshot::capture_without_log(world);
     let seed = {
         let s = world.resource::<GameSetup>().seed;
         let n = world.resource::<crate::rules::ActionLog>().0.len() as u64;

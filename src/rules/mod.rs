@@ -25,6 +25,7 @@ pub mod legal;
 pub mod main_phase;
 pub mod outcome;
 pub mod outposts;
+pub mod queries;
 pub mod rng;
 pub mod setup;
 pub mod snapshot;
@@ -425,24 +426,28 @@ impl GameWorld for World {
         self.get_mut::<Tile>(e)
     }
     fn outposts(&mut self) -> Vec<Entity> {
-        let mut q = self.query::<(Entity, &Outpost)>();
-        let mut v: Vec<(u32, Entity)> = q.iter(self).map(|(e, o)| (o.id, e)).collect();
+        let mut v: Vec<(u32, Entity)> = queries::with(self, |w, q| {
+            q.outposts.iter(w).map(|(e, o)| (o.id, e)).collect()
+        });
         v.sort();
         v.into_iter().map(|(_, e)| e).collect()
     }
     fn armies(&mut self) -> Vec<Entity> {
-        let mut q = self.query::<(Entity, &Army)>();
-        let mut v: Vec<(u32, Entity)> = q.iter(self).map(|(e, a)| (a.id, e)).collect();
+        let mut v: Vec<(u32, Entity)> = queries::with(self, |w, q| {
+            q.armies.iter(w).map(|(e, a)| (a.id, e)).collect()
+        });
         v.sort();
         v.into_iter().map(|(_, e)| e).collect()
     }
     fn outpost_by_id(&mut self, id: u32) -> Option<Entity> {
-        let mut q = self.query::<(Entity, &Outpost)>();
-        q.iter(self).find(|(_, o)| o.id == id).map(|(e, _)| e)
+        queries::with(self, |w, q| {
+            q.outposts.iter(w).find(|(_, o)| o.id == id).map(|(e, _)| e)
+        })
     }
     fn army_by_id(&mut self, id: u32) -> Option<Entity> {
-        let mut q = self.query::<(Entity, &Army)>();
-        q.iter(self).find(|(_, a)| a.id == id).map(|(e, _)| e)
+        queries::with(self, |w, q| {
+            q.armies.iter(w).find(|(_, a)| a.id == id).map(|(e, _)| e)
+        })
     }
     fn rules(&self) -> version::Rules {
         self.resource::<GameSetup>().rules
@@ -453,12 +458,13 @@ impl GameWorld for World {
             .difficulty_for(&setup.level, &setup.difficulty)
     }
     fn armies_where(&mut self, f: impl Fn(&Army) -> bool) -> Vec<Entity> {
-        let mut q = self.query::<(Entity, &Army)>();
-        let mut v: Vec<(u32, Entity)> = q
-            .iter(self)
-            .filter(|(_, a)| f(a))
-            .map(|(e, a)| (a.id, e))
-            .collect();
+        let mut v: Vec<(u32, Entity)> = queries::with(self, |w, q| {
+            q.armies
+                .iter(w)
+                .filter(|(_, a)| f(a))
+                .map(|(e, a)| (a.id, e))
+                .collect()
+        });
         v.sort();
         v.into_iter().map(|(_, e)| e).collect()
     }

@@ -282,10 +282,10 @@ fn clear_game(world: &mut World, level: &str, difficulty: &str, seed: u64, rules
 /// The level's tiles, in board order.
 fn spawn_map(world: &mut World, db: &ContentDb, level: &Level) {
     let map = make_map(db, level);
-    let mut board = Board::default();
-    for (h, terrain) in &map {
-        let e = world
-            .spawn(Tile {
+    let tiles: Vec<(Hex, Entity)> = map
+        .iter()
+        .map(|(h, terrain)| {
+            let tile = Tile {
                 hex: *h,
                 terrain: terrain.clone(),
                 corrupted: false,
@@ -294,11 +294,11 @@ fn spawn_map(world: &mut World, db: &ContentDb, level: &Level) {
                 improvement: None,
                 artifact: false,
                 modifier: None,
-            })
-            .id();
-        board.index.insert(*h, e);
-        board.order.push(*h);
-    }
+            };
+            (*h, world.spawn(tile).id())
+        })
+        .collect();
+    let board = Board::new(tiles);
     world.insert_resource(board);
 }
 

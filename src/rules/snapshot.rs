@@ -95,12 +95,7 @@ pub fn capture(world: &mut World) -> Snapshot {
 /// A snapshot with only what `viewer` may know: the chapters' hidden things of others removed
 /// (the state the Chaos AI, or one seat's AI, thinks on).
 pub fn capture_seen_by(world: &mut World, viewer: super::chapter::Viewer) -> Snapshot {
-    let order = world.resource::<Board>().order.clone();
-    let tiles = order
-        .iter()
-        .filter_map(|h| world.resource::<Board>().get(*h))
-        .filter_map(|e| world.get::<Tile>(e).cloned())
-        .collect();
+    let tiles = Board::tiles(world).cloned().collect();
     let mut outposts: Vec<Outpost> = world.query::<&Outpost>().iter(world).cloned().collect();
     outposts.sort_by_key(|o| o.id);
     let mut armies: Vec<Army> = world.query::<&Army>().iter(world).cloned().collect();
@@ -123,6 +118,24 @@ pub fn capture_seen_by(world: &mut World, viewer: super::chapter::Viewer) -> Sna
         };
     }
     super::state::plain_state!(capture)
+}
+
+/// A snapshot without the action log, for the AI's copies of the game: a playout never reads
+/// the log, and cloning it (thousands of actions late in a stress game) into every copy cost
+/// more than the copy of the map. The world is left as it was, not even marked changed.
+pub fn capture_without_log(world: &mut World) -> Snapshot {
+    let log = std::mem::take(
+        &mut world
+            .resource_mut::<ActionLog>()
+            .bypass_change_detection()
+            .0,
+    );
+    let s = capture(world);
+    world
+        .resource_mut::<ActionLog>()
+        .bypass_change_detection()
+        .0 = log;
+    s
 }
 
 /// The hash of the game state (everything but the action log).
@@ -207,13 +220,12 @@ pub fn restore(world: &mut World, s: &Snapshot) -> Result<(), String> {
     for e in old {
         world.despawn(e);
     }
-    let mut board = Board::default();
-    for t in &s.tiles {
-        let e = world.spawn(t.clone()).id();
-        board.index.insert(t.hex, e);
-        board.order.push(t.hex);
-    }
-    board.order.sort_by_key(|h| super::board::key(*h));
+    let board = Board::new(
+        s.tiles
+            .iter()
+            .map(|t| (t.hex, world.spawn(t.clone()).id()))
+            .collect::<Vec<_>>(),
+    );
     world.insert_resource(board);
     for o in &s.outposts {
         world.spawn(o.clone());
@@ -239,11 +251,15 @@ pub fn restore(world: &mut World, s: &Snapshot) -> Result<(), String> {
 /// in place, only those that differ, instead of despawned and spawned again (on the 10,000-hex
 /// stress map the copy is what a search pays most). Gives the same state as `restore`.
 pub fn restore_trusted(world: &mut World, s: &Snapshot) -> Result<(), String> {
+    // A snapshot is captured in board order, so the same map is the same hexes in the same
+    // order: compared pairwise, without a lookup per hex.
     let same_board = world
         .get_resource::<GameSetup>()
         .is_some_and(|g| g.level == s.setup.level)
         && world.get_resource::<Board>().is_some_and(|b| {
-            b.order.len() == s.tiles.len() && s.tiles.iter().all(|t| b.index.contains_key(&t.hex))
+            b.entities.len() == b.order.len()
+                && b.order.len() == s.tiles.len()
+                && b.order.iter().zip(&s.tiles).all(|(h, t)| *h == t.hex)
         });
     if !same_board {
         return restore(world, s);
@@ -254,11 +270,10 @@ pub fn restore_trusted(world: &mut World, s: &Snapshot) -> Result<(), String> {
     for e in old {
         world.despawn(e);
     }
-    for t in &s.tiles {
-        let Some(e) = world.resource::<Board>().get(t.hex) else {
-            continue;
-        };
-        if let Some(mut here) = world.get_mut::<Tile>(e)
+    // Copied out (80 kB on the stress map), so the board is never marked changed.
+    let entities = world.resource::<Board>().entities.clone();
+    for (e, t) in entities.iter().zip(&s.tiles) {
+        if let Some(mut here) = world.get_mut::<Tile>(*e)
             && *here != *t
         {
             *here = t.clone();

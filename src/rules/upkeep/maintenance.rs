@@ -111,11 +111,11 @@ fn pay_building_upkeep(world: &mut World) {
             }
         }
     }
-    let order = world.resource::<Board>().order.clone();
-    for h in order {
-        let Some(w) = world.tile(h).and_then(|t| t.improvement.clone()) else {
-            continue;
-        };
+    // The improvements standing now, in board order: paying never builds or razes one.
+    let works: Vec<(hexx::Hex, crate::rules::Works)> = Board::tiles(world)
+        .filter_map(|t| t.improvement.clone().map(|w| (t.hex, w)))
+        .collect();
+    for (h, w) in works {
         if w.timer > 0 {
             continue;
         }
