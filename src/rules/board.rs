@@ -104,11 +104,13 @@ impl Board {
     pub fn contains(&self, h: Hex) -> bool {
         self.index.contains_key(&h)
     }
-    /// Hexes within `radius` of `center` that are on the map, in stable order.
+    /// Hexes within `radius` of `center` that are on the map, by distance, then `key`.
     pub fn within(&self, center: Hex, radius: u32) -> Vec<Hex> {
-        let mut v: Vec<Hex> = center.range(radius).filter(|h| self.contains(*h)).collect();
-        v.sort_by_key(|h| (h.unsigned_distance_to(center), key(*h)));
-        v
+        crate::ground::hex::disc(radius)
+            .iter()
+            .map(|o| center + *o)
+            .filter(|h| self.contains(*h))
+            .collect()
     }
     /// Every tile of the map in board order, read through `entities` (no lookup per hex): for
     /// the steps and copies that walk the whole map.

@@ -426,27 +426,25 @@ impl GameWorld for World {
         self.get_mut::<Tile>(e)
     }
     fn outposts(&mut self) -> Vec<Entity> {
-        let mut v: Vec<(u32, Entity)> = queries::with(self, |w, q| {
-            q.outposts.iter(w).map(|(e, o)| (o.id, e)).collect()
-        });
+        let mut v: Vec<(u32, Entity)> =
+            queries::outposts(self, |w, q| q.iter(w).map(|(e, o)| (o.id, e)).collect());
         v.sort();
         v.into_iter().map(|(_, e)| e).collect()
     }
     fn armies(&mut self) -> Vec<Entity> {
-        let mut v: Vec<(u32, Entity)> = queries::with(self, |w, q| {
-            q.armies.iter(w).map(|(e, a)| (a.id, e)).collect()
-        });
+        let mut v: Vec<(u32, Entity)> =
+            queries::armies(self, |w, q| q.iter(w).map(|(e, a)| (a.id, e)).collect());
         v.sort();
         v.into_iter().map(|(_, e)| e).collect()
     }
     fn outpost_by_id(&mut self, id: u32) -> Option<Entity> {
-        queries::with(self, |w, q| {
-            q.outposts.iter(w).find(|(_, o)| o.id == id).map(|(e, _)| e)
+        queries::outposts(self, |w, q| {
+            q.iter(w).find(|(_, o)| o.id == id).map(|(e, _)| e)
         })
     }
     fn army_by_id(&mut self, id: u32) -> Option<Entity> {
-        queries::with(self, |w, q| {
-            q.armies.iter(w).find(|(_, a)| a.id == id).map(|(e, _)| e)
+        queries::armies(self, |w, q| {
+            q.iter(w).find(|(_, a)| a.id == id).map(|(e, _)| e)
         })
     }
     fn rules(&self) -> version::Rules {
@@ -458,9 +456,8 @@ impl GameWorld for World {
             .difficulty_for(&setup.level, &setup.difficulty)
     }
     fn armies_where(&mut self, f: impl Fn(&Army) -> bool) -> Vec<Entity> {
-        let mut v: Vec<(u32, Entity)> = queries::with(self, |w, q| {
-            q.armies
-                .iter(w)
+        let mut v: Vec<(u32, Entity)> = queries::armies(self, |w, q| {
+            q.iter(w)
                 .filter(|(_, a)| f(a))
                 .map(|(e, a)| (a.id, e))
                 .collect()

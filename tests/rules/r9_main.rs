@@ -981,3 +981,23 @@ fn units_detached_afloat_stay_afloat() {
         "{armies:?}"
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, .. Default::default() })]
+    /// R9.2: an influence zone (`Board::within`, moved from `ground::hex::disc`) is every hex
+    /// within the radius, nearest first, then by `key`: the same list, in the same order, as
+    /// sorting the whole range around that centre, for radii kept (up to 16) and made anew.
+    #[test]
+    fn r9_2_an_influence_zone_is_every_hex_within_its_radius_nearest_first(
+        x in -80i32..80,
+        y in -80i32..80,
+        radius in 0u32..20,
+    ) {
+        let center = hexx::Hex::new(x, y);
+        let mut want: Vec<hexx::Hex> = center.range(radius).collect();
+        want.sort_by_key(|h| (h.unsigned_distance_to(center), chaos_outpost::ground::hex::key(*h)));
+        let got: Vec<hexx::Hex> =
+            chaos_outpost::ground::hex::disc(radius).iter().map(|o| center + *o).collect();
+        proptest::prop_assert_eq!(got, want);
+    }
+}
