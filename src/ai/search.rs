@@ -211,6 +211,8 @@ pub fn refine(
     };
     let content = world.content();
     let mut best: Option<(i64, usize)> = None;
+    // Where this thread's copy stood after it last took `snap` (none yet this decision).
+    let mut mark = None;
     for (i, p) in props.iter().enumerate() {
         let mut total = 0i64;
         for r in 0..rollouts {
@@ -222,6 +224,7 @@ pub fn refine(
                 mix(seed, r as u64),
                 horizon,
                 &settings,
+                &mut mark,
             ) else {
                 total = i64::MIN / 2;
                 break;
@@ -369,6 +372,7 @@ fn playout(
     seed: u64,
     horizon: u32,
     settings: &SearchSettings,
+    mark: &mut Option<snapshot::Restored>,
 ) -> Option<i64> {
     let (turns, upkeep) = (settings.turns.of(by), settings.upkeep);
     SCRATCH.with(|cell| {
@@ -386,7 +390,13 @@ fn playout(
         }
         let (_, app) = slot.as_mut()?;
         let w = app.world_mut();
-        snapshot::restore_trusted(w, snap).ok()?;
+        // After the first playout of a decision, the copy holds `snap` but for what that
+        // playout changed: only those tiles are put back.
+        let restored = match mark.take() {
+            Some(m) => snapshot::restore_again(w, snap, m),
+            None => snapshot::restore_trusted(w, snap),
+        };
+        *mark = Some(restored.ok()?);
         count(1, 1);
         // The copy's messages are read by nobody: dropped, so a long search keeps no backlog.
         w.resource_mut::<Messages<crate::rules::GameEvent>>()

@@ -246,11 +246,20 @@ pub fn restore(world: &mut World, s: &Snapshot) -> Result<(), String> {
     Ok(())
 }
 
+/// Where a world stood right after a trusted restore: restoring the same snapshot into it
+/// again (`restore_again`) need only look at the tiles changed since (a playout changes a few
+/// of the stress map's 10,000).
+#[derive(Debug, Clone, Copy)]
+pub struct Restored {
+    world: bevy::ecs::world::WorldId,
+    tick: bevy::ecs::change_detection::Tick,
+}
+
 /// `restore` for a snapshot this program captured itself (the AI's copies of the game): no
 /// checks, and where the world already holds the same level's board, its tiles are rewritten
 /// in place, only those that differ, instead of despawned and spawned again (on the 10,000-hex
 /// stress map the copy is what a search pays most). Gives the same state as `restore`.
-pub fn restore_trusted(world: &mut World, s: &Snapshot) -> Result<(), String> {
+pub fn restore_trusted(world: &mut World, s: &Snapshot) -> Result<Restored, String> {
     // A snapshot is captured in board order, so the same map is the same hexes in the same
     // order: compared pairwise, without a lookup per hex.
     let same_board = world
@@ -262,13 +271,8 @@ pub fn restore_trusted(world: &mut World, s: &Snapshot) -> Result<(), String> {
                 && b.order.iter().zip(&s.tiles).all(|(h, t)| *h == t.hex)
         });
     if !same_board {
-        return restore(world, s);
-    }
-    let mut old: Vec<Entity> = Vec::new();
-    old.extend(world.query_filtered::<Entity, With<Army>>().iter(world));
-    old.extend(world.query_filtered::<Entity, With<Outpost>>().iter(world));
-    for e in old {
-        world.despawn(e);
+        restore(world, s)?;
+        return Ok(restored_now(world));
     }
     // Copied out (80 kB on the stress map), so the board is never marked changed.
     let entities = world.resource::<Board>().entities.clone();
@@ -279,6 +283,56 @@ pub fn restore_trusted(world: &mut World, s: &Snapshot) -> Result<(), String> {
             *here = t.clone();
         }
     }
+    restore_pieces(world, s)
+}
+
+/// `restore_trusted` of the snapshot `mark` was made by, into the same world: only the tiles
+/// changed since `mark` (Bevy's change ticks) are compared and rewritten. Given another world,
+/// it restores in full. The caller vouches that `s` is the snapshot restored at `mark`.
+pub fn restore_again(world: &mut World, s: &Snapshot, mark: Restored) -> Result<Restored, String> {
+    let same = world.id() == mark.world
+        && world
+            .get_resource::<Board>()
+            .is_some_and(|b| b.entities.len() == s.tiles.len());
+    if !same {
+        return restore_trusted(world, s);
+    }
+    let now = world.change_tick();
+    let changed: Vec<(Entity, hexx::Hex)> = world
+        .query::<(Entity, Ref<Tile>)>()
+        .iter(world)
+        .filter(|(_, t)| t.last_changed().is_newer_than(mark.tick, now))
+        .map(|(e, t)| (e, t.hex))
+        .collect();
+    for (e, hex) in changed {
+        let at = world
+            .resource::<Board>()
+            .order
+            .binary_search_by_key(&super::board::key(hex), |h| super::board::key(*h));
+        // A tile not where the board has it would mean the map itself changed: restore it all.
+        let Some(i) = at
+            .ok()
+            .filter(|i| world.resource::<Board>().entities[*i] == e)
+        else {
+            return restore_trusted(world, s);
+        };
+        if let Some(mut here) = world.get_mut::<Tile>(e)
+            && *here != s.tiles[i]
+        {
+            *here = s.tiles[i].clone();
+        }
+    }
+    restore_pieces(world, s)
+}
+
+/// The armies, outposts and resources of `s`, after the tiles: the rest of a trusted restore.
+fn restore_pieces(world: &mut World, s: &Snapshot) -> Result<Restored, String> {
+    let mut old: Vec<Entity> = Vec::new();
+    old.extend(world.query_filtered::<Entity, With<Army>>().iter(world));
+    old.extend(world.query_filtered::<Entity, With<Outpost>>().iter(world));
+    for e in old {
+        world.despawn(e);
+    }
     for o in &s.outposts {
         world.spawn(o.clone());
     }
@@ -288,7 +342,17 @@ pub fn restore_trusted(world: &mut World, s: &Snapshot) -> Result<(), String> {
     // The same level: its cycle order and chapters in play stand as they are.
     restore_resources(world, s)?;
     world.insert_resource(super::Chronicle::default());
-    Ok(())
+    Ok(restored_now(world))
+}
+
+/// The mark of the world as it stands: what is changed after this is newer than its tick.
+fn restored_now(world: &mut World) -> Restored {
+    let tick = world.change_tick();
+    world.increment_change_tick();
+    Restored {
+        world: world.id(),
+        tick,
+    }
 }
 
 /// The cycle (its step found by id in the cycle order in place), the dice, the plain state

@@ -310,10 +310,11 @@ fn bad_search_settings_are_reported_at_their_line() {
 
 /// The search's fast copy (`restore_trusted`: tiles rewritten in place on the same board) gives
 /// exactly the state a full `restore` gives, whatever the copy held before: another moment of
-/// the same game, another level.
+/// the same game, another level; and so does restoring it again after playing on the copy
+/// (`restore_again`: only the tiles changed since).
 #[test]
 fn the_fast_copy_gives_the_same_state_as_a_full_restore() {
-    use chaos_outpost::rules::snapshot::restore_trusted;
+    use chaos_outpost::rules::snapshot::{restore_again, restore_trusted};
     let db = Arc::new(base());
     let mut scratch = setup::headless_app(db.clone());
     for (level, seed) in [
@@ -330,7 +331,7 @@ fn the_fast_copy_gives_the_same_state_as_a_full_restore() {
             }
             if step % 15 == 0 {
                 let snap = capture(w);
-                restore_trusted(scratch.world_mut(), &snap).expect("fast copy");
+                let mark = restore_trusted(scratch.world_mut(), &snap).expect("fast copy");
                 let mut full = setup::headless_app(db.clone());
                 restore(full.world_mut(), &snap).expect("restore");
                 assert_eq!(
@@ -339,6 +340,29 @@ fn the_fast_copy_gives_the_same_state_as_a_full_restore() {
                     "{level} seed {seed} at action {step}"
                 );
                 assert_eq!(state_hash(scratch.world_mut()), state_hash(w));
+                // Played on, then given the same snapshot again: only the tiles changed since
+                // are put back (`restore_again`), and the state is the snapshot's again.
+                let played = {
+                    let c = scratch.world_mut();
+                    for _ in 0..25 {
+                        if c.resource::<Outcome>().winner.is_some() {
+                            break;
+                        }
+                        let (by, a) = sim::next_action(c);
+                        submit(c, by, a).expect("legal");
+                    }
+                    state_hash(c)
+                };
+                let again = restore_again(scratch.world_mut(), &snap, mark).expect("again");
+                assert_eq!(
+                    state_hash(scratch.world_mut()),
+                    state_hash(full.world_mut()),
+                    "{level} seed {seed} at action {step}, restored again (played: {played:x})"
+                );
+                // A mark of another world restores in full.
+                let mut other = setup::headless_app(db.clone());
+                restore_again(other.world_mut(), &snap, again).expect("other world");
+                assert_eq!(state_hash(other.world_mut()), state_hash(w));
             }
             let (by, a) = sim::next_action(w);
             submit(w, by, a).expect("legal");
