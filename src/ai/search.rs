@@ -211,20 +211,21 @@ pub fn refine(
     };
     let content = world.content();
     let mut best: Option<(i64, usize)> = None;
-    // Where this thread's copy stood after it last took `snap` (none yet this decision).
-    let mut mark = None;
+    let mut start = Start {
+        snap: &snap,
+        mark: None,
+    };
     for (i, p) in props.iter().enumerate() {
         let mut total = 0i64;
         for r in 0..rollouts {
             let Some(score) = playout(
                 &content,
-                &snap,
+                &mut start,
                 by,
                 &p.action,
                 mix(seed, r as u64),
                 horizon,
                 &settings,
-                &mut mark,
             ) else {
                 total = i64::MIN / 2;
                 break;
@@ -362,17 +363,24 @@ fn count(copies: u64, nodes: u64) {
     });
 }
 
-/// Plays `first` then both camps' candidates for up to `horizon` actions on a copy of `snap`
-/// with dice seeded by `seed`; the position's score for `by` (`None`: `first` was refused).
+/// The position a decision's playouts start from, and where this thread's copy stood after it
+/// last took it (none before the decision's first playout).
+struct Start<'a> {
+    snap: &'a Snapshot,
+    mark: Option<snapshot::Restored>,
+}
+
+/// Plays `first` then both camps' candidates for up to `horizon` actions on a copy of
+/// `start.snap` with dice seeded by `seed`; the position's score for `by` (`None`: `first` was
+/// refused).
 fn playout(
     content: &Arc<ContentDb>,
-    snap: &Snapshot,
+    start: &mut Start,
     by: Camp,
     first: &Action,
     seed: u64,
     horizon: u32,
     settings: &SearchSettings,
-    mark: &mut Option<snapshot::Restored>,
 ) -> Option<i64> {
     let (turns, upkeep) = (settings.turns.of(by), settings.upkeep);
     SCRATCH.with(|cell| {
@@ -392,11 +400,11 @@ fn playout(
         let w = app.world_mut();
         // After the first playout of a decision, the copy holds `snap` but for what that
         // playout changed: only those tiles are put back.
-        let restored = match mark.take() {
-            Some(m) => snapshot::restore_again(w, snap, m),
-            None => snapshot::restore_trusted(w, snap),
+        let restored = match start.mark.take() {
+            Some(m) => snapshot::restore_again(w, start.snap, m),
+            None => snapshot::restore_trusted(w, start.snap),
         };
-        *mark = Some(restored.ok()?);
+        start.mark = Some(restored.ok()?);
         count(1, 1);
         // The copy's messages are read by nobody: dropped, so a long search keeps no backlog.
         w.resource_mut::<Messages<crate::rules::GameEvent>>()

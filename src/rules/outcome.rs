@@ -175,27 +175,46 @@ pub fn victory(world: &World) -> Option<crate::content::Victory> {
 
 /// The level's extra Eladrin victory conditions not met yet.
 pub fn missing_conditions(world: &mut World, v: &crate::content::Victory) -> Vec<Condition> {
-    let mut out: Vec<Condition> = missing_research(world, v)
+    conditions(world, v)
         .into_iter()
-        .map(Condition::Research)
+        .filter(|(_, met)| !met)
+        .map(|(c, _)| c)
+        .collect()
+}
+
+/// Every extra Eladrin victory condition of `v` (its technologies in its order, then the
+/// outposts, then the rifts closed, each only where asked), and whether it is met now: what
+/// the end check asks, and what the side panel shows the player.
+pub fn conditions(world: &mut World, v: &crate::content::Victory) -> Vec<(Condition, bool)> {
+    let done = &world.resource::<crate::rules::Research>().done;
+    let mut out: Vec<(Condition, bool)> = v
+        .research
+        .iter()
+        .map(|t| (Condition::Research(t.clone()), done.contains(t)))
         .collect();
-    let outposts = world.query::<&Outpost>().iter(world).count() as u32;
-    if outposts < v.outposts {
-        out.push(Condition::Outposts {
-            need: v.outposts,
-            have: outposts,
-        });
+    if v.outposts > 0 {
+        let have = world.query::<&Outpost>().iter(world).count() as u32;
+        out.push((
+            Condition::Outposts {
+                need: v.outposts,
+                have,
+            },
+            have >= v.outposts,
+        ));
     }
-    let closed = world
-        .query::<&crate::rules::Tile>()
-        .iter(world)
-        .filter(|t| t.rift == crate::rules::Rift::Closed)
-        .count() as u32;
-    if closed < v.rifts_closed {
-        out.push(Condition::RiftsClosed {
-            need: v.rifts_closed,
-            have: closed,
-        });
+    if v.rifts_closed > 0 {
+        let have = world
+            .query::<&crate::rules::Tile>()
+            .iter(world)
+            .filter(|t| t.rift == crate::rules::Rift::Closed)
+            .count() as u32;
+        out.push((
+            Condition::RiftsClosed {
+                need: v.rifts_closed,
+                have,
+            },
+            have >= v.rifts_closed,
+        ));
     }
     out
 }

@@ -1,7 +1,28 @@
-//! The words of a game's end: why it ended (`EndReason`), citing the rule.
+//! The words of a game's end: why it ended (`EndReason`), citing the rule; and of what a
+//! level asks of the Eladrins beyond the portal (`Condition`).
 
 use super::Translations;
-use crate::rules::outcome::EndReason;
+use crate::content::ContentDb;
+use crate::rules::outcome::{Condition, EndReason};
+
+impl Condition {
+    /// The condition in words, with where the game stands on it, in the language of `tr`.
+    pub fn words(&self, tr: &Translations, db: Option<&ContentDb>) -> String {
+        match self {
+            Condition::Research(tech) => tr.f("Research {}", &[&tr.name(db, tech)]),
+            Condition::Outposts { need, have } => tr.p(
+                "Hold {} outpost (now {})|Hold {} outposts (now {})",
+                *need as u64,
+                &[need, have],
+            ),
+            Condition::RiftsClosed { need, have } => tr.p(
+                "Close {} rift (now {} closed)|Close {} rifts (now {} closed)",
+                *need as u64,
+                &[need, have],
+            ),
+        }
+    }
+}
 
 impl EndReason {
     /// The reason in words, in the language of `tr`.

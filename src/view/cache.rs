@@ -50,6 +50,10 @@ pub struct ViewCache {
     /// Each seat's glory where a chapter in play counts it (`rules::chapter::glory`), for the
     /// end-of-game window; empty otherwise.
     pub glory: Vec<u32>,
+    /// What the level asks of the Eladrins beyond the portal (`rules::outcome::conditions`,
+    /// the difficulty's share in), each with whether it is met now; recomputed with the
+    /// forecast. Empty where the portal alone wins.
+    pub victory: Vec<(crate::rules::outcome::Condition, bool)>,
     /// (actions, cycle, step) the forecast was computed at.
     forecast_at: Option<(usize, u32, usize)>,
 }
@@ -383,11 +387,15 @@ fn refresh_cache(
     };
     let forecast = if world.resource::<ViewCache>().forecast_at != Some(key) {
         // Nothing to forecast once the game is over.
-        Some(if over {
+        let warnings = if over {
             Vec::new()
         } else {
             crate::rules::forecast::upkeep_forecast(world)
-        })
+        };
+        let victory = crate::rules::outcome::victory(world)
+            .map(|v| crate::rules::outcome::conditions(world, &v))
+            .unwrap_or_default();
+        Some((warnings, victory))
     } else {
         None
     };
@@ -430,8 +438,9 @@ fn refresh_cache(
     c.odds = odds;
     c.outpost = outpost;
     c.armies = armies;
-    if let Some(f) = forecast {
+    if let Some((f, v)) = forecast {
         c.forecast = f;
+        c.victory = v;
         c.forecast_at = Some(key);
     }
 }

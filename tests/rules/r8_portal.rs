@@ -206,6 +206,64 @@ fn r8_2_the_portal_wins_only_with_the_outposts_the_level_and_difficulty_ask_for(
     assert_eq!(play(-5).1.winner, Some(Camp::Eladrins));
 }
 
+/// R8 reading: what a level asks beyond the portal is listed for the player (the side panel),
+/// each condition with where the game stands: technologies in the level's order, then the
+/// outposts held, then the rifts closed; and exactly the unmet ones keep a powered portal from
+/// winning (`missing_conditions`).
+#[test]
+fn r8_2_the_level_lists_what_it_asks_beyond_the_portal_met_or_not() {
+    use chaos_outpost::content::Victory;
+    use chaos_outpost::rules::outcome::{Condition, conditions, missing_conditions, victory};
+    use chaos_outpost::text::Translations;
+    let mut s = rich()
+        .victory(Victory {
+            outposts: 2,
+            rifts_closed: 1,
+            research: vec!["deep_cellars".into(), "scholars_circle".into()],
+            ..Victory::default()
+        })
+        .build();
+    let v = victory(s.w()).expect("the level's conditions");
+    let research = |t: &str| Condition::Research(t.into());
+    assert_eq!(
+        conditions(s.w(), &v),
+        vec![
+            (research("deep_cellars"), false),
+            (research("scholars_circle"), false),
+            (Condition::Outposts { need: 2, have: 1 }, false),
+            (Condition::RiftsClosed { need: 1, have: 0 }, false),
+        ]
+    );
+    s.w()
+        .resource_mut::<chaos_outpost::rules::Research>()
+        .done
+        .push("scholars_circle".into());
+    let now = conditions(s.w(), &v);
+    assert_eq!(now[1], (research("scholars_circle"), true));
+    assert_eq!(
+        missing_conditions(s.w(), &v),
+        now.iter()
+            .filter(|(_, met)| !met)
+            .map(|(c, _)| c.clone())
+            .collect::<Vec<_>>(),
+        "the end check waits on exactly the unmet ones"
+    );
+    // In words, with the count where the game stands.
+    let tr = Translations::default();
+    assert_eq!(
+        Condition::Outposts { need: 2, have: 1 }.words(&tr, None),
+        "Hold 2 outposts (now 1)"
+    );
+    assert_eq!(
+        Condition::RiftsClosed { need: 1, have: 0 }.words(&tr, None),
+        "Close 1 rift (now 0 closed)"
+    );
+    // A level that asks nothing beyond the portal lists nothing.
+    let mut plain = rich().build();
+    let v = victory(plain.w()).expect("the level's conditions");
+    assert!(conditions(plain.w(), &v).is_empty());
+}
+
 #[test]
 fn r8_4_chaos_takes_the_portal_when_the_last_cell_is_corrupted() {
     let mut s = rich().build();

@@ -114,7 +114,7 @@ fn draw_panels(
                 area = area.vertical_scroll_offset(y);
             }
             area.show(ui, |ui| {
-                portal::draw(ui, &tr, db, &outcome, &portal);
+                portal::draw(ui, &tr, db, &outcome, &portal, &cache.victory);
                 tracks::draw(ui, &tr, db, &cache.tracks, &setup.players);
                 let (seat, panels) = &cache.chapter_panels;
                 let cx = crate::view::chapter_panel::PanelCx {

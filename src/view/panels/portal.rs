@@ -1,11 +1,14 @@
 //! The top of the side panel: the end of the game when it came (who won, after how many
 //! cycles, and why), then the portal — each arch's cells built and the next one's cost, and
-//! the power track with its crystals, corruption markers and star (R8).
+//! the power track with its crystals, corruption markers and star (R8) — and what the level
+//! asks beyond it (technologies, outposts held, rifts closed), each met or not, so that a
+//! powered portal that has not won says why.
 
 use bevy_egui::egui;
 
 use crate::content::ContentDb;
 use crate::rules::decks::PowerCell;
+use crate::rules::outcome::Condition;
 use crate::rules::{Outcome, Portal};
 use crate::text::Translations;
 
@@ -16,6 +19,7 @@ pub(super) fn draw(
     db: &ContentDb,
     outcome: &Outcome,
     portal: &Portal,
+    victory: &[(Condition, bool)],
 ) {
     if let Some(w) = outcome.winner {
         ui.heading(tr.f(
@@ -58,5 +62,25 @@ pub(super) fn draw(
             ui.label(egui::RichText::new(text).color(color).size(18.0));
         }
     });
+    if !victory.is_empty() {
+        if portal.operational && outcome.winner.is_none() {
+            ui.colored_label(
+                egui::Color32::from_rgb(255, 200, 80),
+                tr.t("Powered, but not won yet: the level asks for more."),
+            );
+        }
+        ui.label(tr.t("To win, also:"));
+        for (c, met) in victory {
+            let (mark, color) = if *met {
+                ("✔", egui::Color32::from_rgb(120, 220, 120))
+            } else {
+                ("✖", egui::Color32::from_rgb(230, 110, 90))
+            };
+            ui.horizontal(|ui| {
+                ui.label(egui::RichText::new(mark).color(color));
+                ui.label(c.words(tr, Some(db)));
+            });
+        }
+    }
     ui.separator();
 }
