@@ -297,7 +297,7 @@ impl ChapterAppExt for App {
         self
     }
     fn add_chapter_step(&mut self, def: StepDef) -> &mut Self {
-        self.init_schedule(StepSchedule(def.id));
+        super::init_rules_schedule(self, StepSchedule(def.id));
         self.world_mut()
             .get_resource_or_insert_with(Chapters::default)
             .steps

@@ -185,9 +185,19 @@ pub trait CycleAppExt {
     fn add_cycle_step(&mut self, def: StepDef, at: Placement) -> &mut Self;
 }
 
+/// Creates a schedule of the rules whose systems run one after the other on the calling
+/// thread. The rules' systems each take the whole world, so they never run side by side, and
+/// a multi-threaded executor only added its task pool's overhead to every run: a search runs
+/// the R5 step on its copy at the end of every playout (`score_ending`).
+pub fn init_rules_schedule(app: &mut App, label: impl bevy::ecs::schedule::ScheduleLabel + Clone) {
+    app.init_schedule(label.clone()).edit_schedule(label, |s| {
+        s.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+    });
+}
+
 impl CycleAppExt for App {
     fn add_cycle_step(&mut self, def: StepDef, at: Placement) -> &mut Self {
-        self.init_schedule(StepSchedule(def.id));
+        init_rules_schedule(self, StepSchedule(def.id));
         let mut cat = self
             .world_mut()
             .get_resource_or_insert_with(StepCatalogue::default);

@@ -43,19 +43,19 @@ pub enum RoundSet {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_schedule(CombatRound)
-        .configure_sets(
-            CombatRound,
-            (RoundSet::Roll, RoundSet::Wounds, RoundSet::End).chain(),
-        )
-        .add_systems(
-            CombatRound,
-            (
-                roll_attacks.in_set(RoundSet::Roll),
-                deal_wounds.in_set(RoundSet::Wounds),
-                end_or_retreat.in_set(RoundSet::End),
-            ),
-        );
+    crate::rules::init_rules_schedule(app, CombatRound);
+    app.configure_sets(
+        CombatRound,
+        (RoundSet::Roll, RoundSet::Wounds, RoundSet::End).chain(),
+    )
+    .add_systems(
+        CombatRound,
+        (
+            roll_attacks.in_set(RoundSet::Roll),
+            deal_wounds.in_set(RoundSet::Wounds),
+            end_or_retreat.in_set(RoundSet::End),
+        ),
+    );
 }
 
 /// A unit as the combat sees it.
