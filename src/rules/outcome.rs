@@ -193,7 +193,7 @@ pub fn conditions(world: &mut World, v: &crate::content::Victory) -> Vec<(Condit
         .map(|t| (Condition::Research(t.clone()), done.contains(t)))
         .collect();
     if v.outposts > 0 {
-        let have = world.query::<&Outpost>().iter(world).count() as u32;
+        let have = world.outposts().len() as u32;
         out.push((
             Condition::Outposts {
                 need: v.outposts,

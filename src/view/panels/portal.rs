@@ -63,7 +63,9 @@ pub(super) fn draw(
         }
     });
     if !victory.is_empty() {
-        if portal.operational && outcome.winner.is_none() {
+        // What the end check waits on, read from the conditions, not decided here.
+        let unmet = victory.iter().any(|(_, met)| !met);
+        if portal.operational && outcome.winner.is_none() && unmet {
             ui.colored_label(
                 egui::Color32::from_rgb(255, 200, 80),
                 tr.t("Powered, but not won yet: the level asks for more."),
