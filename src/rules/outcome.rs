@@ -21,10 +21,15 @@ pub enum EndReason {
         /// The outpost's name.
         outpost: String,
     },
-    /// The level's cycle limit passed without the portal powered.
+    /// The level's cycle limit passed without the Eladrins' victory.
     CycleLimit {
         /// The last cycle allowed.
         max: u32,
+        /// The portal was powered (or the level does not ask for it): what the Eladrins
+        /// missed were the level's other conditions (`Victory`), not the portal. Absent in
+        /// saves written before it, where it reads false.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        conditions_only: bool,
     },
     /// A reason a plugin gave, or one a save holds that this game doesn't know.
     Other(String),
@@ -50,6 +55,8 @@ pub mod legacy_reason {
     const POWERED: &str = "Portal operational: the portal is powered (R8.2)";
     const LAST_CELL: &str = "Chaos corrupted the last power cell and took the portal (R8.4)";
     const OUTPOSTS: &str = "Every outpost is lost";
+    const LIMIT: &str = "The Eladrins did not power the portal within ";
+    const CONDITIONS_LIMIT: &str = "The Eladrins did not meet the level's conditions within ";
 
     /// The sentence of a reason (empty for none).
     pub fn text(r: &Option<EndReason>) -> String {
@@ -61,9 +68,14 @@ pub mod legacy_reason {
             Some(EndReason::PortalOverrun { outpost }) => {
                 format!("Chaos overran {outpost} and took the portal")
             }
-            Some(EndReason::CycleLimit { max }) => {
-                format!("The Eladrins did not power the portal within {max} cycles")
-            }
+            Some(EndReason::CycleLimit {
+                max,
+                conditions_only: false,
+            }) => format!("{LIMIT}{max} cycles"),
+            Some(EndReason::CycleLimit {
+                max,
+                conditions_only: true,
+            }) => format!("{CONDITIONS_LIMIT}{max} cycles"),
             Some(EndReason::Other(s)) => s.clone(),
             Some(EndReason::Chapter { chapter, code }) => format!("[{chapter}] {code}"),
         }
@@ -81,10 +93,14 @@ pub mod legacy_reason {
                 chapter: c.to_string(),
                 code: code.to_string(),
             });
-        let limit = s
-            .strip_prefix("The Eladrins did not power the portal within ")
-            .and_then(|r| r.strip_suffix(" cycles"))
-            .and_then(|n| n.parse().ok());
+        let cycles = |prefix: &str| {
+            s.strip_prefix(prefix)
+                .and_then(|r| r.strip_suffix(" cycles"))
+                .and_then(|n| n.parse::<u32>().ok())
+        };
+        let limit = cycles(LIMIT)
+            .map(|max| (max, false))
+            .or_else(|| cycles(CONDITIONS_LIMIT).map(|max| (max, true)));
         Some(match s {
             "" => return None,
             POWERED => EndReason::PortalPowered,
@@ -93,9 +109,13 @@ pub mod legacy_reason {
             _ if overrun.is_some() => EndReason::PortalOverrun {
                 outpost: overrun.unwrap_or_default().to_string(),
             },
-            _ if limit.is_some() => EndReason::CycleLimit {
-                max: limit.unwrap_or_default(),
-            },
+            _ if limit.is_some() => {
+                let (max, conditions_only) = limit.unwrap_or_default();
+                EndReason::CycleLimit {
+                    max,
+                    conditions_only,
+                }
+            }
             _ if chapter.is_some() => chapter.unwrap_or(EndReason::Other(String::new())),
             _ => EndReason::Other(s.to_string()),
         })
@@ -282,6 +302,16 @@ pub fn check(world: &mut World) {
         0
     };
     if max > 0 && world.resource::<Cycle>().number > max {
-        win(world, Camp::Chaos, EndReason::CycleLimit { max });
+        // Say what the Eladrins missed: a powered portal (or one the level does not ask for)
+        // lost on the level's other conditions is not "the portal not powered".
+        let conditions_only = p.operational || !portal_wins;
+        win(
+            world,
+            Camp::Chaos,
+            EndReason::CycleLimit {
+                max,
+                conditions_only,
+            },
+        );
     }
 }

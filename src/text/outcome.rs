@@ -38,8 +38,19 @@ impl EndReason {
             EndReason::PortalOverrun { outpost } => {
                 tr.f("Chaos overran {} and took the portal", &[outpost])
             }
-            EndReason::CycleLimit { max } => tr.p(
+            EndReason::CycleLimit {
+                max,
+                conditions_only: false,
+            } => tr.p(
                 "The Eladrins did not power the portal within {} cycle|The Eladrins did not power the portal within {} cycles",
+                *max as u64,
+                &[max],
+            ),
+            EndReason::CycleLimit {
+                max,
+                conditions_only: true,
+            } => tr.p(
+                "The Eladrins did not meet the level's conditions within {} cycle|The Eladrins did not meet the level's conditions within {} cycles",
                 *max as u64,
                 &[max],
             ),

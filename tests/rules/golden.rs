@@ -87,7 +87,14 @@ fn end_reasons_are_saved_as_the_sentences_format_2_wrote() {
         EndReason::PortalOverrun {
             outpost: "Dawnwatch".into(),
         },
-        EndReason::CycleLimit { max: 40 },
+        EndReason::CycleLimit {
+            max: 40,
+            conditions_only: false,
+        },
+        EndReason::CycleLimit {
+            max: 40,
+            conditions_only: true,
+        },
         EndReason::Other("a plugin's end".into()),
     ];
     for r in all {
@@ -95,7 +102,10 @@ fn end_reasons_are_saved_as_the_sentences_format_2_wrote() {
         assert_eq!(legacy_reason::parse(&text), Some(r), "{text}");
     }
     assert_eq!(
-        legacy_reason::text(&Some(EndReason::CycleLimit { max: 40 })),
+        legacy_reason::text(&Some(EndReason::CycleLimit {
+            max: 40,
+            conditions_only: false
+        })),
         "The Eladrins did not power the portal within 40 cycles"
     );
     assert_eq!(legacy_reason::parse(""), None);

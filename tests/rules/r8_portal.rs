@@ -4,7 +4,7 @@
 use chaos_outpost::content::{Camp, Res};
 use chaos_outpost::rules::outcome::EndReason;
 use chaos_outpost::rules::upkeep::portal::add_corruption;
-use chaos_outpost::rules::{Action, GameWorld, Outcome, Portal, Refusal};
+use chaos_outpost::rules::{Action, Cycle, GameWorld, Outcome, Portal, Refusal};
 
 use crate::common::*;
 
@@ -204,6 +204,69 @@ fn r8_2_the_portal_wins_only_with_the_outposts_the_level_and_difficulty_ask_for(
     assert_eq!(o.reason, Some(EndReason::PortalPowered));
     // Never below none: a level asking two, a difficulty five fewer, still won.
     assert_eq!(play(-5).1.winner, Some(Camp::Eladrins));
+}
+
+/// R8 reading: a game that reaches the level's cycle limit is lost, and its reason says what
+/// was missing: the portal, or, with the portal powered, the level's other conditions (stress
+/// at hard lost most games with the portal powered and an outpost short, and called it "did
+/// not power the portal").
+#[test]
+fn r8_2_past_the_cycle_limit_the_reason_says_whether_the_portal_or_the_conditions_were_missing() {
+    use chaos_outpost::content::Victory;
+    use chaos_outpost::rules::outcome::check;
+    use chaos_outpost::text::Translations;
+    let end = |power: bool| {
+        let mut s = rich()
+            .victory(Victory {
+                max_cycles: 3,
+                outposts: 2,
+                ..Victory::default()
+            })
+            .build();
+        if power {
+            fill_star(&mut s);
+        }
+        assert_eq!(s.w().resource::<Outcome>().winner, None, "still playing");
+        s.w().resource_mut::<Cycle>().number = 3;
+        check(s.w());
+        assert_eq!(
+            s.w().resource::<Outcome>().winner,
+            None,
+            "cycle 3 is allowed"
+        );
+        s.w().resource_mut::<Cycle>().number = 4;
+        check(s.w());
+        s.w().resource::<Outcome>().clone()
+    };
+    let tr = Translations::default();
+    let o = end(false);
+    assert_eq!(o.winner, Some(Camp::Chaos));
+    let reason = o.reason.expect("a reason");
+    assert_eq!(
+        reason,
+        EndReason::CycleLimit {
+            max: 3,
+            conditions_only: false
+        }
+    );
+    assert_eq!(
+        reason.words(&tr),
+        "The Eladrins did not power the portal within 3 cycles"
+    );
+    let o = end(true);
+    assert_eq!(o.winner, Some(Camp::Chaos), "powered, one outpost short");
+    let reason = o.reason.expect("a reason");
+    assert_eq!(
+        reason,
+        EndReason::CycleLimit {
+            max: 3,
+            conditions_only: true
+        }
+    );
+    assert_eq!(
+        reason.words(&tr),
+        "The Eladrins did not meet the level's conditions within 3 cycles"
+    );
 }
 
 /// R8 reading: what a level asks beyond the portal is listed for the player (the side panel),
