@@ -94,7 +94,14 @@ pub fn forecast(
         return open;
     }
     ui.heading(tr.t("Next upkeep"));
-    for w in warnings {
+    // The same warning for several works (three idle laboratories in one outpost) is one line
+    // with its count, not a wall of copies: the rules list each, in order, side by side.
+    let worded: Vec<(&Warning, String)> = warnings
+        .iter()
+        .map(|w| (w, w.words(tr, Some(db))))
+        .collect();
+    for same in worded.chunk_by(|a, b| a.1 == b.1) {
+        let (w, words) = &same[0];
         ui.horizontal_wrapped(|ui| {
             let (key, color) = match w {
                 Warning::Famine { .. } => ("ui_famine", BAD),
@@ -106,9 +113,13 @@ pub fn forecast(
                 Warning::PowerBlocked { .. } => ("ui_corruption", BAD),
             };
             icon(ui, icons, key, "ui_card", 16.0);
-            let words = w.words(tr, Some(db));
-            ui.label(RichText::new(&words).color(color));
-            if let Some(r) = super::help::rule_button(ui, &words, tr) {
+            let shown = if same.len() > 1 {
+                format!("{words} (×{})", same.len())
+            } else {
+                words.clone()
+            };
+            ui.label(RichText::new(shown).color(color));
+            if let Some(r) = super::help::rule_button(ui, words, tr) {
                 open = Some(r);
             }
         });
