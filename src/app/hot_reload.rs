@@ -264,7 +264,14 @@ fn reload_content(
         .collect();
     let chosen = mods::choose(&lib.found, &settings.mods, &cli);
     match mods::load(set, &chosen) {
-        Ok((db, report)) => {
+        Ok((mut db, report)) => {
+            // The level the window was opened on from a file (`play --level my.ron`) is not
+            // among the embedded ones: add it again, or the game would lose its level.
+            for p in db.add_disk_levels_of(&content) {
+                lib.note(format!(
+                    "level file not reloaded, the last good one stays: {p}"
+                ));
+            }
             lib.base_warnings = db
                 .warnings
                 .iter()

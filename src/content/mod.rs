@@ -133,6 +133,10 @@ pub struct ContentDb {
     pub levels: BTreeMap<String, Level>,
     /// Where each level came from.
     pub level_paths: BTreeMap<String, String>,
+    /// Level files added from disk after the load (`add_level_file`: a path given on the
+    /// command line), in order: content rebuilt in the window (a mod enabled, a base file
+    /// edited) adds them again (`add_disk_levels_of`), or its game would lose its level.
+    pub disk_levels: Vec<PathBuf>,
     /// Warnings found while loading (errors refuse the load).
     pub warnings: Vec<Problem>,
     /// The mods applied on the base game, in load order.
@@ -296,8 +300,34 @@ impl ContentDb {
         let id = level.id.clone();
         self.level_paths.insert(id.clone(), file.path);
         self.levels.insert(id.clone(), level);
+        if !self.disk_levels.iter().any(|p| p == path) {
+            self.disk_levels.push(path.to_path_buf());
+        }
         self.merge_level_ai();
         Ok(id)
+    }
+
+    /// Adds again, read afresh, the level files `old` had added from disk (a rebuilt content
+    /// keeps the level the window was opened on). A file that no longer loads keeps `old`'s
+    /// level as it was; its problems are returned, for the player to read.
+    pub fn add_disk_levels_of(&mut self, old: &ContentDb) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        for path in &old.disk_levels {
+            if let Err(ps) = self.add_level_file(path) {
+                problems.extend(ps);
+                let shown = path.display().to_string();
+                let kept = old.level_paths.iter().find(|(_, p)| **p == shown);
+                if let Some((id, _)) = kept
+                    && let Some(level) = old.levels.get(id)
+                {
+                    self.levels.insert(id.clone(), level.clone());
+                    self.level_paths.insert(id.clone(), shown);
+                    self.disk_levels.push(path.clone());
+                    self.merge_level_ai();
+                }
+            }
+        }
+        problems
     }
 
     /// Rebuilds the id indexes after `set` was edited in place.

@@ -450,3 +450,55 @@ fn two_chapters_ai_weights_patches_keep_each_others_weights() {
     let w = |c: &str| db.set.ai.chapters.get(c).and_then(|m| m.get("w")).copied();
     assert_eq!((w("alpha"), w("beta")), (Some(3), Some(7)));
 }
+
+/// A level opened from a file (`play --level my.ron`) survives the window rebuilding its
+/// content (the mods loaded at start, a base file edited): the file is read again, an edit to
+/// it applies, and a broken edit keeps the last good level with the problem reported. Without
+/// it the game lost its level at the first rebuild, and with it the level's victory (its cycle
+/// limit, its conditions on the side panel).
+#[test]
+fn a_level_opened_from_a_file_is_kept_when_the_content_is_rebuilt() {
+    let dir = tempdir("disk-level");
+    let path = dir.join("my_level.ron");
+    let text = std::fs::read_to_string(root().join("levels/first_light.ron"))
+        .expect("first light")
+        .replace("id: \"first_light\"", "id: \"my_level\"")
+        .replace(
+            "    difficulty_tweaks: {",
+            "    victory: (max_cycles: 4),\n    difficulty_tweaks: {",
+        );
+    std::fs::write(&path, &text).expect("write");
+    let mut opened = common_base();
+    assert_eq!(
+        opened.resolve_level(&path.display().to_string()),
+        Ok("my_level".into())
+    );
+    assert_eq!(opened.disk_levels, vec![path.clone()]);
+    // Rebuilt as the window does: the embedded files, then the level file again.
+    let mut rebuilt = common_base();
+    assert!(!rebuilt.levels.contains_key("my_level"));
+    assert_eq!(rebuilt.add_disk_levels_of(&opened), Vec::new());
+    assert_eq!(
+        rebuilt.levels.get("my_level"),
+        opened.levels.get("my_level")
+    );
+    assert_eq!(rebuilt.disk_levels, opened.disk_levels);
+    assert_eq!(rebuilt.levels, opened.levels, "and nothing else changed");
+    // An edit to the file applies at the next rebuild.
+    std::fs::write(&path, text.replace("max_cycles: 4", "max_cycles: 9")).expect("write");
+    let mut edited = common_base();
+    assert_eq!(edited.add_disk_levels_of(&rebuilt), Vec::new());
+    assert_eq!(edited.levels["my_level"].victory.max_cycles, 9);
+    // A broken edit: reported with its file, the last good level kept.
+    std::fs::write(&path, "(id: \"my_level\", name: ").expect("write");
+    let mut broken = common_base();
+    let problems = broken.add_disk_levels_of(&edited);
+    assert!(!problems.is_empty());
+    assert!(
+        problems.iter().all(|p| p.file.ends_with("my_level.ron")),
+        "{problems:?}"
+    );
+    assert_eq!(broken.levels.get("my_level"), edited.levels.get("my_level"));
+    assert_eq!(broken.disk_levels, vec![path.clone()], "still watched");
+    let _ = std::fs::remove_dir_all(&dir);
+}
