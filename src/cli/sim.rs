@@ -338,5 +338,8 @@ fn print_report(r: &sim::GameReport, out: &mut dyn Write) -> std::io::Result<()>
         )?,
         None => writeln!(out, "result: undecided — {}", r.reason)?,
     }
+    if !r.unmet.is_empty() {
+        writeln!(out, "the level's conditions unmet: {}", r.unmet.join("; "))?;
+    }
     writeln!(out, "actions: {}, final state hash: {}", r.actions, r.hash)
 }

@@ -41,6 +41,8 @@ pub struct CycleSummary {
     pub corruption: u32,
     /// Technologies done.
     pub research_done: u32,
+    /// Eladrin outposts held.
+    pub outposts: u32,
 }
 
 /// Reads a summary off the world.
@@ -78,6 +80,7 @@ pub fn summarize(world: &mut World) -> CycleSummary {
         power: p.power,
         corruption: p.corruption,
         research_done: world.resource::<Research>().done.len() as u32,
+        outposts: world.outposts().len() as u32,
     }
 }
 
@@ -112,6 +115,9 @@ pub struct GameReport {
     /// Each seat's glory at the end, where a chapter in play counts it (`chapter::glory`):
     /// the seats' own scores.
     pub glory: Vec<u32>,
+    /// The level's conditions beyond the portal (`Victory`) still unmet at the end, in
+    /// words: what a game lost with the portal powered missed (balance work reads it).
+    pub unmet: Vec<String>,
     /// Per-cycle summaries.
     pub per_cycle: Vec<CycleSummary>,
     /// Each decision's thinking time in microseconds, per camp: (Eladrins, Chaos). Wall-clock
@@ -239,6 +245,13 @@ pub fn play(
     let o = world.resource::<Outcome>().clone();
     let cycles = world.resource::<Cycle>().number.min(max_cycles);
     let hash = format!("{:016x}", state_hash(world));
+    let db = world.content();
+    let unmet = crate::rules::outcome::victory(world)
+        .map(|v| crate::rules::outcome::missing_conditions(world, &v))
+        .unwrap_or_default()
+        .iter()
+        .map(|c| c.words(&crate::text::Translations::default(), Some(&db)))
+        .collect();
     let report = GameReport {
         seed,
         winner: o.winner,
@@ -255,6 +268,7 @@ pub fn play(
         units_lost: tally.lost,
         chapter_events: tally.chapter,
         glory: crate::rules::chapter::glory(world),
+        unmet,
         per_cycle,
         decision_us: tally.decision_us,
     };

@@ -84,6 +84,47 @@ fn sim_prints_json_with_the_fields_tools_need() {
     );
 }
 
+/// `sim` says, per game, the outposts held each cycle and which of the level's conditions
+/// were still unmet at the end (a game lost at the cycle limit with the portal powered missed
+/// these, not the portal): a level file asking for Star Charts within one cycle.
+#[test]
+fn sim_reports_the_outposts_held_and_the_conditions_a_lost_game_missed() {
+    let dir = std::env::temp_dir().join(format!("co-cli-unmet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let level = dir.join("one_cycle.ron");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/levels/first_light.ron"
+    ))
+    .expect("first light")
+    .replace("id: \"first_light\"", "id: \"one_cycle\"")
+    .replace(
+        "    difficulty_tweaks: {",
+        "    victory: (max_cycles: 1, without_portal: true, research: [\"star_charts\"]),\n    difficulty_tweaks: {",
+    );
+    std::fs::write(&level, text).expect("write");
+    let path = level.to_str().expect("utf8");
+    let (code, out, err) = run(&["sim", "--level", path, "--cycles", "5", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    let game = &v["results"][0];
+    assert_eq!(game["winner"], "Chaos");
+    assert_eq!(
+        game["reason"],
+        "The Eladrins did not meet the level's conditions within 1 cycle"
+    );
+    assert_eq!(game["unmet"], serde_json::json!(["Research Star Charts"]));
+    assert_eq!(game["per_cycle"][0]["outposts"], 1, "Dawnwatch alone");
+    // The text report says them too.
+    let (code, out, err) = run(&["sim", "--level", path, "--cycles", "5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("the level's conditions unmet: Research Star Charts"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `sim --jobs`: games played on several threads give the same games, in the same order, as
 /// one at a time (each game has its own seed), and `--jobs 0` is refused.
 #[test]
