@@ -785,6 +785,11 @@ pub struct Difficulty {
     /// the sum never goes below 0): on easy they may lose one or two of a big map's.
     #[serde(default)]
     pub victory_outposts: i32,
+    /// Technologies this difficulty asks the Eladrins to research beyond the level's
+    /// (`victory.research`), for a level that asks for research: one more on hard makes the
+    /// race to the portal longer, so Chaos has the time to reach the outposts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub victory_research: Vec<String>,
 }
 
 /// A level's own adjustment to one difficulty, added to `difficulty.ron`'s values (like a
@@ -809,6 +814,8 @@ pub struct DifficultyTweak {
     pub extra_cycles: i32,
     /// Added to `victory_outposts`.
     pub victory_outposts: i32,
+    /// Added to `victory_research` (each once).
+    pub victory_research: Vec<String>,
     /// Extra armies on the map at the start on this difficulty (more foes on hard, a friend on
     /// easy).
     pub armies: Vec<ArmyStart>,
@@ -829,6 +836,11 @@ impl Difficulty {
         d.chaos_summon_cap += t.chaos_summon_cap;
         d.extra_cycles += t.extra_cycles;
         d.victory_outposts += t.victory_outposts;
+        for tech in &t.victory_research {
+            if !d.victory_research.contains(tech) {
+                d.victory_research.push(tech.clone());
+            }
+        }
         if !t.text.is_empty() {
             d.text = format!("{} On this level: {}", d.text, t.text);
         }

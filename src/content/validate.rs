@@ -999,6 +999,15 @@ fn difficulties(db: &ContentDb, r: &mut Report) {
             "a difficulty with id \"normal\" is needed (the default)".into(),
         );
     }
+    for d in &s.difficulties {
+        for t in d.victory_research.iter().filter(|t| db.tech(t).is_none()) {
+            r.err(
+                &[&format!("\"{}\"", d.id), "victory_research"],
+                format!("difficulties.{}.victory_research", d.id),
+                format!("unknown technology `{t}`: use an id from research.ron"),
+            );
+        }
+    }
 }
 
 /// A deck (`events.ron`, `chaos.ron`, `artifacts.ron`): ids, a size within bounds, effects.
@@ -1360,7 +1369,24 @@ fn level_choices(db: &ContentDb, l: &Level, r: &mut Report) {
             );
         }
     }
-    for id in l.difficulty_tweaks.keys() {
+    for (id, tweak) in &l.difficulty_tweaks {
+        for t in &tweak.victory_research {
+            let field = format!("difficulty_tweaks.{id}.victory_research");
+            let at = ["difficulty_tweaks", "victory_research", &format!("\"{t}\"")];
+            if db.tech(t).is_none() {
+                r.err(
+                    &at,
+                    field.clone(),
+                    format!("unknown technology `{t}`: use an id from research.ron"),
+                );
+            } else if l.exclude_research.contains(t) {
+                r.err(
+                    &at,
+                    field,
+                    format!("`{t}` is needed to win but excluded from the deck: the level is unwinnable on {id}"),
+                );
+            }
+        }
         if db.difficulty(id).is_none() {
             r.err(
                 &["difficulty_tweaks", &format!("\"{id}\"")],

@@ -180,7 +180,8 @@ pub fn missing_research(world: &World, v: &crate::content::Victory) -> Vec<Strin
 }
 
 /// What this game's level asks of the Eladrins beyond the portal, its difficulty's
-/// `victory_outposts` added (never below 0); `None` for a level the content doesn't hold.
+/// `victory_outposts` added (never below 0) and `victory_research` after the level's
+/// technologies; `None` for a level the content doesn't hold.
 pub fn victory(world: &World) -> Option<crate::content::Victory> {
     let def = world.content();
     let mut v = def
@@ -188,8 +189,14 @@ pub fn victory(world: &World) -> Option<crate::content::Victory> {
         .get(&world.resource::<crate::rules::GameSetup>().level)?
         .victory
         .clone();
-    let more = world.difficulty_level().victory_outposts as i64;
+    let difficulty = world.difficulty_level();
+    let more = difficulty.victory_outposts as i64;
     v.outposts = (v.outposts as i64 + more).clamp(0, u32::MAX as i64) as u32;
+    for tech in difficulty.victory_research {
+        if !v.research.contains(&tech) {
+            v.research.push(tech);
+        }
+    }
     Some(v)
 }
 

@@ -118,6 +118,45 @@ fn a_level_with_an_outpost_off_the_map_or_an_unknown_size_is_refused() {
     assert!(ps.iter().any(|p| p.field == "map.radius"), "{ps:?}");
 }
 
+/// A difficulty's extra research (`victory_research`) must name a technology in the deck: a
+/// typo or an excluded card is refused at its line, not a level nobody can win.
+#[test]
+fn a_difficulty_asking_an_unknown_or_excluded_technology_is_refused() {
+    let ps = with_file("stress.ron", |t| {
+        t.replacen(
+            "victory_research: [\"crystal_resonance\"]",
+            "victory_research: [\"crystal_resonanse\"]",
+            1,
+        )
+    });
+    let p = ps
+        .iter()
+        .find(|p| p.field == "difficulty_tweaks.hard.victory_research")
+        .unwrap_or_else(|| panic!("{ps:?}"));
+    assert_eq!(p.severity, Severity::Error);
+    assert!(
+        p.message.contains("crystal_resonanse") && p.line > 0,
+        "{p:?}"
+    );
+    let ps = with_file("stress.ron", |t| {
+        t.replacen(
+            "victory_research: [\"crystal_resonance\"]",
+            "victory_research: [\"grafting\"]",
+            1,
+        )
+        .replacen(
+            "    victory: (",
+            "    exclude_research: [\"grafting\"],\n    victory: (",
+            1,
+        )
+    });
+    assert!(
+        ps.iter()
+            .any(|p| p.message.contains("unwinnable on hard") && p.line > 0),
+        "{ps:?}"
+    );
+}
+
 #[test]
 fn every_level_starts_and_the_stress_map_has_ten_thousand_hexes() {
     let db = Arc::new(base());

@@ -269,6 +269,73 @@ fn r8_2_past_the_cycle_limit_the_reason_says_whether_the_portal_or_the_condition
     );
 }
 
+/// R8 reading: a difficulty may ask for more research than the level (`victory_research`, a
+/// level's tweak: stress' hard asks Crystal Resonance too): the end check, the side panel's
+/// list and the Eladrin AI's wish list all read it, after the level's own technologies, each
+/// once; other difficulties ask only the level's.
+#[test]
+fn r8_2_a_difficulty_may_ask_for_more_research_than_the_level() {
+    use chaos_outpost::content::{DifficultyTweak, Victory};
+    use chaos_outpost::rules::outcome::{Condition, conditions, missing_research, victory};
+    let build = |difficulty: &str| {
+        rich()
+            .victory(Victory {
+                research: vec!["deep_cellars".into()],
+                ..Victory::default()
+            })
+            .tweak(
+                "hard",
+                DifficultyTweak {
+                    victory_research: vec!["scholars_circle".into(), "deep_cellars".into()],
+                    ..DifficultyTweak::default()
+                },
+            )
+            .difficulty(difficulty)
+            .build()
+    };
+    let mut hard = build("hard");
+    let v = victory(hard.w()).expect("the level's conditions");
+    assert_eq!(
+        v.research,
+        vec!["deep_cellars", "scholars_circle"],
+        "each once"
+    );
+    assert_eq!(
+        missing_research(hard.w(), &v),
+        vec!["deep_cellars", "scholars_circle"]
+    );
+    hard.w()
+        .resource_mut::<chaos_outpost::rules::Research>()
+        .done
+        .push("deep_cellars".into());
+    let listed = conditions(hard.w(), &v);
+    assert_eq!(
+        listed,
+        vec![
+            (Condition::Research("deep_cellars".into()), true),
+            (Condition::Research("scholars_circle".into()), false),
+        ]
+    );
+    // Powered with the level's technology but not the difficulty's: not won.
+    fill_star(&mut hard);
+    assert!(hard.w().resource::<Portal>().operational);
+    assert_eq!(hard.w().resource::<Outcome>().winner, None);
+    // The same level on normal asks only its own, and is won.
+    let mut normal = build("normal");
+    normal
+        .w()
+        .resource_mut::<chaos_outpost::rules::Research>()
+        .done
+        .push("deep_cellars".into());
+    let v = victory(normal.w()).expect("the level's conditions");
+    assert_eq!(v.research, vec!["deep_cellars"]);
+    fill_star(&mut normal);
+    assert_eq!(
+        normal.w().resource::<Outcome>().winner,
+        Some(Camp::Eladrins)
+    );
+}
+
 /// R8 reading: what a level asks beyond the portal is listed for the player (the side panel),
 /// each condition with where the game stands: technologies in the level's order, then the
 /// outposts held, then the rifts closed; and exactly the unmet ones keep a powered portal from
