@@ -298,13 +298,18 @@ impl ContentDb {
             return Err(problems);
         }
         let id = level.id.clone();
-        self.level_paths.insert(id.clone(), file.path);
-        self.levels.insert(id.clone(), level);
+        self.insert_disk_level(level, path, file.path);
+        Ok(id)
+    }
+
+    /// Puts a level read from a file on disk in place, and remembers the file.
+    fn insert_disk_level(&mut self, level: Level, path: &Path, shown: String) {
+        self.level_paths.insert(level.id.clone(), shown);
+        self.levels.insert(level.id.clone(), level);
         if !self.disk_levels.iter().any(|p| p == path) {
             self.disk_levels.push(path.to_path_buf());
         }
         self.merge_level_ai();
-        Ok(id)
     }
 
     /// Adds again, read afresh, the level files `old` had added from disk (a rebuilt content
@@ -317,13 +322,8 @@ impl ContentDb {
                 problems.extend(ps);
                 let shown = path.display().to_string();
                 let kept = old.level_paths.iter().find(|(_, p)| **p == shown);
-                if let Some((id, _)) = kept
-                    && let Some(level) = old.levels.get(id)
-                {
-                    self.levels.insert(id.clone(), level.clone());
-                    self.level_paths.insert(id.clone(), shown);
-                    self.disk_levels.push(path.clone());
-                    self.merge_level_ai();
+                if let Some(level) = kept.and_then(|(id, _)| old.levels.get(id)) {
+                    self.insert_disk_level(level.clone(), path, shown);
                 }
             }
         }

@@ -1010,6 +1010,36 @@ fn difficulties(db: &ContentDb, r: &mut Report) {
     }
 }
 
+/// Technologies a level's victory asks (its own, or a difficulty's `victory_research`): each
+/// must be in research.ron and not excluded from the level's deck (`on`: which difficulty).
+fn research_asked(
+    (db, l, r): (&ContentDb, &Level, &mut Report),
+    techs: &[String],
+    anchors: &[&str],
+    field: &str,
+    on: &str,
+) {
+    for t in techs {
+        let quoted = format!("\"{t}\"");
+        let at: Vec<&str> = anchors.iter().copied().chain([quoted.as_str()]).collect();
+        if db.tech(t).is_none() {
+            r.err(
+                &at,
+                field.into(),
+                format!("unknown technology `{t}`: use an id from research.ron"),
+            );
+        } else if l.exclude_research.contains(t) {
+            r.err(
+                &at,
+                field.into(),
+                format!(
+                    "`{t}` is needed to win but excluded from the deck: the level is unwinnable{on}"
+                ),
+            );
+        }
+    }
+}
+
 /// A deck (`events.ron`, `chaos.ron`, `artifacts.ron`): ids, a size within bounds, effects.
 fn deck(db: &ContentDb, r: &mut Report, what: &str, deck: &[Card]) {
     let copies: u64 = deck.iter().map(|c| c.copies as u64).sum();
@@ -1370,23 +1400,13 @@ fn level_choices(db: &ContentDb, l: &Level, r: &mut Report) {
         }
     }
     for (id, tweak) in &l.difficulty_tweaks {
-        for t in &tweak.victory_research {
-            let field = format!("difficulty_tweaks.{id}.victory_research");
-            let at = ["difficulty_tweaks", "victory_research", &format!("\"{t}\"")];
-            if db.tech(t).is_none() {
-                r.err(
-                    &at,
-                    field.clone(),
-                    format!("unknown technology `{t}`: use an id from research.ron"),
-                );
-            } else if l.exclude_research.contains(t) {
-                r.err(
-                    &at,
-                    field,
-                    format!("`{t}` is needed to win but excluded from the deck: the level is unwinnable on {id}"),
-                );
-            }
-        }
+        research_asked(
+            (db, l, &mut *r),
+            &tweak.victory_research,
+            &["difficulty_tweaks", "victory_research"],
+            &format!("difficulty_tweaks.{id}.victory_research"),
+            &format!(" on {id}"),
+        );
         if db.difficulty(id).is_none() {
             r.err(
                 &["difficulty_tweaks", &format!("\"{id}\"")],
@@ -1402,24 +1422,13 @@ fn level_choices(db: &ContentDb, l: &Level, r: &mut Report) {
             format!("unknown difficulty `{}`", l.difficulty),
         );
     }
-    for t in &l.victory.research {
-        if db.tech(t).is_none() {
-            r.err(
-                &["victory", &format!("\"{t}\"")],
-                "victory.research".into(),
-                format!("unknown technology `{t}`: use an id from research.ron"),
-            );
-        }
-        if l.exclude_research.contains(t) {
-            r.err(
-                &["victory", &format!("\"{t}\"")],
-                "victory.research".into(),
-                format!(
-                    "`{t}` is needed to win but excluded from the deck: the level is unwinnable"
-                ),
-            );
-        }
-    }
+    research_asked(
+        (db, l, &mut *r),
+        &l.victory.research,
+        &["victory"],
+        "victory.research",
+        "",
+    );
     if l.victory.rifts_closed as usize > l.rifts.len() {
         r.warn(
             &["rifts_closed"],
