@@ -19,6 +19,7 @@ mod warning;
 
 pub use action::label;
 pub use event::holder_words;
+pub use outcome::end_headline;
 
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -2,7 +2,7 @@
 //! level asks of the Eladrins beyond the portal (`Condition`).
 
 use super::Translations;
-use crate::content::ContentDb;
+use crate::content::{Camp, ContentDb};
 use crate::rules::outcome::{Condition, EndReason};
 
 impl Condition {
@@ -59,6 +59,25 @@ impl EndReason {
             EndReason::Chapter { chapter, code } => super::chapter::end(tr, chapter, code),
         }
     }
+}
+
+/// The end window's headline for a game won by `winner` for `reason`, in the language of
+/// `tr`. A defeat names what was lost: the portal only when Chaos took it (R8.4, R9.5), so a
+/// game lost to the cycle limit or to the fall of every outpost does not read as the portal
+/// taken.
+pub fn end_headline(tr: &Translations, winner: Camp, reason: Option<&EndReason>) -> String {
+    // Each arm calls `t` on its own literal, so the French table's test sees all four.
+    match (winner, reason) {
+        (Camp::Eladrins, _) => tr.t("Victory: the way home is open"),
+        (Camp::Chaos, Some(EndReason::LastCellCorrupted | EndReason::PortalOverrun { .. })) => {
+            tr.t("Defeat: Chaos holds the portal")
+        }
+        (Camp::Chaos, Some(EndReason::OutpostsLost)) => tr.t("Defeat: the last outpost has fallen"),
+        (Camp::Chaos, Some(EndReason::CycleLimit { .. })) => tr.t("Defeat: time has run out"),
+        // A chapter's or a plugin's reason: its own sentence, under it, says what happened.
+        (Camp::Chaos, _) => tr.t("Defeat"),
+    }
+    .into_owned()
 }
 
 impl std::fmt::Display for EndReason {

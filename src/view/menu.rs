@@ -371,10 +371,7 @@ fn the_end(
     glory: &[(String, u32)],
 ) {
     end_window(ctx, &tr.t("The end"), "the_end").show(ctx, |ui| {
-        ui.heading(tr.t(match w {
-            crate::content::Camp::Eladrins => "Victory: the way home is open",
-            crate::content::Camp::Chaos => "Defeat: Chaos holds the portal",
-        }));
+        ui.heading(crate::text::end_headline(tr, w, outcome.reason.as_ref()));
         if let Some(r) = &outcome.reason {
             ui.label(r.words(tr));
         }

@@ -136,7 +136,8 @@ fn a_margin_no_proposal_beats_plays_the_heuristics_game() {
 }
 
 /// Without `Brains`, a camp thinks as its difficulty's budget in `ai.ron: search.budgets`
-/// says; a difficulty without one plays the candidates alone.
+/// says; a difficulty without one plays the candidates alone. (On the `hard` level, which has
+/// no `ai` of its own: a level's fields would override these.)
 #[test]
 fn the_difficulty_sets_each_camps_brain() {
     let mut db = base();
@@ -155,7 +156,7 @@ fn the_difficulty_sets_each_camps_brain() {
         },
     );
     let db = Arc::new(db);
-    let app = setup::new_game(db.clone(), "standard", Some("hard"), 1).expect("game");
+    let app = setup::new_game(db.clone(), "hard", Some("hard"), 1).expect("game");
     assert_eq!(
         ai::search::brain_of(app.world(), Camp::Chaos),
         Brain::Search {
@@ -169,7 +170,7 @@ fn the_difficulty_sets_each_camps_brain() {
     );
     // A difficulty without a budget: the candidates alone.
     assert!(!db.set.ai.search.budgets.contains_key("easy"));
-    let app = setup::new_game(db, "standard", Some("easy"), 1).expect("game");
+    let app = setup::new_game(db, "hard", Some("easy"), 1).expect("game");
     assert_eq!(
         ai::search::brain_of(app.world(), Camp::Chaos),
         Brain::Heuristic

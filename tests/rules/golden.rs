@@ -49,7 +49,10 @@ fn a_save_written_before_the_relayering_loads_and_plays_on_to_the_same_end() {
     // issue 18, a change of play, not a refactoring), and Eladrins that never sally out (the
     // sally came with issue 18 too).
     let mut db = base();
-    db.set.ai.eladrin.sally = 0;
+    // Every copy: the level's own AI fields (standard's hard margin) were merged at load.
+    for ai in db.ai_mut() {
+        ai.eladrin.sally = 0;
+    }
     let mut app = setup::headless_app(Arc::new(db));
     app.insert_resource(chaos_outpost::ai::search::Brains::heuristic());
     let w = app.world_mut();

@@ -269,6 +269,58 @@ fn r8_2_past_the_cycle_limit_the_reason_says_whether_the_portal_or_the_condition
     );
 }
 
+/// R8.4, R9.5 and the cycle limit: the end window's headline names what the Eladrins lost.
+/// Only a taken portal reads "Chaos holds the portal"; a game lost to the cycle limit (most of
+/// stress' losses) or to the fall of every outpost says so, in English and French.
+#[test]
+fn r8_the_end_headline_names_what_was_lost() {
+    use chaos_outpost::text::{Translations, end_headline};
+    let en = Translations::default();
+    let fr = Translations::base("fr");
+    let limit = EndReason::CycleLimit {
+        max: 25,
+        conditions_only: true,
+    };
+    let overrun = EndReason::PortalOverrun {
+        outpost: "Dawnwatch".into(),
+    };
+    let cases = [
+        (Camp::Chaos, Some(&limit), "Defeat: time has run out"),
+        (
+            Camp::Chaos,
+            Some(&overrun),
+            "Defeat: Chaos holds the portal",
+        ),
+        (
+            Camp::Chaos,
+            Some(&EndReason::LastCellCorrupted),
+            "Defeat: Chaos holds the portal",
+        ),
+        (
+            Camp::Chaos,
+            Some(&EndReason::OutpostsLost),
+            "Defeat: the last outpost has fallen",
+        ),
+        (
+            Camp::Chaos,
+            Some(&EndReason::Other("the beacon went out".into())),
+            "Defeat",
+        ),
+        (
+            Camp::Eladrins,
+            Some(&EndReason::PortalPowered),
+            "Victory: the way home is open",
+        ),
+    ];
+    for (winner, reason, want) in cases {
+        assert_eq!(end_headline(&en, winner, reason), want, "{reason:?}");
+    }
+    assert_eq!(
+        end_headline(&fr, Camp::Chaos, Some(&limit)),
+        "Défaite : le temps est écoulé"
+    );
+}
+
 /// R8 reading: a difficulty may ask for more research than the level (`victory_research`, a
 /// level's tweak: stress' hard asks Crystal Resonance too): the end check, the side panel's
 /// list and the Eladrin AI's wish list all read it, after the level's own technologies, each
