@@ -39,9 +39,14 @@ pub fn summon(world: &mut World, legal: &[Action]) -> Option<Choice> {
         })
 }
 
-/// Where an army marches: the portal's outpost for `rush_portal` percent of armies (by id), the
-/// nearest Eladrin army or outpost for the others.
+/// Where an army marches: an Eladrin army about to seal a rift it stands near (`guard`), else
+/// the portal's outpost for `rush_portal` percent of armies (by id), the nearest Eladrin army
+/// or outpost for the others.
 pub fn target_of(world: &mut World, army: &Army) -> Option<Hex> {
+    let guard = super::weights(world).chaos.guard;
+    if let Some(h) = rift_threat(world, army.hex, guard) {
+        return Some(h);
+    }
     let rush = super::weights(world).chaos.rush_portal;
     let portal = world.resource::<Portal>().hex;
     if army.id % 100 < rush
@@ -60,6 +65,48 @@ pub fn target_of(world: &mut World, army: &Army) -> Option<Hex> {
             .map(|a| a.hex),
     );
     super::nearest(army.hex, targets)
+}
+
+/// The Eladrin army nearest `from` that could seal an open rift (as many Ritualists as the
+/// least demanding ritual on a rift asks, R8.3) and stands within `guard` hexes of one that is
+/// itself within `guard` hexes of `from`: the rift's defender marches on it. None with `guard`
+/// 0 or where no ritual seals a rift. Looks around the Eladrin armies (few), not over the
+/// map's tiles (stress has ten thousand).
+pub fn rift_threat(world: &mut World, from: Hex, guard: u32) -> Option<Hex> {
+    if guard == 0 {
+        return None;
+    }
+    let db = world.content();
+    let need = db
+        .set
+        .rituals
+        .iter()
+        .filter(|r| r.on_rift)
+        .map(|r| r.ritualists.max(1))
+        .min()?;
+    let sealers: Vec<Hex> = super::armies_of(world, Camp::Eladrins)
+        .into_iter()
+        .filter(|a| {
+            let ritualists = a.units.iter().filter(|u| {
+                db.unit(&u.kind)
+                    .is_some_and(|t| t.skills.contains(&crate::content::Skill::Ritualist))
+            });
+            ritualists.count() as u32 >= need
+        })
+        .map(|a| a.hex)
+        .collect();
+    let open_rift = |world: &World, h: Hex| {
+        world
+            .tile(h)
+            .is_some_and(|t| t.rift == crate::rules::Rift::Open)
+    };
+    sealers
+        .into_iter()
+        .filter(|at| {
+            at.range(guard)
+                .any(|h| h.unsigned_distance_to(from) <= guard && open_rift(world, h))
+        })
+        .min_by_key(|h| (h.unsigned_distance_to(from), (h.x, h.y)))
 }
 
 /// Activate the first army that can still act and has somewhere to go or someone to fight.
@@ -94,7 +141,14 @@ fn enemy_here(world: &mut World, army: &Army) -> bool {
 /// Attack the enemy army on this tile with the best odds, if good enough.
 pub fn attack(world: &mut World, legal: &[Action]) -> Option<Choice> {
     let w = super::weights(world).chaos.clone();
-    super::best_attack(world, legal, w.odds_samples, w.attack_min_odds, w.attack)
+    super::best_attack(
+        world,
+        legal,
+        w.odds_samples,
+        w.attack_min_odds,
+        w.attack,
+        w.retreat,
+    )
 }
 
 /// Gather: take in the other Chaos armies on this tile before marching or fighting.

@@ -362,7 +362,14 @@ pub fn ritual(world: &mut World, legal: &[Action]) -> Option<Choice> {
 /// Attack a Chaos army on the tile with good odds.
 pub fn attack(world: &mut World, legal: &[Action]) -> Option<Choice> {
     let w = super::weights(world).eladrin.clone();
-    super::best_attack(world, legal, w.odds_samples, w.attack_min_odds, w.attack)
+    super::best_attack(
+        world,
+        legal,
+        w.odds_samples,
+        w.attack_min_odds,
+        w.attack,
+        w.retreat,
+    )
 }
 
 /// Whether the army has a military unit (one that fights for the outposts).

@@ -65,7 +65,7 @@ pub fn best(world: &mut World, legal: &[Action], cas: &[Candidate], fallback: Ac
     let mut top: Option<Choice> = None;
     for ca in cas {
         if let Some(c) = ca(world, legal)
-            && legal.contains(&c.action)
+            && listed(legal, &c.action)
             && top.as_ref().is_none_or(|t| c.score > t.score)
         {
             top = Some(c);
@@ -264,12 +264,17 @@ pub fn move_towards(legal: &[Action], from: Hex, target: Hex) -> Option<(u32, Ac
 
 /// The attack among `legal` with the best win odds for the active army, if they reach
 /// `min_odds` percent; scored `weight` per percent (both AIs use it with their own weights).
+/// With `retreat` (percent of the army's units, 0: never) the army also chooses when it steps
+/// back (R9.5: the attacker sets `retreat_below` as it engages): below that share of its
+/// units, if by the rules' own `battle_odds` stepping back leaves it better off (battles won
+/// less battles lost, a lost battle being one where it is destroyed) than fighting to the end.
 pub fn best_attack(
     world: &mut World,
     legal: &[Action],
     samples: u32,
     min_odds: u32,
     weight: i64,
+    retreat: u32,
 ) -> Option<Choice> {
     let me = active(world)?;
     let mut top: Option<Choice> = None;
@@ -286,12 +291,60 @@ pub fn best_attack(
         let odds = crate::rules::main_phase::combat::battle_odds(world, &me, &t, 0, samples);
         let pct = (odds.attacker_wins * 100.0).round() as i64;
         if pct >= min_odds as i64 && top.as_ref().is_none_or(|c| weight * pct > c.score) {
+            let retreat_below = retreat_below(world, &me, &t, &odds, samples, retreat);
             top = Some(Choice {
                 score: weight * pct,
-                action: a.clone(),
-                why: "attack",
+                action: Action::Engage {
+                    target: *target,
+                    retreat_below,
+                },
+                why: if retreat_below > 0 {
+                    "attack, stepping back if it goes badly"
+                } else {
+                    "attack"
+                },
             });
         }
     }
     top
+}
+
+/// The `retreat_below` an attack on `target` is engaged with: `retreat` percent of the army's
+/// units (rounded up), if stepping back there beats fighting to the end by `battle_odds`
+/// (`fight`: the odds without retreat); else 0.
+fn retreat_below(
+    world: &World,
+    me: &Army,
+    target: &Army,
+    fight: &crate::rules::main_phase::combat::BattleOdds,
+    samples: u32,
+    retreat: u32,
+) -> u32 {
+    let below = (me.units.len() as u32 * retreat).div_ceil(100);
+    // Fewer than one unit left is destroyed anyway: nothing to step back with.
+    if below <= 1 {
+        return 0;
+    }
+    let net = |o: &crate::rules::main_phase::combat::BattleOdds| {
+        o.attacker_wins - o.defender_wins - o.both_destroyed
+    };
+    let step_back =
+        crate::rules::main_phase::combat::battle_odds(world, me, target, below, samples);
+    if net(&step_back) > net(fight) {
+        below
+    } else {
+        0
+    }
+}
+
+/// Whether the AI may send `action` by `legal`: listed, or an attack on a listed target with
+/// its own `retreat_below` (the list holds each attack once, with 0: docs/rules.md,
+/// "Decision").
+pub fn listed(legal: &[Action], action: &Action) -> bool {
+    match action {
+        Action::Engage { target, .. } => legal
+            .iter()
+            .any(|a| matches!(a, Action::Engage { target: t, .. } if t == target)),
+        a => legal.contains(a),
+    }
 }

@@ -259,7 +259,7 @@ fn proposals(world: &mut World, by: Camp, legal: &[Action], heuristic: &Choice) 
     let mut all: Vec<Choice> = cas
         .iter()
         .filter_map(|ca| ca(world, legal))
-        .filter(|c| legal.contains(&c.action))
+        .filter(|c| super::listed(legal, &c.action))
         .collect();
     all.extend(super::chapter_proposals(world, by, legal));
     for a in legal {

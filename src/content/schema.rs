@@ -867,6 +867,13 @@ pub struct ChaosWeights {
     pub corrupt: i64,
     /// Battles simulated to estimate odds.
     pub odds_samples: u32,
+    /// Step back from a battle (R9.5's `retreat_below`) once fewer than this percent of the
+    /// attacking army's units stand, where `battle_odds` says it pays; 0: fight to the end.
+    pub retreat: u32,
+    /// Defend the rifts (R8.3): an Eladrin army able to seal one (a Ritualist among its
+    /// units) within this many hexes of an open rift draws the Chaos armies within as many
+    /// hexes of that rift; 0: never.
+    pub guard: u32,
 }
 
 impl Default for ChaosWeights {
@@ -879,6 +886,8 @@ impl Default for ChaosWeights {
             rush_portal: 50,
             corrupt: 300,
             odds_samples: 200,
+            retreat: 0,
+            guard: 0,
         }
     }
 }
@@ -916,6 +925,9 @@ pub struct EladrinWeights {
     pub sally_min_odds: u32,
     /// Battles simulated to estimate odds.
     pub odds_samples: u32,
+    /// Step back from a battle it attacked (R9.5's `retreat_below`) once fewer than this
+    /// percent of its units stand, where `battle_odds` says it pays; 0: fight to the end.
+    pub retreat: u32,
 }
 
 impl Default for EladrinWeights {
@@ -935,6 +947,7 @@ impl Default for EladrinWeights {
             sally_radius: 3,
             sally_min_odds: 55,
             odds_samples: 200,
+            retreat: 0,
         }
     }
 }

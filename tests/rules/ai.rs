@@ -73,6 +73,93 @@ fn chaos_does_not_attack_an_army_it_cannot_beat() {
     assert!(!matches!(c.action, Action::Engage { .. }), "{c:?}");
 }
 
+/// R9.5: the attacker chooses when it steps back (`retreat_below`). With `ai.ron`'s `retreat`
+/// at 50 %, Chaos engages a close fight ready to step back at half its units, where the rules'
+/// `battle_odds` say that leaves it better off (battles won less battles lost); a battle it wins
+/// outright it fights to the end; with `retreat` 0 it never steps back.
+#[test]
+fn chaos_steps_back_from_a_battle_going_badly_where_the_odds_say_it_pays() {
+    let engage = |chaos: &[&str], retreat: u32| {
+        let mut s = Builder::new(5)
+            .with(|set| {
+                set.ai.chaos.retreat = retreat;
+                // Four imps against a warden win 39 % of the time: let it try.
+                set.ai.chaos.attack_min_odds = 30;
+            })
+            .army(Camp::Eladrins, (2, 0), &["warden"])
+            .army(Camp::Chaos, (2, 0), chaos)
+            .build();
+        s.w()
+            .insert_resource(chaos_outpost::ai::search::Brains::heuristic());
+        s.run("R9");
+        s.submit(Action::Pass).expect("eladrins pass");
+        let army = s.army_id((2, 0), Camp::Chaos);
+        s.submit_as(Camp::Chaos, Action::Activate { army })
+            .expect("activate");
+        let (_, c) = ai::decide(s.w());
+        let target = s.army_id((2, 0), Camp::Eladrins);
+        match c.action {
+            Action::Engage {
+                target: t,
+                retreat_below,
+            } if t == target => retreat_below,
+            other => panic!("expected an attack, got {other:?}"),
+        }
+    };
+    let imps = ["imp", "imp", "imp", "imp"];
+    // Lost 45 % of the time to the end; stepping back at 2 units, 18 %, for 34 % won, not 39 %.
+    assert_eq!(engage(&imps, 50), 2, "a close fight: ready to step back");
+    assert_eq!(engage(&imps, 0), 0, "retreat 0: to the end");
+    // 97 % won: stepping back would only give up wins.
+    let strong = ["abomination", "imp", "imp", "imp"];
+    assert_eq!(engage(&strong, 50), 0, "a won battle: to the end");
+}
+
+/// R8.3 (rifts are sealed by ritualists standing on them): an Eladrin army able to seal a rift
+/// (two arcanists, as `seal_rift` asks) near an open rift draws the Chaos army guarding it
+/// (`ai.ron: chaos.guard`), which otherwise marches on its usual target; a lone arcanist, who
+/// cannot seal, does not.
+#[test]
+fn chaos_marches_on_ritualists_about_to_seal_its_rift() {
+    let first_move = |guard: u32, sealers: &[&str]| {
+        let mut s = Builder::new(6)
+            .with(|set| set.ai.chaos.guard = guard)
+            .rift((5, 0))
+            // Two hexes from the rift.
+            .army(Camp::Eladrins, (3, 1), sealers)
+            // Nearer the Chaos army: its target without the guard (or Home, the portal's).
+            .army(Camp::Eladrins, (5, -5), &["warden"])
+            .army(Camp::Chaos, (5, -3), &["husk"])
+            .build();
+        s.w()
+            .insert_resource(chaos_outpost::ai::search::Brains::heuristic());
+        s.run("R9");
+        s.submit(Action::Pass).expect("eladrins pass");
+        let army = s.army_id((5, -3), Camp::Chaos);
+        s.submit_as(Camp::Chaos, Action::Activate { army })
+            .expect("activate");
+        let (_, c) = ai::decide(s.w());
+        match c.action {
+            Action::Move { to } => hexx::Hex::new(to.0, to.1),
+            other => panic!("expected a march, got {other:?}"),
+        }
+    };
+    let sealers = hexx::Hex::new(3, 1);
+    let from = hexx::Hex::new(5, -3).unsigned_distance_to(sealers);
+    let to = first_move(3, &["arcanist", "arcanist"]);
+    assert!(
+        to.unsigned_distance_to(sealers) < from,
+        "guarding: towards the ritualists, went to {to:?}"
+    );
+    for (guard, who) in [(0, &["arcanist", "arcanist"][..]), (3, &["arcanist"][..])] {
+        let to = first_move(guard, who);
+        assert!(
+            to.unsigned_distance_to(sealers) >= from,
+            "guard {guard}, {who:?}: marched on them anyway, to {to:?}"
+        );
+    }
+}
+
 #[test]
 fn the_eladrins_close_a_rift_about_to_corrupt_the_portals_last_cell() {
     let mut s = Builder::new(6)
