@@ -270,6 +270,8 @@ fn draw_menu(
         .collapsible(false)
         .resizable(false)
         .min_width(460.0)
+        // Its buttons wrap rather than widen it over the side panel (French's are longer).
+        .max_width(740.0)
         .show(ctx, |ui| {
             new_game(ui, &mut menu, db, &tr);
             // Look at the disk twice a second, not every frame.
@@ -452,7 +454,7 @@ fn buttons(
         help: false,
         quit: false,
     };
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui.button(tr.t("Start")).clicked() {
             menu.pending = Some(Command::Start);
         }
