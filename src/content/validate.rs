@@ -492,6 +492,27 @@ pub const MAX_SEARCH_NODES: u32 = 1_000_000;
 /// `ai.ron: search`: bounded numbers, budgets of known difficulties.
 fn ai_search(db: &ContentDb, r: &mut Report) {
     search_bounds(db, &db.set.ai.search, &[], r);
+    weight_bounds(&db.set.ai, &[], r);
+}
+
+/// The AI weights that size a loop or a share: a rift's guard looks around each Eladrin army
+/// within its radius (a huge one would walk millions of hexes a decision), a retreat is a
+/// percent. `within` as in `search_bounds`.
+fn weight_bounds(w: &crate::content::AiWeights, within: &[&str], r: &mut Report) {
+    for (camp, field, value, hi) in [
+        ("chaos", "guard", w.chaos.guard, 16),
+        ("chaos", "retreat", w.chaos.retreat, 100),
+        ("eladrin", "retreat", w.eladrin.retreat, 100),
+    ] {
+        if value > hi {
+            let anchors: Vec<&str> = within.iter().copied().chain([camp, field]).collect();
+            r.err(
+                &anchors,
+                format!("ai.{camp}.{field}"),
+                format!("{field} is 0 to {hi}, not {value}"),
+            );
+        }
+    }
 }
 
 /// A level's own AI fields (`ai`), merged over `ai.ron`: each field that does not fit, then
@@ -501,7 +522,10 @@ fn level_ai(db: &ContentDb, l: &Level, r: &mut Report) {
         return;
     };
     match super::level_ai::merged(&db.set.ai, raw.get_ron(), r.file, r.text) {
-        Ok(w) => search_bounds(db, &w.search, &["ai"], r),
+        Ok(w) => {
+            search_bounds(db, &w.search, &["ai"], r);
+            weight_bounds(&w, &["ai"], r);
+        }
         Err(ps) => r.out.extend(ps),
     }
 }

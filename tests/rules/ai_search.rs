@@ -266,6 +266,7 @@ fn bad_search_settings_are_reported_at_their_line() {
             && ai.text.contains("budgets: {")
             && ai.text.contains("\"hard\": (chaos: 30),")
             && ai.text.contains("turns: (chaos: 1, eladrin: 2),")
+            && ai.text.contains("guard: 3,")
     );
     ai.text = ai
         .text
@@ -275,11 +276,14 @@ fn bad_search_settings_are_reported_at_their_line() {
             "turns: (chaos: 1, eladrin: 500),",
         )
         .replace("budgets: {", "budgets: {\"nightmare\": (chaos: 10),")
-        .replace("\"hard\": (chaos: 30),", "\"hard\": (chaos: 2000000),");
+        .replace("\"hard\": (chaos: 30),", "\"hard\": (chaos: 2000000),")
+        // A rift's guard looks around each Eladrin army within its radius: bounded.
+        .replace("guard: 3,", "guard: 5000,");
     let lines: Vec<&str> = ai.text.lines().collect();
     let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).expect(needle) + 1;
     let (rollouts, budget, turns) = (at("rollouts: 40"), at("nightmare"), at("eladrin: 500"));
     let margin = at("2000000");
+    let guard = at("guard: 5000");
     let ps = match chaos_outpost::content::ContentDb::from_files(files) {
         Ok(db) => db.warnings,
         Err(ps) => ps,
@@ -289,6 +293,12 @@ fn bad_search_settings_are_reported_at_their_line() {
             .find(|p| p.field == field)
             .unwrap_or_else(|| panic!("no problem at {field}: {ps:?}"))
     };
+    let p = find("ai.chaos.guard");
+    assert_eq!(
+        (p.line, p.severity),
+        (guard, chaos_outpost::content::Severity::Error)
+    );
+    assert!(p.message.contains("0 to 16"), "{p:?}");
     let p = find("ai.search.rollouts");
     assert_eq!(
         (p.line, p.severity),
