@@ -869,10 +869,11 @@ pub struct ChaosWeights {
     pub odds_samples: u32,
     /// Step back from a battle (R9.5's `retreat_below`) once fewer than this percent of the
     /// attacking army's units stand, where `battle_odds` says it pays; 0: fight to the end.
+    /// At most 100.
     pub retreat: u32,
-    /// Defend the rifts (R8.3): an Eladrin army able to seal one (a Ritualist among its
-    /// units) within this many hexes of an open rift draws the Chaos armies within as many
-    /// hexes of that rift; 0: never.
+    /// Defend the rifts (R8.3): an Eladrin army able to seal one (as many Ritualists as the
+    /// least demanding ritual on a rift asks) within this many hexes of an open rift draws
+    /// the Chaos armies within as many hexes of that rift; 0: never. At most 16.
     pub guard: u32,
 }
 
@@ -927,6 +928,7 @@ pub struct EladrinWeights {
     pub odds_samples: u32,
     /// Step back from a battle it attacked (R9.5's `retreat_below`) once fewer than this
     /// percent of its units stand, where `battle_odds` says it pays; 0: fight to the end.
+    /// At most 100.
     pub retreat: u32,
 }
 
