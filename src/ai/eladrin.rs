@@ -310,9 +310,12 @@ fn worth_activating(world: &mut World, army: &Army) -> Option<&'static str> {
     None
 }
 
-/// Activate the first army with something useful to do.
+/// Activate the first army with something useful to do; ritualists first while a marker
+/// blocks the portal (R8.3), at a ritual's weight: before a recruit spends the crystals that
+/// would push it back.
 pub fn activate(world: &mut World, legal: &[Action]) -> Option<Choice> {
     let w = super::weights(world).eladrin.clone();
+    let mut top: Option<Choice> = None;
     for a in legal {
         let Action::Activate { army } = a else {
             continue;
@@ -324,14 +327,21 @@ pub fn activate(world: &mut World, legal: &[Action]) -> Option<Choice> {
             continue;
         };
         if let Some(why) = worth_activating(world, &am) {
-            return Some(Choice {
-                score: w.explore.min(w.defend),
-                action: a.clone(),
-                why,
-            });
+            let score = if why == "ritual" {
+                w.ritual
+            } else {
+                w.explore.min(w.defend)
+            };
+            if top.as_ref().is_none_or(|t| score > t.score) {
+                top = Some(Choice {
+                    score,
+                    action: a.clone(),
+                    why,
+                });
+            }
         }
     }
-    None
+    top
 }
 
 /// A ritual: pushing back corruption while the track holds markers, sealing a rift always.
@@ -457,12 +467,38 @@ pub fn defend(world: &mut World, legal: &[Action]) -> Option<Choice> {
     })
 }
 
-/// Useful card actions: healing the wounded, foraging while food runs short.
+/// Useful card actions: pushing back a marker that blocks the portal (R8.3, at a ritual's
+/// weight: an arcanist's ward where no psara is at hand for Purify), healing the wounded,
+/// foraging while food runs short.
 pub fn card(world: &mut World, legal: &[Action]) -> Option<Choice> {
     let me = active(world)?;
     let db = world.content();
     let wounded = me.units.iter().any(|u| u.wounds > 0);
     let hungry = food_short(world);
+    let blocked = world.resource::<Portal>().corruption > 0;
+    let ritual = super::weights(world).eladrin.ritual;
+    let ward = legal.iter().find(|a| {
+        let Action::UseCard { unit, action } = a else {
+            return false;
+        };
+        me.units
+            .iter()
+            .find(|x| x.id == *unit)
+            .and_then(|u| db.unit(&u.kind))
+            .and_then(|t| t.actions.iter().find(|c| &c.id == action))
+            .is_some_and(|c| {
+                c.effects
+                    .iter()
+                    .any(|e| matches!(e, crate::content::Effect::PushBackCorruption(_)))
+            })
+    });
+    if blocked && let Some(a) = ward {
+        return Some(Choice {
+            score: ritual,
+            action: a.clone(),
+            why: "ward",
+        });
+    }
     legal.iter().find_map(|a| {
         let Action::UseCard { unit, action } = a else {
             return None;

@@ -191,6 +191,39 @@ fn the_eladrins_close_a_rift_about_to_corrupt_the_portals_last_cell() {
     assert_eq!(s.w().resource::<Portal>().corruption, track - 2);
 }
 
+/// R8.3: a marker on the power track blocks every crystal until it is pushed back. Arcanists
+/// holding a crystal but no psara (so no Purify ritual) ward it off with their own card
+/// (`units.ron`: ward), and the outpost does not first spend that crystal on a recruit.
+/// Measured before: on `standard` the Eladrins recruited a golem with the crystals, passed,
+/// and sat blocked for five cycles (power 7 of 8) until the track filled.
+#[test]
+fn the_eladrins_ward_off_a_marker_blocking_the_portal() {
+    let mut s = Builder::new(5)
+        .outpost(
+            "Home",
+            (0, 0),
+            "camp",
+            st(&[(Res::Crystal, 2), (Res::Stone, 6), (Res::Food, 6)]),
+            &[],
+        )
+        .army(Camp::Eladrins, (0, 0), &["arcanist", "warden"])
+        .army(Camp::Chaos, (2, 0), &["husk", "imp"])
+        .build();
+    s.w().resource_mut::<Portal>().corruption = 1;
+    s.run("R9");
+    let id = s.army_id((0, 0), Camp::Eladrins);
+    let (_, c) = ai::decide(s.w());
+    assert_eq!(c.action, Action::Activate { army: id }, "{c:?}");
+    s.submit(c.action).expect("activate");
+    let (_, c) = ai::decide(s.w());
+    assert!(
+        matches!(&c.action, Action::UseCard { action, .. } if action == "ward"),
+        "{c:?}"
+    );
+    s.submit(c.action).expect("ward");
+    assert_eq!(s.w().resource::<Portal>().corruption, 0);
+}
+
 #[test]
 fn the_eladrins_build_what_the_portal_lacks() {
     let mut s = Builder::new(4)
