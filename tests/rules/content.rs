@@ -284,10 +284,17 @@ fn a_level_tweak_adds_armies_and_stock_only_on_its_difficulty() {
 #[test]
 fn a_tweak_for_an_unknown_difficulty_or_with_a_wrong_unit_is_reported_at_its_line() {
     let ps = with_file("first_light.ron", |t| {
+        // First Light tweaks every difficulty: the ranger goes into its easy's own tweak (a
+        // second "easy" key would be the one the map keeps, and hide the first).
+        assert!(t.contains("\"easy\": ("), "First Light tweaks easy");
         t.replacen(
             "difficulty_tweaks: {",
-            "difficulty_tweaks: {\n        \"nightmare\": (chaos_attempts: 2),\n        \
-             \"easy\": (armies: [(camp: Chaos, at: (2, 2), units: [\"ranger\"])]),",
+            "difficulty_tweaks: {\n        \"nightmare\": (chaos_attempts: 2),",
+            1,
+        )
+        .replacen(
+            "\"easy\": (",
+            "\"easy\": (\n            armies: [(camp: Chaos, at: (2, 2), units: [\"ranger\"])],",
             1,
         )
     });

@@ -3,6 +3,9 @@
 //! at cycle 17 by the last power cell; First Light seed 3, an Eladrin win at cycle 7) and an
 //! autosave of the standard game at cycle 9. Recorded with `chaos-outpost sim --record` and
 //! `--autosave`; the hashes below are what `chaos-outpost replay` printed for them then.
+//! First Light's normal has been re-tuned since (issue 18), so its replay plays the level as
+//! recorded through the mod beside it (`tests/golden/first_light_as_recorded`): these files
+//! guard the rules' code, not a level's balance.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,12 +26,18 @@ fn golden(name: &str) -> PathBuf {
 /// Replays `name` on a fresh game (as `chaos-outpost replay` does) and gives its final state
 /// hash as that command prints it.
 fn replay_hash(name: &str) -> String {
+    replay_hash_with(&[], name)
+}
+
+/// As `replay_hash`, with `mods` (folders under tests/golden) on.
+fn replay_hash_with(mods: &[&str], name: &str) -> String {
+    let mods: Vec<PathBuf> = mods.iter().map(|m| golden(m)).collect();
     let r = snapshot::read_replay(&golden(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert!(
         !r.cycle_hashes.is_empty(),
         "{name}: no cycle hashes to check"
     );
-    let h = chaos_outpost::cli::replay::replay_hash(&[], &golden(name))
+    let h = chaos_outpost::cli::replay::replay_hash(&mods, &golden(name))
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     format!("{h:016x}")
 }
@@ -38,9 +47,18 @@ fn a_replay_recorded_before_the_relayering_replays_to_its_hash() {
     // Every cycle's hash along the way is checked by `play_replay` too.
     assert_eq!(replay_hash("standard_seed5.replay.ron"), "dfe1cfcb05ed133d");
     assert_eq!(
-        replay_hash("first_light_seed3.replay.ron"),
+        replay_hash_with(&["first_light_as_recorded"], "first_light_seed3.replay.ron"),
         "530cab4fe7f9bd61"
     );
+}
+
+#[test]
+fn first_lights_golden_replay_is_refused_without_the_level_as_recorded() {
+    // The level's normal changed (issue 18): played on today's First Light the replay would
+    // not play the same way, so it is refused by its content hash, not replayed wrongly.
+    let e = chaos_outpost::cli::replay::replay_hash(&[], &golden("first_light_seed3.replay.ron"))
+        .expect_err("today's First Light is not the recorded one");
+    assert!(e.contains("recorded with other content"), "{e}");
 }
 
 #[test]
