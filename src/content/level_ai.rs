@@ -6,7 +6,8 @@
 //! (`ai: (chaos: (corrupt: 150), eladrin: (sally_radius: 4))`, a chapter's weight in
 //! `chapters: {"clans": {"pillage": 150}}`), the way a Wesnoth scenario sets its AI's
 //! aggression without touching the others. The merge happens once, at load; the AI reads the
-//! result through `ContentDb::ai_for`.
+//! result through `ContentDb::ai_for`. A mod's `ai.ron` patch is merged the same way, over the
+//! settings before it (`merge::patch_ai`).
 
 use std::sync::Arc;
 
@@ -85,16 +86,19 @@ fn apply(base: &Value, leaves: &[&Leaf]) -> Result<AiWeights, ron::Error> {
     v.into_rust::<AiWeights>()
 }
 
-/// `base` with the level's `ai` fields (`raw`, as written) over it; the problems name the file,
-/// the line and the field (`ai.eladrin.sally_radius`) of each field that does not fit.
+/// `base` with the fields `raw` (as written under `root`: a level's `ai`, or a mod's `ai.ron`
+/// `patch`) over it; the problems name the file, the line and the field
+/// (`ai.eladrin.sally_radius`, `patch.search.margin`) of each field that does not fit.
 pub(super) fn merged(
     base: &AiWeights,
     raw: &str,
     file: &str,
     text: &str,
+    root: &str,
 ) -> Result<AiWeights, Vec<Problem>> {
+    let anchor = format!("{root}:");
     let problem = |anchors: &[&str], field: String, message: String| {
-        let mut all = vec!["ai:"];
+        let mut all = vec![anchor.as_str()];
         all.extend_from_slice(anchors);
         let (line, col) = locate(text, &all);
         Problem {
@@ -110,9 +114,9 @@ pub(super) fn merged(
     let patch: Value = ron::from_str(raw).map_err(|e| {
         vec![problem(
             &[],
-            "ai".into(),
+            root.into(),
             format!(
-                "{} (write it as `ai: (eladrin: (sally_radius: 4))`)",
+                "{} (write it as `{root}: (eladrin: (sally_radius: 4))`)",
                 e.code
             ),
         )]
@@ -120,10 +124,11 @@ pub(super) fn merged(
     if !matches!(patch, Value::Map(_)) {
         return Err(vec![problem(
             &[],
-            "ai".into(),
-            "write the level's AI settings as `ai: (field: value, …)`, the fields of ai.ron \
-             (docs/schema.md)"
-                .into(),
+            root.into(),
+            format!(
+                "write the AI settings as `{root}: (field: value, …)`, the fields of ai.ron \
+                 (docs/schema.md)"
+            ),
         )]);
     }
     let base_value: Value = ron::to_string(base)
@@ -132,7 +137,7 @@ pub(super) fn merged(
         .ok_or_else(|| {
             vec![problem(
                 &[],
-                "ai".into(),
+                root.into(),
                 "ai.ron can't be read back".into(),
             )]
         })?;
@@ -141,9 +146,9 @@ pub(super) fn merged(
     if found.len() > MAX_FIELDS {
         return Err(vec![problem(
             &[],
-            "ai".into(),
+            root.into(),
             format!(
-                "{} fields: a level sets at most {MAX_FIELDS} AI fields",
+                "{} fields: at most {MAX_FIELDS} AI fields are set at once",
                 found.len()
             ),
         )]);
@@ -159,15 +164,15 @@ pub(super) fn merged(
                     let anchors: Vec<&str> = l.path.iter().map(String::as_str).collect();
                     out.push(problem(
                         &anchors,
-                        format!("ai.{}", l.path.join(".")),
-                        format!("{e} (a level's `ai` takes the fields of ai.ron, docs/schema.md)"),
+                        format!("{root}.{}", l.path.join(".")),
+                        format!("{e} (`{root}` takes the fields of ai.ron, docs/schema.md)"),
                     ));
                 }
             }
             if out.is_empty() {
                 out.push(problem(
                     &[],
-                    "ai".into(),
+                    root.into(),
                     "these AI fields don't fit together: check each against docs/schema.md".into(),
                 ));
             }
@@ -202,7 +207,7 @@ impl ContentDb {
         self.level_ai.clear();
         for (id, l) in &self.levels {
             if let Some(raw) = &l.ai
-                && let Ok(w) = merged(&self.set.ai, raw.get_ron(), "", "")
+                && let Ok(w) = merged(&self.set.ai, raw.get_ron(), "", "", "ai")
             {
                 self.level_ai.insert(id.clone(), Arc::new(w));
             }

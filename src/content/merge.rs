@@ -4,7 +4,8 @@
 //! a mod file `( add: [...], patch: {"id": (field: value, …)}, remove: ["id"] )`. A single-value
 //! file (`rules.ron`, `portal.ron`, `ai.ron`) is either the whole value or `( patch: (field: …) )`.
 //! Removes apply first, then adds, then patches, so a mod can replace an entry by removing and
-//! adding it. A patch replaces the fields it names, whole (a patched `cost` is the new cost).
+//! adding it. A patch replaces the fields it names, whole (a patched `cost` is the new cost),
+//! but for `ai.ron`'s, merged at any depth as a level's own `ai` is (`patch_ai`).
 //! Every problem names the file, line and column of the entry or field at fault.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -314,16 +315,8 @@ impl Build {
             "exploration.ron" => list(&mut s.exploration, cat, &f, mod_id, o),
             "rituals.ron" => list(&mut s.rituals, cat, &f, mod_id, o),
             "difficulty.ron" => list(&mut s.difficulties, cat, &f, mod_id, o),
-            "ai.ron" => {
-                let before = s.ai.chapters.clone();
-                let ps = single(&mut s.ai, &f);
-                // Each chapter's weights are its own: a patch naming some chapters keeps the
-                // weights of the others (two chapters' mods don't undo each other).
-                for (chapter, weights) in before {
-                    s.ai.chapters.entry(chapter).or_insert(weights);
-                }
-                ps
-            }
+            "ai.ron" if is_mod_form(&f.text) => patch_ai(&mut s.ai, &f),
+            "ai.ron" => single(&mut s.ai, &f),
             "tracks.ron" => list(&mut s.tracks, cat, &f, mod_id, o),
             "campaigns.ron" => list(&mut s.campaigns, cat, &f, mod_id, o),
             "portal.ron" => {
@@ -506,6 +499,39 @@ impl Build {
             }
         }
     }
+}
+
+/// Applies a mod's `ai.ron`, `( patch: (field: …) )`, field by field at any depth, as a level's
+/// own `ai` is (`level_ai`): the AI's settings are nested tables, so a patch of
+/// `search: (budgets: {"hard": (chaos: 400)})` keeps the search's margins, its evaluation and
+/// normal's budget, and one chapter's weight keeps that chapter's others (two chapters' mods
+/// don't undo each other). Other single-value files replace the fields they name whole.
+fn patch_ai(ai: &mut AiWeights, f: &SourceFile) -> Vec<Problem> {
+    let form = match mod_form(f, &f.path) {
+        Ok(form) => form,
+        Err(p) => return vec![p],
+    };
+    let mut out = Vec::new();
+    for e in [&form.add, &form.remove].into_iter().flatten() {
+        out.push(problem_at(
+            f,
+            e.key_at,
+            e.key.to_string(),
+            format!(
+                "this file holds one value, not a list: only `patch: (field: value)` fits, \
+                 not `{}`",
+                e.key
+            ),
+        ));
+    }
+    if let Some(p) = &form.patch {
+        match super::level_ai::merged(ai, p.value, &f.path, &f.text, "patch") {
+            Ok(w) if out.is_empty() => *ai = w,
+            Ok(_) => {}
+            Err(ps) => out.extend(ps),
+        }
+    }
+    out
 }
 
 /// Applies a file to a single value: the whole value, or `( patch: (field: …) )`.

@@ -521,7 +521,7 @@ fn level_ai(db: &ContentDb, l: &Level, r: &mut Report) {
     let Some(raw) = &l.ai else {
         return;
     };
-    match super::level_ai::merged(&db.set.ai, raw.get_ron(), r.file, r.text) {
+    match super::level_ai::merged(&db.set.ai, raw.get_ron(), r.file, r.text, "ai") {
         Ok(w) => {
             search_bounds(db, &w.search, &["ai"], r);
             weight_bounds(&w, &["ai"], r);

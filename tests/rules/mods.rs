@@ -451,6 +451,60 @@ fn two_chapters_ai_weights_patches_keep_each_others_weights() {
     assert_eq!((w("alpha"), w("beta")), (Some(3), Some(7)));
 }
 
+/// A mod's `ai.ron` patch is merged field by field at any depth, as a level's `ai` is: setting
+/// hard's search budget keeps the search's margins, its evaluation and normal's budget (the
+/// patch replaced the whole `search` with the defaults before, so docs/modding.md's own
+/// example reset them), and one chapter weight keeps that chapter's others. A field that does
+/// not fit is refused at its line, named by its path.
+#[test]
+fn an_ai_patch_sets_only_the_fields_it_names_at_any_depth() {
+    let dir = tempdir("ai-deep");
+    write(
+        &dir,
+        "mod.ron",
+        r#"(id: "deep", name: "Deep", version: "1.0.0")"#,
+    );
+    write(
+        &dir,
+        "content/ai.ron",
+        r#"(patch: (search: (budgets: {"hard": (chaos: 200)}), chapters: {"clans": {"pillage": 7}}))"#,
+    );
+    let (db, report) = load(std::slice::from_ref(&dir));
+    assert_eq!(report.errors(), 0, "{}", report.text());
+    let base = common_base();
+    let (s, b) = (&db.set.ai.search, &base.set.ai.search);
+    assert_eq!(s.budgets["hard"].chaos, 200);
+    assert_ne!(b.budgets["hard"].chaos, 200, "the patch changes something");
+    assert_eq!(s.budgets["normal"], b.budgets["normal"]);
+    assert_eq!(s.margins, b.margins);
+    assert_eq!(s.eval, b.eval);
+    assert_eq!(
+        (s.foresight, s.turns, s.margin),
+        (b.foresight, b.turns, b.margin)
+    );
+    assert_eq!(db.set.ai.chaos.corrupt, base.set.ai.chaos.corrupt);
+    let (clans, base_clans) = (&db.set.ai.chapters["clans"], &base.set.ai.chapters["clans"]);
+    assert_eq!(clans["pillage"], 7);
+    assert_eq!(clans["invade"], base_clans["invade"]);
+    assert_eq!(
+        db.set.ai.chapters["dragoness"],
+        base.set.ai.chapters["dragoness"]
+    );
+    write(
+        &dir,
+        "content/ai.ron",
+        "(\n    patch: (\n        search: (margins: {\"hard\": (chaos: \"x\")}),\n    ),\n)",
+    );
+    let (_, report) = load(std::slice::from_ref(&dir));
+    let _ = std::fs::remove_dir_all(&dir);
+    let p = report.mods[0]
+        .problems
+        .iter()
+        .find(|p| p.field == "patch.search.margins.hard.chaos")
+        .unwrap_or_else(|| panic!("{}", report.text()));
+    assert_eq!((p.line, p.file.ends_with("ai.ron")), (3, true), "{p:?}");
+}
+
 /// A level opened from a file (`play --level my.ron`) survives the window rebuilding its
 /// content (the mods loaded at start, a base file edited): the file is read again, an edit to
 /// it applies, and a broken edit keeps the last good level with the problem reported. Without
