@@ -501,29 +501,39 @@ impl Build {
     }
 }
 
+/// A single-value file's mod form, with a problem for each `add` or `remove` in it (only
+/// `patch` fits a file that holds one value).
+fn single_form(f: &SourceFile) -> Result<(ModForm<'_>, Vec<Problem>), Problem> {
+    let form = mod_form(f, &f.path)?;
+    let out = [&form.add, &form.remove]
+        .into_iter()
+        .flatten()
+        .map(|e| {
+            problem_at(
+                f,
+                e.key_at,
+                e.key.to_string(),
+                format!(
+                    "this file holds one value, not a list: only `patch: (field: value)` fits, \
+                     not `{}`",
+                    e.key
+                ),
+            )
+        })
+        .collect();
+    Ok((form, out))
+}
+
 /// Applies a mod's `ai.ron`, `( patch: (field: …) )`, field by field at any depth, as a level's
 /// own `ai` is (`level_ai`): the AI's settings are nested tables, so a patch of
 /// `search: (budgets: {"hard": (chaos: 400)})` keeps the search's margins, its evaluation and
 /// normal's budget, and one chapter's weight keeps that chapter's others (two chapters' mods
 /// don't undo each other). Other single-value files replace the fields they name whole.
 fn patch_ai(ai: &mut AiWeights, f: &SourceFile) -> Vec<Problem> {
-    let form = match mod_form(f, &f.path) {
-        Ok(form) => form,
+    let (form, mut out) = match single_form(f) {
+        Ok(x) => x,
         Err(p) => return vec![p],
     };
-    let mut out = Vec::new();
-    for e in [&form.add, &form.remove].into_iter().flatten() {
-        out.push(problem_at(
-            f,
-            e.key_at,
-            e.key.to_string(),
-            format!(
-                "this file holds one value, not a list: only `patch: (field: value)` fits, \
-                 not `{}`",
-                e.key
-            ),
-        ));
-    }
     if let Some(p) = &form.patch {
         match super::level_ai::merged(ai, p.value, &f.path, &f.text, "patch") {
             Ok(w) if out.is_empty() => *ai = w,
@@ -545,23 +555,10 @@ fn single<T: Serialize + DeserializeOwned>(value: &mut T, f: &SourceFile) -> Vec
             Err(p) => vec![p],
         };
     }
-    let form = match mod_form(f, &f.path) {
-        Ok(form) => form,
+    let (form, mut out) = match single_form(f) {
+        Ok(x) => x,
         Err(p) => return vec![p],
     };
-    let mut out = Vec::new();
-    for e in [&form.add, &form.remove].into_iter().flatten() {
-        out.push(problem_at(
-            f,
-            e.key_at,
-            e.key.to_string(),
-            format!(
-                "this file holds one value, not a list: only `patch: (field: value)` fits, \
-                 not `{}`",
-                e.key
-            ),
-        ));
-    }
     if let Some(p) = &form.patch {
         match entries(&f.text, p.value_at) {
             Ok((fields, _)) if f.text[p.value_at..].starts_with('(') => {
