@@ -129,10 +129,11 @@ fn upkeep(world: &mut World, legal: &[Action]) -> Choice {
     }
 }
 
-/// What the portal still needs beyond what its outpost can pay now.
-pub fn portal_shortfall(world: &mut World) -> Stock {
+/// What the portal still needs: the cells not built yet (R8.1) and the crystals up to its star
+/// (R8.2).
+pub fn portal_need(world: &World) -> Stock {
     let db = world.content();
-    let p = world.resource::<Portal>().clone();
+    let p = world.resource::<Portal>();
     let mut need = Stock::default();
     for (i, arch) in db.portal().arches.iter().enumerate() {
         for cost in arch
@@ -143,6 +144,13 @@ pub fn portal_shortfall(world: &mut World) -> Stock {
         }
     }
     need.add(Res::Crystal, db.portal().star.saturating_sub(p.power));
+    need
+}
+
+/// What the portal still needs beyond what its outpost can pay now.
+pub fn portal_shortfall(world: &mut World) -> Stock {
+    let need = portal_need(world);
+    let p = world.resource::<Portal>().clone();
     let have = world
         .outpost_by_id(p.outpost)
         .map(|o| available(world, &outpost_purse(world, o)))

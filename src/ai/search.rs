@@ -427,7 +427,7 @@ fn playout(
             let c = w.resource::<Cycle>();
             c.number != cycle || c.step != step || (!upkeep && crate::rules::step_over(w))
         };
-        let score_of = |w: &mut World| score_ending(w, settings.foresight);
+        let score_of = |w: &mut World| score_ending(w, settings.foresight, by);
         let play = |w: &mut World, who: Camp, action: Action| -> Option<Option<i64>> {
             submit(w, who, action).ok()?;
             Some(ended(w).then(|| score_of(w)))
@@ -476,16 +476,23 @@ fn playout(
     })
 }
 
-/// The score, from Chaos' side, of the position a playout ends on: `evaluate`, after the next
-/// upkeep's feeding (R5.3–R5.5: no dice) is played on this world when `foresight` is on and a
-/// main phase is under way, so that an army grown past what its zone can feed shows its
-/// famine tokens and the units they kill. It changes the world: the search calls it on its
-/// copy, which the next playout restores.
-pub fn score_ending(world: &mut World, foresight: bool) -> i64 {
+/// The score, from Chaos' side, of the position a playout ends on as `by`'s search sees it:
+/// `evaluate`, after the next upkeep's feeding (R5.3–R5.5: no dice) is played on this world
+/// when `foresight` is on and a main phase is under way, so that an army grown past what its
+/// zone can feed shows its famine tokens and the units they kill; and the upkeep the Eladrin
+/// units will take from the portal each cycle, at `by`'s weight (`eval.drain`). It changes the
+/// world: the search calls it on its copy, which the next playout restores.
+pub fn score_ending(world: &mut World, foresight: bool, by: Camp) -> i64 {
     if foresight && matches!(world.step_kind(), StepKind::Turns) {
         crate::rules::upkeep::maintenance::feed_now(world);
     }
-    evaluate(world)
+    let weight = super::weights(world).search.eval.drain.of(by) as i64;
+    let drained = if weight == 0 {
+        0
+    } else {
+        drain(world) * weight
+    };
+    evaluate(world) + drained
 }
 
 /// The position's score from Chaos' side (`ai.ron: search.eval`).
@@ -562,6 +569,28 @@ pub fn evaluate(world: &mut World) -> i64 {
     score += p.corruption as i64 * e.marker;
     // The chapters' parts of the position (their `ScorerAppExt::add_chapter_eval` terms).
     score + super::chapter_eval(world)
+}
+
+/// The points of upkeep the Eladrin units pay each cycle (R5.2) in resources the portal still
+/// needs (R8), each resource up to that need: what they take from the portal every cycle.
+pub fn drain(world: &mut World) -> i64 {
+    let db = world.content();
+    let need = super::eladrin::portal_need(world);
+    if need.total() == 0 {
+        return 0;
+    }
+    let mut eaten = crate::content::Stock::default();
+    for a in world.query::<&Army>().iter(world) {
+        if a.camp != Camp::Eladrins {
+            continue;
+        }
+        for u in &a.units {
+            if let Some(t) = db.unit(&u.kind) {
+                eaten.add_all(&t.upkeep);
+            }
+        }
+    }
+    eaten.iter().map(|(r, n)| n.min(need.get(r)) as i64).sum()
 }
 
 /// A 64-bit mix of two numbers (splitmix64's finaliser), for the playouts' seeds.

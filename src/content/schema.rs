@@ -1107,6 +1107,11 @@ pub struct EvalWeights {
     pub reach: u32,
     /// Each open rift (for Chaos: one corruption attempt per rift each upkeep, R6.1).
     pub rift: i64,
+    /// Each point of upkeep the Eladrin units pay each cycle (R5.2) in a resource the portal
+    /// still needs, up to what it needs (for Chaos: a golem eats the crystals that would
+    /// power the portal, R8.2), as each camp's search weighs it: the one term not shared, as
+    /// what the Eladrins plan to spend is theirs to count.
+    pub drain: PerCamp,
     /// A game won.
     pub win: i64,
 }
@@ -1131,6 +1136,10 @@ impl Default for EvalWeights {
             approach: 30,
             reach: 6,
             rift: 0,
+            drain: PerCamp {
+                chaos: 0,
+                eladrin: 1000,
+            },
             win: 100_000,
         }
     }

@@ -585,8 +585,12 @@ fn foresight_scores_the_famine_the_next_feeding_brings() {
     let weights = base().set.ai.search.eval;
     let mut s = scenario(1);
     let now = evaluate(s.w());
-    assert_eq!(score_ending(s.w(), false), now, "without foresight");
-    let ahead = score_ending(s.w(), true);
+    assert_eq!(
+        score_ending(s.w(), false, Camp::Chaos),
+        now,
+        "without foresight"
+    );
+    let ahead = score_ending(s.w(), true, Camp::Chaos);
     let army = s.army_at((0, 0), Camp::Eladrins).expect("army");
     assert_eq!(army.famine, 1, "R5.4: one food short, one token");
     // Chaos' side: the token, and a hit point off each of the 4 rangers; the food eaten.
@@ -598,7 +602,7 @@ fn foresight_scores_the_famine_the_next_feeding_brings() {
     let mut fed = scenario(2);
     let now = evaluate(fed.w());
     assert_eq!(
-        score_ending(fed.w(), true) - now,
+        score_ending(fed.w(), true, Camp::Chaos) - now,
         2 * weights.stock,
         "fed: only the food eaten"
     );
@@ -633,4 +637,96 @@ fn first_lights_chaos_marches_on_dawnwatch_so_most_easy_games_have_a_battle() {
         plain <= 2,
         "{plain} of 8 games with a battle without the level's AI fields"
     );
+}
+
+/// The searching Eladrins count what their units' upkeep takes from the portal each cycle
+/// (`eval.drain`): a golem eats a crystal every upkeep (R5.2) that the power track still needs
+/// (R8.2). Chaos' search does not count it (its weight is 0); each resource counts up to what
+/// the portal still needs, and nothing once the track is full.
+#[test]
+fn the_eladrins_search_counts_the_crystals_their_golems_will_eat() {
+    use chaos_outpost::ai::search::{drain, evaluate, score_ending};
+    use chaos_outpost::content::Res;
+    use chaos_outpost::rules::Portal;
+    let mut s = Builder::new(3)
+        .outpost("Dawn", (0, 0), "camp", st(&[(Res::Food, 9)]), &[])
+        .army(Camp::Eladrins, (0, 0), &["golem", "golem", "warden"])
+        .build();
+    s.at("R9");
+    let weights = base().set.ai.search.eval.drain;
+    assert!(weights.eladrin > 0, "the Eladrins count it");
+    assert_eq!(drain(s.w()), 2, "two golems, a crystal each (R5.2)");
+    let now = evaluate(s.w());
+    assert_eq!(
+        score_ending(s.w(), false, Camp::Chaos),
+        now + 2 * weights.chaos as i64
+    );
+    assert_eq!(
+        score_ending(s.w(), false, Camp::Eladrins),
+        now + 2 * weights.eladrin as i64,
+        "from Chaos' side: the Eladrins see their score lowered"
+    );
+    // Every cell built and one crystal short of the star: one crystal of the two counts.
+    let db = base();
+    let (cells, star) = (
+        db.portal()
+            .arches
+            .iter()
+            .map(|a| a.len() as u32)
+            .collect::<Vec<_>>(),
+        db.portal().star,
+    );
+    {
+        let mut p = s.w().resource_mut::<Portal>();
+        p.built = cells;
+        p.power = star - 1;
+    }
+    assert_eq!(drain(s.w()), 1, "up to what the track still needs");
+    s.w().resource_mut::<Portal>().power = star;
+    assert_eq!(drain(s.w()), 0, "the track full: nothing is drained");
+}
+
+/// Issue 18, measured: the searching Eladrins lost most of their games on `standard` by
+/// recruiting golems at a threatened outpost (the strongest defender their candidates know),
+/// which then ate every crystal the mine dug (R5.2), so the power track stalled (R8.2). With
+/// the drain counted they keep the crystals; without it (weight 0) they recruit the golem, as
+/// their candidates do.
+#[test]
+fn the_searching_eladrins_keep_their_crystals_from_a_golem() {
+    use chaos_outpost::ai::search::Brain;
+    use chaos_outpost::content::Res;
+    use chaos_outpost::rules::Action;
+    let scenario = |weight: u32| {
+        let mut s = Builder::new(5)
+            .with(|set| set.ai.search.eval.drain.eladrin = weight)
+            .outpost(
+                "Home",
+                (0, 0),
+                "camp",
+                st(&[(Res::Crystal, 2), (Res::Stone, 4), (Res::Food, 6)]),
+                &[],
+            )
+            .army(Camp::Eladrins, (0, 0), &["warden", "warden"])
+            .army(Camp::Chaos, (3, 0), &["husk"])
+            .build();
+        s.run("R9");
+        s.w().insert_resource(Brains {
+            chaos: Brain::Heuristic,
+            eladrin: Brain::Search {
+                nodes: 400,
+                margin: None,
+            },
+        });
+        s
+    };
+    let golem = |a: &Action| matches!(a, Action::Recruit { unit, .. } if unit == "golem");
+    let mut s = scenario(0);
+    let (_, c) = ai::decide(s.w());
+    assert!(golem(&c.action), "without the drain: {c:?}");
+    s.w().insert_resource(Brains::heuristic());
+    let (_, c) = ai::decide(s.w());
+    assert!(golem(&c.action), "the candidates alone: {c:?}");
+    let mut s = scenario(base().set.ai.search.eval.drain.eladrin);
+    let (_, c) = ai::decide(s.w());
+    assert!(!golem(&c.action), "with the drain: {c:?}");
 }
