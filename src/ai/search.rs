@@ -214,6 +214,7 @@ pub fn refine(
     let mut start = Start {
         snap: &snap,
         mark: None,
+        drained: drain(world),
     };
     for (i, p) in props.iter().enumerate() {
         let mut total = 0i64;
@@ -368,6 +369,8 @@ fn count(copies: u64, nodes: u64) {
 struct Start<'a> {
     snap: &'a Snapshot,
     mark: Option<snapshot::Restored>,
+    /// The Eladrins' `drain` there: a playout is charged only for the upkeep it adds.
+    drained: i64,
 }
 
 /// Plays `first` then both camps' candidates for up to `horizon` actions on a copy of
@@ -427,7 +430,8 @@ fn playout(
             let c = w.resource::<Cycle>();
             c.number != cycle || c.step != step || (!upkeep && crate::rules::step_over(w))
         };
-        let score_of = |w: &mut World| score_ending(w, settings.foresight, by);
+        let drained = start.drained;
+        let score_of = |w: &mut World| score_ending(w, settings.foresight, by, drained);
         let play = |w: &mut World, who: Camp, action: Action| -> Option<Option<i64>> {
             submit(w, who, action).ok()?;
             Some(ended(w).then(|| score_of(w)))
@@ -479,20 +483,23 @@ fn playout(
 /// The score, from Chaos' side, of the position a playout ends on as `by`'s search sees it:
 /// `evaluate`, after the next upkeep's feeding (R5.3–R5.5: no dice) is played on this world
 /// when `foresight` is on and a main phase is under way, so that an army grown past what its
-/// zone can feed shows its famine tokens and the units they kill; and the upkeep the Eladrin
-/// units will take from the portal each cycle, at `by`'s weight (`eval.drain`). It changes the
-/// world: the search calls it on its copy, which the next playout restores.
-pub fn score_ending(world: &mut World, foresight: bool, by: Camp) -> i64 {
+/// zone can feed shows its famine tokens and the units they kill; and, at `by`'s weight
+/// (`eval.drain`), the upkeep the Eladrin units will take from the portal each cycle beyond
+/// `drained`, the drain where the playouts started. Only what a playout adds counts: the golems
+/// already there would otherwise make losing one look like a gain. It changes the world: the
+/// search calls it on its copy, which the next playout restores.
+pub fn score_ending(world: &mut World, foresight: bool, by: Camp, drained: i64) -> i64 {
     if foresight && matches!(world.step_kind(), StepKind::Turns) {
         crate::rules::upkeep::maintenance::feed_now(world);
     }
+    let score = evaluate(world);
     let weight = super::weights(world).search.eval.drain.of(by) as i64;
-    let drained = if weight == 0 {
-        0
-    } else {
-        drain(world) * weight
-    };
-    evaluate(world) + drained
+    // Chaos' weight is 0: its scores, and their cost, stay as they were. A game over is
+    // scored by its winner alone.
+    if weight == 0 || world.resource::<Outcome>().winner.is_some() {
+        return score;
+    }
+    score.saturating_add((drain(world) - drained).max(0).saturating_mul(weight))
 }
 
 /// The position's score from Chaos' side (`ai.ron: search.eval`).

@@ -1043,7 +1043,8 @@ impl Default for SearchSettings {
 }
 
 /// A number per camp: a difficulty's search budgets (simulated actions per decision; 0: the
-/// candidates alone, without search), or the search's margins.
+/// candidates alone, without search), the search's margins, or an evaluation weight that each
+/// camp's search counts differently (`eval.drain`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct PerCamp {
@@ -1108,9 +1109,10 @@ pub struct EvalWeights {
     /// Each open rift (for Chaos: one corruption attempt per rift each upkeep, R6.1).
     pub rift: i64,
     /// Each point of upkeep the Eladrin units pay each cycle (R5.2) in a resource the portal
-    /// still needs, up to what it needs (for Chaos: a golem eats the crystals that would
-    /// power the portal, R8.2), as each camp's search weighs it: the one term not shared, as
-    /// what the Eladrins plan to spend is theirs to count.
+    /// still needs, up to what it needs, beyond what they paid where the playouts started (for
+    /// Chaos: a golem recruited eats the crystals that would power the portal, R8.2), as each
+    /// camp's search weighs it: the one term not shared, as what the Eladrins plan to spend is
+    /// theirs to count.
     pub drain: PerCamp,
     /// A game won.
     pub win: i64,

@@ -586,11 +586,11 @@ fn foresight_scores_the_famine_the_next_feeding_brings() {
     let mut s = scenario(1);
     let now = evaluate(s.w());
     assert_eq!(
-        score_ending(s.w(), false, Camp::Chaos),
+        score_ending(s.w(), false, Camp::Chaos, 0),
         now,
         "without foresight"
     );
-    let ahead = score_ending(s.w(), true, Camp::Chaos);
+    let ahead = score_ending(s.w(), true, Camp::Chaos, 0);
     let army = s.army_at((0, 0), Camp::Eladrins).expect("army");
     assert_eq!(army.famine, 1, "R5.4: one food short, one token");
     // Chaos' side: the token, and a hit point off each of the 4 rangers; the food eaten.
@@ -602,7 +602,7 @@ fn foresight_scores_the_famine_the_next_feeding_brings() {
     let mut fed = scenario(2);
     let now = evaluate(fed.w());
     assert_eq!(
-        score_ending(fed.w(), true, Camp::Chaos) - now,
+        score_ending(fed.w(), true, Camp::Chaos, 0) - now,
         2 * weights.stock,
         "fed: only the food eaten"
     );
@@ -641,8 +641,9 @@ fn first_lights_chaos_marches_on_dawnwatch_so_most_easy_games_have_a_battle() {
 
 /// The searching Eladrins count what their units' upkeep takes from the portal each cycle
 /// (`eval.drain`): a golem eats a crystal every upkeep (R5.2) that the power track still needs
-/// (R8.2). Chaos' search does not count it (its weight is 0); each resource counts up to what
-/// the portal still needs, and nothing once the track is full.
+/// (R8.2). Only what a playout adds to the drain where it started counts, so a golem lost is
+/// not a gain; Chaos' search does not count it (its weight is 0); each resource counts up to
+/// what the portal still needs, and nothing once the track is full.
 #[test]
 fn the_eladrins_search_counts_the_crystals_their_golems_will_eat() {
     use chaos_outpost::ai::search::{drain, evaluate, score_ending};
@@ -655,17 +656,27 @@ fn the_eladrins_search_counts_the_crystals_their_golems_will_eat() {
     s.at("R9");
     let weights = base().set.ai.search.eval.drain;
     assert!(weights.eladrin > 0, "the Eladrins count it");
+    assert_eq!(weights.chaos, 0, "Chaos plays on the board it sees");
     assert_eq!(drain(s.w()), 2, "two golems, a crystal each (R5.2)");
     let now = evaluate(s.w());
+    let eladrins = |s: &mut Scn, before: i64| score_ending(s.w(), false, Camp::Eladrins, before);
     assert_eq!(
-        score_ending(s.w(), false, Camp::Chaos),
-        now + 2 * weights.chaos as i64
+        score_ending(s.w(), false, Camp::Chaos, 0),
+        now,
+        "Chaos' view"
     );
     assert_eq!(
-        score_ending(s.w(), false, Camp::Eladrins),
+        eladrins(&mut s, 0),
         now + 2 * weights.eladrin as i64,
-        "from Chaos' side: the Eladrins see their score lowered"
+        "from Chaos' side: both golems recruited since, the Eladrins' score lowered"
     );
+    assert_eq!(eladrins(&mut s, 1), now + weights.eladrin as i64, "one");
+    assert_eq!(
+        eladrins(&mut s, 2),
+        now,
+        "both there already: nothing added"
+    );
+    assert_eq!(eladrins(&mut s, 3), now, "a golem lost is no gain");
     // Every cell built and one crystal short of the star: one crystal of the two counts.
     let db = base();
     let (cells, star) = (
@@ -684,6 +695,10 @@ fn the_eladrins_search_counts_the_crystals_their_golems_will_eat() {
     assert_eq!(drain(s.w()), 1, "up to what the track still needs");
     s.w().resource_mut::<Portal>().power = star;
     assert_eq!(drain(s.w()), 0, "the track full: nothing is drained");
+    // A game over is scored by its winner alone.
+    s.w().resource_mut::<Portal>().power = 0;
+    s.w().resource_mut::<Outcome>().winner = Some(Camp::Eladrins);
+    assert_eq!(eladrins(&mut s, 0), evaluate(s.w()), "won: no drain");
 }
 
 /// Issue 18, measured: the searching Eladrins lost most of their games on `standard` by
