@@ -150,9 +150,9 @@ pub fn portal_need(world: &World) -> Stock {
 /// What the portal still needs beyond what its outpost can pay now.
 pub fn portal_shortfall(world: &mut World) -> Stock {
     let need = portal_need(world);
-    let p = world.resource::<Portal>().clone();
+    let outpost = world.resource::<Portal>().outpost;
     let have = world
-        .outpost_by_id(p.outpost)
+        .outpost_by_id(outpost)
         .map(|o| available(world, &outpost_purse(world, o)))
         .unwrap_or_default();
     let mut short = Stock::default();
