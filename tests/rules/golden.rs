@@ -212,3 +212,21 @@ fn a_save_under_rules_1_plays_on_under_rules_1() {
     let text = ron::ser::to_string(&s).expect("ron");
     assert!(!text.contains("rules:"), "version 1 is written as no field");
 }
+
+/// The three chapter levels, recorded under rules version 2 with `chaos-outpost sim --level L
+/// --seed 5 --cycles 60 --record FILE` before version 3 changed M1, C14 and C17; the hashes
+/// are what `chaos-outpost replay` printed then. Wyvern Wardens' seats pass with actions open
+/// in it, and the clans' calls ask a clan twice: version 2 must go on playing them so.
+#[test]
+fn chapter_replays_recorded_under_rules_2_replay_to_their_hashes() {
+    chaos_outpost::chapters::install_all();
+    for (name, hash) in [
+        ("mercenaries_seed5.rules2.replay.ron", "c9b6117d6307d104"),
+        ("clans_seed5.rules2.replay.ron", "2144d1a5271e289a"),
+        ("dragoness_seed5.rules2.replay.ron", "114d3fedbcaaf863"),
+    ] {
+        let r = snapshot::read_replay(&golden(name)).expect("reads");
+        assert_eq!(r.rules, Rules(2), "{name}");
+        assert_eq!(replay_hash(name), hash, "{name}");
+    }
+}
