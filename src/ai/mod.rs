@@ -102,7 +102,12 @@ fn decide_as(world: &mut World, by: Camp) -> (Camp, Choice) {
         why: "nothing better",
     };
     let core = match (by, world.step_kind()) {
-        (_, StepKind::Round { .. }) => fallback(Action::Pass),
+        // A chapter may forbid passing while its participant can act (M1): then the first of
+        // its legal actions, so the AI never submits a refused pass.
+        (_, StepKind::Round { .. }) => match legal.first() {
+            Some(first) if !legal.contains(&Action::Pass) => fallback(first.clone()),
+            _ => fallback(Action::Pass),
+        },
         (Camp::Chaos, StepKind::Decision { .. }) => fallback(Action::Done),
         (Camp::Chaos, _) => chaos::choose(world, &legal),
         (Camp::Eladrins, _) => eladrin::choose(world, &legal),

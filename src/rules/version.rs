@@ -7,13 +7,14 @@
 //!
 //! | version | what changed |
 //! |---|---|
-//! | 1 | the game as first built (issue 15 and before) |
+//! | 1 | the game as first built |
 //! | 2 | R9.4 a joining unit keeps its points less one; R5.4 famine lowers the roll, not a hit number clamped at 6; R8.3 the portal step waits while a marker blocks power, so its reason is seen |
+//! | 3 | chapter rules: M1 a seat of Wyvern Wardens passes only when it can do nothing else; C14 a call to battle goes once round the table, one figure per clan; C17 the side that wins a battle takes the province's reward, whoever pillaged (each chapter asks `Rules::at_least(3)` in its own folder) |
 
 use serde::{Deserialize, Serialize};
 
 /// The rules this build starts new games under.
-pub const RULES_VERSION: u32 = 2;
+pub const RULES_VERSION: u32 = 3;
 /// The oldest rules this build still plays.
 pub const OLDEST_RULES: u32 = 1;
 
@@ -42,6 +43,12 @@ impl Rules {
     /// crystals could go in, so a try is refused with the rule's reason. Version 1 closed it.
     pub fn blocked_portal_waits(self) -> bool {
         self.0 >= 2
+    }
+
+    /// Whether these rules are version `v` or later. A chapter asks it for its own changes,
+    /// behind a question named in its own folder, since the core names no chapter.
+    pub fn at_least(self, v: u32) -> bool {
+        self.0 >= v
     }
 }
 

@@ -1146,3 +1146,160 @@ fn the_clans_eval_forgets_a_clan_that_declined_the_call() {
         "Ana's warrior no longer counts against Chaos"
     );
 }
+
+fn rules(s: &mut Scn, v: u32) {
+    s.w()
+        .resource_mut::<chaos_outpost::rules::GameSetup>()
+        .rules = chaos_outpost::rules::version::Rules(v);
+}
+
+/// Riftheart has no villages (C15): Ana pillages it; Chaos has two warriors next door.
+fn call_on_riftheart() -> Scn {
+    let mut s = two();
+    rage(&mut s, ANA, 1);
+    put(&mut s, ANA, Fig::Warrior, prov("riftheart"));
+    put(&mut s, CHAOS, Fig::Warrior, prov("ashen_marches"));
+    put(&mut s, CHAOS, Fig::Warrior, prov("ashen_marches"));
+    s
+}
+
+#[test]
+fn c14_one_figure_per_clan_once_round_the_table() {
+    // "Each player (you included) may move ONE of its figures": once round, from the
+    // pillager's left to the pillager, even into a province without villages.
+    let mut s = call_on_riftheart();
+    s.submit(pillage("riftheart")).expect("Ana pillages");
+    assert_eq!(
+        turn(&mut s),
+        CHAOS,
+        "Bo has no one to bring and is not asked"
+    );
+    s.submit_as(Camp::Chaos, join(Fig::Warrior, "ashen_marches"))
+        .expect("Chaos brings one warrior");
+    // Ana, the last asked, has nobody next door: the round of the table is over.
+    let c = st(&mut s);
+    let call = c.call.clone().expect("the battle");
+    assert_eq!(call.stage, Stage::Cards, "Chaos is not asked a second time");
+    assert_eq!(
+        c.at(&prov("riftheart")).count(),
+        2,
+        "Ana's warrior and one of Chaos'"
+    );
+    assert_eq!(
+        c.at(&prov("ashen_marches")).count(),
+        1,
+        "Chaos' second warrior stays home"
+    );
+}
+
+#[test]
+fn c14_under_rules_2_a_clan_was_asked_until_everyone_said_no() {
+    // The old reading, kept for replays and saves made under it.
+    let mut s = call_on_riftheart();
+    rules(&mut s, 2);
+    s.submit(pillage("riftheart")).expect("Ana pillages");
+    s.submit_as(Camp::Chaos, join(Fig::Warrior, "ashen_marches"))
+        .expect("one");
+    assert_eq!(turn(&mut s), CHAOS, "asked again");
+    s.submit_as(Camp::Chaos, join(Fig::Warrior, "ashen_marches"))
+        .expect("two");
+    assert_eq!(st(&mut s).at(&prov("riftheart")).count(), 3);
+}
+
+#[test]
+fn c17_the_winner_takes_the_reward_even_when_it_defends() {
+    // Chaos holds Stonecrest (Glory 3) with its leader; Ana's warrior pillages and loses.
+    let defend = |v: u32| {
+        let mut s = two();
+        rules(&mut s, v);
+        rage(&mut s, ANA, 1);
+        put(&mut s, ANA, Fig::Warrior, prov("stonecrest"));
+        put(&mut s, CHAOS, Fig::Leader, prov("stonecrest"));
+        let attempts = s.w().resource::<Modifiers>().pending_attempts;
+        s.submit(pillage("stonecrest")).expect("Ana pillages");
+        s.submit_as(Camp::Chaos, play(None)).expect("Chaos");
+        s.submit(play(None)).expect("Ana");
+        let c = st(&mut s);
+        assert!(c.call.is_none());
+        assert_eq!(c.sheets[&ANA].valhalla, [Fig::Warrior], "the pillager lost");
+        let added = s.w().resource::<Modifiers>().pending_attempts - attempts;
+        (s, c, added)
+    };
+    let (mut s, c, added) = defend(3);
+    assert_eq!(
+        glory_of(&mut s, CHAOS),
+        2 + 3,
+        "its Axes' battle glory and the province's reward"
+    );
+    assert!(
+        c.pillaged.contains(&"stonecrest".to_string()),
+        "the token flips"
+    );
+    assert_eq!(c.sheets[&CHAOS].pillaged, 0, "holding is no pillage");
+    assert_eq!(added, 1, "a reward Chaos takes feeds its corruption");
+    assert!(
+        s.events().iter().any(|e| matches!(e,
+            chaos_outpost::rules::GameEvent::Chapter { chapter, what }
+                if chapter == clans::ID && what.contains("Defended"))),
+        "told"
+    );
+    // Under rules 2 only a winning pillager took it.
+    let (mut s, c, added) = defend(2);
+    assert_eq!(glory_of(&mut s, CHAOS), 2, "battle glory only");
+    assert!(!c.pillaged.contains(&"stonecrest".to_string()));
+    assert_eq!(added, 0);
+}
+
+#[test]
+fn c17_of_the_defending_seats_the_strongest_takes_the_reward() {
+    // Chaos pillages Riftheart (Glory 6), where Ana's warrior (1) and Bo's leader (2) stand.
+    let mut s = two();
+    rage(&mut s, CHAOS, 1);
+    put(&mut s, CHAOS, Fig::Warrior, prov("riftheart"));
+    put(&mut s, ANA, Fig::Warrior, prov("riftheart"));
+    put(&mut s, BO, Fig::Leader, prov("riftheart"));
+    give(&mut s, CHAOS);
+    s.submit_as(Camp::Chaos, pillage("riftheart"))
+        .expect("Chaos pillages");
+    let c = st(&mut s).call.expect("a battle");
+    assert_eq!(c.stage, Stage::Cards);
+    assert_eq!(c.order, [ANA, BO, CHAOS]);
+    s.submit(play(None)).expect("Ana");
+    s.submit(play(None)).expect("Bo");
+    s.submit_as(Camp::Chaos, play(None)).expect("Chaos");
+    assert_eq!(glory_of(&mut s, ANA), 2, "Ana: her battle glory");
+    assert_eq!(
+        glory_of(&mut s, BO),
+        2 + 6,
+        "Bo, the stronger: the reward too"
+    );
+    assert_eq!(st(&mut s).sheets[&CHAOS].valhalla, [Fig::Warrior]);
+}
+
+#[test]
+fn c17_a_clan_defends_a_province_it_can_hold_for_its_reward() {
+    // Ana pillages Stonecrest (Glory 3) against Chaos' warrior there; Chaos' leader next door
+    // would make Chaos the stronger: Chaos' AI brings it, and holds the province.
+    let mut s = two();
+    rage(&mut s, ANA, 1);
+    put(&mut s, ANA, Fig::Warrior, prov("stonecrest"));
+    put(&mut s, CHAOS, Fig::Leader, prov("southwatch"));
+    s.submit(pillage("stonecrest")).expect("Ana pillages");
+    assert_eq!(turn(&mut s), CHAOS);
+    let (by, choice) = chaos_outpost::ai::decide(s.w());
+    assert_eq!(by, Camp::Chaos);
+    assert_eq!(choice.action, join(Fig::Leader, "southwatch"));
+    assert!(
+        choice.score > {
+            // Worth more than the figure alone: the reward is at stake.
+            let mut t = two();
+            rules(&mut t, 2);
+            rage(&mut t, ANA, 1);
+            put(&mut t, ANA, Fig::Warrior, prov("stonecrest"));
+            put(&mut t, CHAOS, Fig::Leader, prov("southwatch"));
+            t.submit(pillage("stonecrest")).expect("Ana pillages");
+            chaos_outpost::ai::decide(t.w()).1.score
+        },
+        "the reward counts for the defender"
+    );
+}

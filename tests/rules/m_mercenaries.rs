@@ -65,6 +65,14 @@ fn assist(who: Assistant) -> Action {
     })
 }
 
+/// A seat's turn at the Warehouse (M10): the turn's action when a test has nothing else for
+/// the seat to do (a seat that can act may not pass, M1).
+fn warehouse() -> Action {
+    act(MercAction::Special {
+        place: "warehouse".into(),
+    })
+}
+
 fn refusal(r: MercRefusal) -> chaos_outpost::rules::Refusal {
     chaos_outpost::rules::chapter::refusal(merc::ID, &r)
 }
@@ -351,7 +359,7 @@ fn m11_the_assistants_one_per_seat() {
     // The Defender discards one of the two raid cards: the other strikes (M14).
     let raids = st(&mut s).raids;
     assert_eq!(raids.len(), 2);
-    s.submit(Action::Pass).expect("Ana passes");
+    s.submit(warehouse()).expect("Ana at the Warehouse");
     s.submit(act(MercAction::Assist {
         who: Assistant::Defender,
         recall: None,
@@ -380,7 +388,7 @@ fn m11_the_chiefs_recall_and_first_seat_next_round() {
     enter(&mut s, merc::ACTION_STEP);
     reserve(&mut s, 0, [3, 0, 0, 0]);
     s.submit(send("tavern", 0, [1, 0, 0, 0])).expect("Ana");
-    s.submit(Action::Pass).expect("Bo passes");
+    s.submit(warehouse()).expect("Bo at the Warehouse");
     s.submit_as(Camp::Chaos, Action::Pass)
         .expect("poachers pass");
     // Bo's group is not Ana's to recall.
@@ -501,7 +509,7 @@ fn m13_rewards_are_claimed_place_by_place_in_the_fixed_order() {
     reserve(&mut s, 0, [5, 0, 0, 0]);
     s.submit(send("garrison", 0, [1, 0, 0, 0]))
         .expect("garrison");
-    s.submit(Action::Pass).expect("Bo");
+    s.submit(warehouse()).expect("Bo");
     s.submit_as(Camp::Chaos, Action::Pass).expect("poachers");
     s.submit(send("guild", 0, [2, 0, 0, 0])).expect("guild");
     enter(&mut s, merc::REWARD_STEP);
@@ -606,8 +614,8 @@ fn m15_the_reset_in_its_seven_steps() {
 fn the_poachers_ai_sends_its_recruits() {
     let mut s = two();
     enter(&mut s, merc::ACTION_STEP);
-    s.submit(Action::Pass).expect("Ana");
-    s.submit(Action::Pass).expect("Bo");
+    s.submit(warehouse()).expect("Ana");
+    s.submit(warehouse()).expect("Bo");
     let (camp, choice) = chaos_outpost::ai::decide(s.w());
     assert_eq!(camp, Camp::Chaos);
     let m = chaos_outpost::rules::chapter::decode::<MercAction>(&choice.action);
@@ -630,7 +638,7 @@ fn the_poachers_ai_goes_where_no_larger_group_takes_the_cards_first() {
     cards(&mut s, "camp", &["w_ember", "w_cinder", "w_hollow"]);
     s.submit(send("mountains", 2, [4, 0, 0, 0]))
         .expect("Ana's 4");
-    s.submit(Action::Pass).expect("Bo");
+    s.submit(warehouse()).expect("Bo");
     let (camp, choice) = chaos_outpost::ai::decide(s.w());
     assert_eq!(camp, Camp::Chaos);
     match chaos_outpost::rules::chapter::decode::<MercAction>(&choice.action) {
@@ -774,9 +782,9 @@ fn m1_played_alone_the_other_seats_are_ai_rivals() {
     enter(&mut s, merc::ACTION_STEP);
     let mut order = vec![turn(&mut s)];
     for _ in 0..3 {
-        s.submit_as(Camp::Eladrins, Action::Pass)
+        s.submit_as(Camp::Eladrins, warehouse())
             .or_else(|_| s.submit_as(Camp::Chaos, Action::Pass))
-            .expect("a pass");
+            .expect("a turn");
         order.push(turn(&mut s));
     }
     assert_eq!(
@@ -875,4 +883,172 @@ fn m13_each_seat_keeps_its_glory_into_the_campaign_score() {
     let mut other = setup::headless_app(Arc::new(db));
     setup::start_game(other.world_mut(), "first_light", None, 3).expect("starts");
     assert!(chaos_outpost::rules::chapter::glory(other.world_mut()).is_empty());
+}
+
+/// Takes every choice of M1 from seat 0 in the action phase but those `keep` names: its
+/// reserve emptied, both special places used, an assistant already its own (`"assistant"`).
+fn leave_seat_nothing_but(s: &mut Scn, keep: &[&str]) {
+    set(s, |m| {
+        if !keep.contains(&"group") {
+            m.seats.get_mut(&0).expect("seat").reserve = [0, 0, 0, 0];
+        }
+        for place in ["warehouse", "barracks"] {
+            if !keep.contains(&place) {
+                m.used.entry(place.into()).or_default().push(0);
+            }
+        }
+        if !keep.contains(&"assistant") {
+            m.assistants.insert(Assistant::Chief, 0);
+        }
+    });
+}
+
+#[test]
+fn m01_a_seat_that_can_act_may_not_pass() {
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    assert_eq!(turn(&mut s), (Camp::Eladrins, 0));
+    // "On your turn you must take one of the three actions": with slots, special places and
+    // assistants open, Ana's pass is refused (M1), and nothing changes.
+    s.refused(Action::Pass, refusal(MercRefusal::MustAct));
+    assert!(
+        !chaos_outpost::rules::legal::legal_actions(s.w(), Camp::Eladrins).contains(&Action::Pass),
+        "no pass among her legal actions"
+    );
+    // Any one of the three left keeps her from passing.
+    for keep in ["group", "warehouse", "barracks", "assistant"] {
+        let mut s = two();
+        enter(&mut s, merc::ACTION_STEP);
+        leave_seat_nothing_but(&mut s, &[keep]);
+        s.refused(Action::Pass, refusal(MercRefusal::MustAct));
+    }
+    // With none left (the swap of M9 is no action of its own), she passes; the turn moves on.
+    leave_seat_nothing_but(&mut s, &[]);
+    set(&mut s, |m| m.seats.get_mut(&0).expect("seat").equipment = 3);
+    s.submit(Action::Pass).expect("nothing left: Ana passes");
+    assert_eq!(turn(&mut s), (Camp::Eladrins, 1), "Bo's turn");
+    // The poachers may pass with recruits left (reading: M1 binds the seats).
+    s.submit(send("tavern", 0, [1, 0, 0, 0]))
+        .expect("Bo sends one");
+    assert_eq!(turn(&mut s).0, Camp::Chaos);
+    assert!(st(&mut s).poachers.reserve[Merc::Recruit.ix()] > 0);
+    s.submit_as(Camp::Chaos, Action::Pass)
+        .expect("the poachers pass");
+}
+
+#[test]
+fn m01_a_special_place_a_level_lets_a_seat_reuse_does_not_forbid_the_pass() {
+    // Without the once-a-round limit the Barracks is always open: counting it, a seat could
+    // never pass and the round could never end.
+    let mut s = game(&["Ana", "Bo"], |_, m| {
+        for p in &mut m.places {
+            p.once = false;
+        }
+    });
+    enter(&mut s, merc::ACTION_STEP);
+    leave_seat_nothing_but(&mut s, &["warehouse", "barracks"]);
+    s.submit(act(MercAction::Special {
+        place: "barracks".into(),
+    }))
+    .expect("the Barracks, again and again");
+    assert_eq!(turn(&mut s), (Camp::Eladrins, 1));
+}
+
+#[test]
+fn m01_a_game_under_rules_2_still_lets_a_seat_pass() {
+    // A replay or save made before M1 was enforced plays on as it was recorded.
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    s.w()
+        .resource_mut::<chaos_outpost::rules::GameSetup>()
+        .rules = chaos_outpost::rules::version::Rules(2);
+    s.submit(Action::Pass).expect("rules 2: Ana may pass");
+    assert_eq!(turn(&mut s), (Camp::Eladrins, 1));
+}
+
+#[test]
+fn m12_the_phase_ends_when_the_round_is_over_not_before_the_seats_run_out() {
+    // Three seats and four assistants: the last one is never taken (one per seat), so the
+    // phase ends only when no seat can act and everyone passes in a row; each seat plays on
+    // until then, as the AIs play it.
+    // Players who would rather pass: each tries to pass first, and plays its first legal action
+    // when refused. Two passes in a row no longer end the phase with assistants untaken.
+    let mut s = two();
+    enter(&mut s, merc::ACTION_STEP);
+    let mut last = st(&mut s);
+    for _ in 0..500 {
+        if s.w().step_id() != merc::ACTION_STEP {
+            break;
+        }
+        last = st(&mut s);
+        let by = s.w().resource::<Cycle>().turn;
+        if s.submit_as(by, Action::Pass).is_err() {
+            let legal = chaos_outpost::rules::legal::legal_actions(s.w(), by);
+            let first = legal
+                .first()
+                .cloned()
+                .expect("a seat refused its pass can act");
+            s.submit_as(by, first).expect("legal");
+        }
+    }
+    assert_ne!(s.w().step_id(), merc::ACTION_STEP, "the phase ends");
+    assert_eq!(
+        last.assistants.len(),
+        2,
+        "both seats took an assistant before the passes ended the phase"
+    );
+    // The AIs play it too.
+    let mut s = game(&["Ana", "Bo", "Cy"], |_, _| {});
+    enter(&mut s, merc::ACTION_STEP);
+    let mut turns = 0;
+    // The state before the action that closed the phase (the reward and reset run at once).
+    let mut last = st(&mut s);
+    while s.w().step_id() == merc::ACTION_STEP {
+        turns += 1;
+        last = st(&mut s);
+        assert!(turns < 500, "the phase ends");
+        let (by, choice) = chaos_outpost::ai::decide(s.w());
+        if by == Camp::Eladrins && choice.action == Action::Pass {
+            // A seat passes only with nothing left to do.
+            assert!(
+                !chaos_outpost::chapters::mercenaries::round::can_act(s.w(), by),
+                "a seat passed with an action open"
+            );
+        }
+        s.submit_as(by, choice.action)
+            .expect("the AI plays legal actions");
+    }
+    let m = last;
+    assert_eq!(m.assistants.len(), 3, "every seat took its assistant");
+    for seat in 0..3u8 {
+        assert!(
+            m.used.get("warehouse").is_some_and(|v| v.contains(&seat))
+                && m.used.get("barracks").is_some_and(|v| v.contains(&seat)),
+            "seat {seat} used both special places before passing"
+        );
+    }
+    // With four seats the phase ends by M12: once the last assistant is taken, the go-round.
+    let mut s = game(&["Ana", "Bo", "Cy", "Dag"], |_, _| {});
+    enter(&mut s, merc::ACTION_STEP);
+    for seat in 0..4u8 {
+        assert_eq!(turn(&mut s), (Camp::Eladrins, seat));
+        let who = Assistant::ALL[seat as usize];
+        let a = match who {
+            Assistant::Defender => act(MercAction::Assist {
+                who,
+                recall: None,
+                raid: Some(0),
+            }),
+            _ => assist(who),
+        };
+        s.submit(a).expect("an assistant each");
+    }
+    assert!(st(&mut s).closing);
+    s.submit_as(Camp::Chaos, Action::Pass)
+        .expect("the poachers");
+    assert_ne!(
+        s.w().step_id(),
+        merc::ACTION_STEP,
+        "the last assistant taken, the go-round over: the phase ends with groups unsent"
+    );
 }

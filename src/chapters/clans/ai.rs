@@ -2,8 +2,9 @@
 //! `assets/content/ai.ron`, `chapters.clans`). A clan pillages where its side would win (alone,
 //! or stronger than every figure that could answer the call), invades the provinces whose
 //! token still shows its reward, takes the upgrades that raise its STR or its Rage, commits to
-//! the quests it meets now, answers a call when its side is in the battle, and plays its
-//! strongest battle card when it fights. Rage refills each cycle, so a clan spends it.
+//! the quests it meets now, answers a call when its side is in the battle (and, since the
+//! winner takes the reward, C17, defends a province its side could hold for its reward), and
+//! plays its strongest battle card when it fights. Rage refills each cycle, so a clan spends it.
 //!
 //! The searching AI (`ai::search`) plays these candidates' proposals out in the clans' rounds
 //! too, and weighs the positions with `eval`, the chapter's part of its evaluation.
@@ -13,9 +14,9 @@ use bevy::prelude::*;
 use crate::ai::{self, Choice};
 use crate::rules::chapter;
 use crate::rules::tracks;
-use crate::rules::{Action, Modifiers};
+use crate::rules::{Action, GameWorld, Modifiers};
 
-use super::battle::{bringable, figures, sides};
+use super::battle::{bringable, figures, once_round, sides, winner_takes_reward};
 use super::data::{Boost, CardKind, ClanLevel, Reward, level};
 use super::phases::met;
 use super::reckon::{holder, odds, owner, present, rage, strength, unseen};
@@ -38,22 +39,31 @@ fn reward_worth(lvl: &ClanLevel, province: &str) -> i64 {
 }
 
 /// The STR the other side could gather in `province`: what stands there and on its fjords,
-/// and one figure from each adjacent province (C14), for each of its clans.
-fn threat(lvl: &ClanLevel, st: &Clans, me: Owner, province: &str) -> i64 {
+/// and what its clans may bring from the adjacent provinces (C14): since rules version 3 one
+/// figure each, its strongest; before, every one.
+fn threat(lvl: &ClanLevel, st: &Clans, me: Owner, province: &str, once: bool) -> i64 {
     let side = me.side();
     let fjords = lvl.fjords_of(province);
     let mut sum = 0i64;
+    let mut brought: std::collections::BTreeMap<Owner, i64> = Default::default();
     for p in st.board.iter().filter(|p| p.owner.side() != side) {
         let Some(s) = st.sheet(p.owner) else { continue };
-        let there = match &p.at {
-            Spot::Province(q) => q == province || lvl.adjacent(q, province),
-            Spot::Fjord(f) => fjords.contains(&f.as_str()),
-        };
-        if there {
-            sum += strength(lvl, s, &p.fig) as i64;
+        let n = strength(lvl, s, &p.fig) as i64;
+        match &p.at {
+            Spot::Province(q) if q == province => sum += n,
+            Spot::Fjord(f) if fjords.contains(&f.as_str()) => sum += n,
+            Spot::Province(q) if lvl.adjacent(q, province) => {
+                if once {
+                    let b = brought.entry(p.owner).or_default();
+                    *b = (*b).max(n);
+                } else {
+                    sum += n;
+                }
+            }
+            _ => {}
         }
     }
-    sum
+    sum + brought.values().sum::<i64>()
 }
 
 /// This side's STR in the province now (figures only).
@@ -133,6 +143,8 @@ fn best_of(world: &mut World, legal: &[Action], kind: Kind) -> Option<Choice> {
         w("march"),
     );
     let call = st.call.clone();
+    let winner_takes = winner_takes_reward(world.rules());
+    let once = once_round(world.rules());
     let mut top: Option<Choice> = None;
     for a in legal {
         let Some(m) = chapter::decode::<ClanAction>(a).filter(|m| Kind::of(m) == kind) else {
@@ -141,7 +153,7 @@ fn best_of(world: &mut World, legal: &[Action], kind: Kind) -> Option<Choice> {
         let score = match &m {
             ClanAction::Pillage { province } => {
                 let mine = ours(&lvl, &st, me, province);
-                let edge = mine - threat(&lvl, &st, me, province);
+                let edge = mine - threat(&lvl, &st, me, province, once);
                 if edge <= 0 {
                     continue;
                 }
@@ -161,7 +173,7 @@ fn best_of(world: &mut World, legal: &[Action], kind: Kind) -> Option<Choice> {
                         }
                         let crowd = present(&lvl, &st, me, p) as i64;
                         w_invade * (reward_worth(&lvl, p) + 2 * cost - 2 * crowd)
-                            - threat(&lvl, &st, me, p) * w_invade / 2
+                            - threat(&lvl, &st, me, p, once) * w_invade / 2
                     }
                 }
             }
@@ -188,16 +200,27 @@ fn best_of(world: &mut World, legal: &[Action], kind: Kind) -> Option<Choice> {
                 if st.pillaged.contains(to) {
                     continue;
                 }
-                w_march * reward_worth(&lvl, to) - threat(&lvl, &st, me, to) * w_march
+                w_march * reward_worth(&lvl, to) - threat(&lvl, &st, me, to, once) * w_march
             }
             ClanAction::Join { fig, .. } => {
                 let Some(c) = &call else { continue };
                 // Only into a battle against the other side.
-                let foes = threat(&lvl, &st, me, &c.province) > 0 || c.pillager.side() != me.side();
+                let foes =
+                    threat(&lvl, &st, me, &c.province, once) > 0 || c.pillager.side() != me.side();
                 if !foes {
                     continue;
                 }
-                w_join * strength(&lvl, &sheet, fig) as i64
+                let brings = strength(&lvl, &sheet, fig) as i64;
+                // C17: a defending side that would hold the province takes its reward.
+                let (e, ch) = figures(&lvl, &st, &c.province);
+                let (mine, theirs) = if me.side() { (e, ch) } else { (ch, e) };
+                let holds = mine as i64 + brings >= theirs as i64;
+                let stake = if winner_takes && c.pillager.side() != me.side() && holds {
+                    reward_worth(&lvl, &c.province)
+                } else {
+                    0
+                };
+                w_join * (brings + stake)
             }
             ClanAction::Decline => 1,
             ClanAction::Play { card } => {
@@ -260,12 +283,17 @@ pub fn eval(world: &World) -> i64 {
         let mut hidden = unseen(&lvl, st, c);
         if c.stage == Stage::Gather {
             // Each clan not in the province yet may still bring its strongest figure from
-            // beside it (C14), and then play a card; not those that just said no (the
-            // `declined` last asked, before `at`).
+            // beside it (C14), and then play a card; not those that answered already (once
+            // round the table: every clan before `at`; before rules version 3, the `declined`
+            // last asked, before `at`).
             let n = c.order.len().max(1);
-            let said_no: Vec<Owner> = (1..=(c.declined as usize).min(n))
-                .filter_map(|k| c.order.get((c.at + n - k) % n).copied())
-                .collect();
+            let said_no: Vec<Owner> = if once_round(world.rules()) {
+                c.order.iter().take(c.at).copied().collect()
+            } else {
+                (1..=(c.declined as usize).min(n))
+                    .filter_map(|k| c.order.get((c.at + n - k) % n).copied())
+                    .collect()
+            };
             for o in c
                 .order
                 .iter()
@@ -289,13 +317,21 @@ pub fn eval(world: &World) -> i64 {
             }
         }
         let (pe, tie, pc) = odds(&lvl, e, ch, &hidden);
-        let (won, stake) = match c.pillager {
-            Owner::Chaos => (pc, lvl.chaos.attempts as i64 * w_attempt),
-            Owner::Seat(_) => (pe, -reward_worth(&lvl, &c.province) * w_glory),
+        // The reward: what Chaos' pillage feeds its corruption, or a seat's glory; since rules
+        // version 3 the winning side takes it whoever pillaged (C17).
+        let chaos_stake = pc * (lvl.chaos.attempts as i64 * w_attempt) as f64;
+        let seat_stake = pe * (-reward_worth(&lvl, &c.province) * w_glory) as f64;
+        let stake = if winner_takes_reward(world.rules()) {
+            chaos_stake + seat_stake
+        } else {
+            match c.pillager {
+                Owner::Chaos => chaos_stake,
+                Owner::Seat(_) => seat_stake,
+            }
         };
         // The figures the losers lose (their cards go back to hand, C17 reading).
         let lost = (pc + tie) * fe as f64 - (pe + tie) * fc as f64;
-        score += (won * stake as f64 + lost * w_str as f64).round() as i64;
+        score += (stake + lost * w_str as f64).round() as i64;
     }
     score
 }

@@ -5,23 +5,28 @@
 //!
 //! - C14 Call to battle: from the pillager's left round to the pillager, each clan may move one
 //!   of its figures from an adjacent province into an empty village of the province; ships do
-//!   not move; no Rage. It ends when every village is taken or nobody wants to add troops
-//!   (reading: every clan said no in a row; a clan with nothing to bring is not asked).
-//! - C15 A province without villages takes any number of troops.
+//!   not move; no Rage. Reading (rules version 3): the call goes once round the table, the
+//!   pillager last, one figure per clan at most, and ends early when every village is taken; a
+//!   clan with nothing to bring is not asked; a clan at 0 Rage still answers (C11 speaks of the
+//!   clan's own turn). Version 1–2 asked round and round until every clan said no in a row.
+//! - C15 A province without villages takes any number of troops (still one figure per clan).
 //! - C16 The pillager's side alone in the province (reading: the Eladrin seats are one side):
 //!   no battle; the reward is taken, the token flips, no glory for a battle.
 //! - C17 Otherwise every figure in the province or on an adjacent fjord fights: each clan in
 //!   it plays a card from its hand face down (or none); battle cards add their STR. The
 //!   highest side wins the battle and the reward; the others' figures die (to Valhalla, C7).
-//!   Readings: the Eladrin seats add their STR; a tie destroys every side; each winning clan
-//!   gains its Axes' glory; the winners' cards are discarded, the losers' go back to hand; the
-//!   reward goes to the pillager only if its side won.
+//!   Readings: the Eladrin seats add their STR; a tie destroys every side and nobody takes the
+//!   reward; each winning clan gains its Axes' glory; the winners' cards are discarded, the
+//!   losers' go back to hand. The winning side takes the reward (rules version 3): the pillager
+//!   if its side won, else the winning clan with the most STR of its own in the battle (the
+//!   first asked on a tie). Version 1–2 gave it to a winning pillager only.
 
 use bevy::prelude::*;
 
 use crate::content::{Camp, Who};
 use crate::rules::chapter;
 use crate::rules::tracks;
+use crate::rules::version::Rules;
 use crate::rules::{Action, GameWorld, Modifiers, Refusal};
 
 use super::data::{ClanLevel, Fig, Reward, Track, level};
@@ -35,6 +40,17 @@ fn who(o: Owner) -> Who {
         Owner::Seat(s) => Who::Seat(s),
         Owner::Chaos => Who::Chaos,
     }
+}
+
+/// C14 (rules version 3): a call to battle goes once round the table, one figure per clan.
+pub fn once_round(rules: Rules) -> bool {
+    rules.at_least(3)
+}
+
+/// C17 (rules version 3): the side that wins the battle takes the province's reward, whoever
+/// pillaged.
+pub fn winner_takes_reward(rules: Rules) -> bool {
+    rules.at_least(3)
 }
 
 /// Every clan, in seat order, Chaos last.
@@ -151,6 +167,7 @@ pub fn candidates(lvl: &ClanLevel, st: &Clans, o: Owner) -> Vec<ClanAction> {
 
 /// Applies an answer (validated), then asks the next clan or settles the pillage.
 pub fn answer(world: &mut World, o: Owner, a: &ClanAction) {
+    let once = once_round(world.rules());
     let mut st = world.resource::<Clans>().clone();
     let Some(call) = st.call.as_mut() else { return };
     let n = call.order.len().max(1);
@@ -167,12 +184,12 @@ pub fn answer(world: &mut World, o: Owner, a: &ClanAction) {
             st.board.sort();
             if let Some(call) = st.call.as_mut() {
                 call.declined = 0;
-                call.at = (call.at + 1) % n;
+                call.at = if once { call.at + 1 } else { (call.at + 1) % n };
             }
         }
         ClanAction::Decline => {
             call.declined += 1;
-            call.at = (call.at + 1) % n;
+            call.at = if once { call.at + 1 } else { (call.at + 1) % n };
         }
         ClanAction::Play { card } => {
             call.picks.insert(o, card.clone());
@@ -187,6 +204,7 @@ pub fn answer(world: &mut World, o: Owner, a: &ClanAction) {
 /// Asks the next clan that has something to say, or ends the stage; lends it the turn.
 fn advance(world: &mut World) {
     let lvl = level(world);
+    let once = once_round(world.rules());
     // Each pass of the loop asks one clan or changes the stage; a call has at most nine clans
     // and two stages, so this bound is never reached by a sound state.
     for _ in 0..64 {
@@ -195,7 +213,12 @@ fn advance(world: &mut World) {
         let n = call.order.len() as u32;
         match call.stage {
             Stage::Gather => {
-                if !room_in(&lvl, &st, &call.province) || call.declined >= n {
+                let round_done = if once {
+                    call.at >= call.order.len()
+                } else {
+                    call.declined >= n
+                };
+                if !room_in(&lvl, &st, &call.province) || round_done {
                     gathered(world, &lvl);
                     continue;
                 }
@@ -206,7 +229,11 @@ fn advance(world: &mut World) {
                 }
                 if let Some(c) = st.call.as_mut() {
                     c.declined += 1;
-                    c.at = (c.at + 1) % call.order.len().max(1);
+                    c.at = if once {
+                        c.at + 1
+                    } else {
+                        (c.at + 1) % call.order.len().max(1)
+                    };
                 }
                 world.insert_resource(st);
             }
@@ -239,7 +266,7 @@ fn gathered(world: &mut World, lvl: &ClanLevel) {
     if fighting.iter().all(|o| o.side() == side) {
         st.call = None;
         world.insert_resource(st);
-        reward(world, lvl, call.pillager, &call.province);
+        reward(world, lvl, call.pillager, &call.province, true);
         finish(world, call.pillager);
         return;
     }
@@ -313,6 +340,12 @@ fn resolve(world: &mut World, lvl: &ClanLevel) {
         std::cmp::Ordering::Less => Some(false),
         std::cmp::Ordering::Equal => None,
     };
+    // C17: who takes the reward, counted before the losers fall.
+    let taker = match winner {
+        Some(side) if side == call.pillager.side() => Some(call.pillager),
+        Some(side) if winner_takes_reward(world.rules()) => strongest(lvl, &st, &call, side),
+        _ => None,
+    };
     let fjords = lvl.fjords_of(&call.province);
     let (dead, alive): (Vec<_>, Vec<_>) = std::mem::take(&mut st.board)
         .into_iter()
@@ -354,10 +387,40 @@ fn resolve(world: &mut World, lvl: &ClanLevel) {
     for (o, g) in glory {
         add_glory(world, o, g);
     }
-    if winner == Some(call.pillager.side()) {
-        reward(world, lvl, call.pillager, &call.province);
+    if let Some(o) = taker {
+        reward(world, lvl, o, &call.province, o == call.pillager);
     }
     finish(world, call.pillager);
+}
+
+/// C17 (rules version 3): of the clans of the winning `side` in the battle, the one with the
+/// most STR of its own there (its figures and its card); the first asked on a tie.
+fn strongest(lvl: &ClanLevel, st: &Clans, call: &Call, side: bool) -> Option<Owner> {
+    let fjords = lvl.fjords_of(&call.province);
+    let own = |o: Owner| -> u32 {
+        let Some(sheet) = st.sheet(o) else { return 0 };
+        let figures: u32 = st
+            .board
+            .iter()
+            .filter(|p| p.owner == o && in_battle(&p.at, &call.province, &fjords))
+            .map(|p| strength(lvl, sheet, &p.fig))
+            .sum();
+        let card = call
+            .picks
+            .get(&o)
+            .and_then(|c| c.as_deref())
+            .and_then(|id| lvl.card(id))
+            .map_or(0, battle_str);
+        figures.saturating_add(card)
+    };
+    let mut best: Option<(Owner, u32)> = None;
+    for o in call.order.iter().copied().filter(|o| o.side() == side) {
+        let n = own(o);
+        if best.is_none_or(|(_, b)| n > b) {
+            best = Some((o, n));
+        }
+    }
+    best.map(|(o, _)| o)
 }
 
 /// Adds glory to a clan's track.
@@ -367,9 +430,11 @@ pub fn add_glory(world: &mut World, o: Owner, g: u32) {
     }
 }
 
-/// C13, C16: the pillage succeeds: the token flips, the reward is taken; Chaos' pillage feeds
-/// its corruption (reading: `chaos.attempts` more attempts in the next R6).
-fn reward(world: &mut World, lvl: &ClanLevel, o: Owner, province: &str) {
+/// C13, C16, C17: the province's reward is taken by `o` and its token flips; a reward Chaos
+/// takes feeds its corruption (reading: `chaos.attempts` more attempts in the next R6). Only
+/// the pillager (`pillaged`) counts a pillage and its upgrades' pillage glory; a defender that
+/// won the battle takes the reward alone.
+fn reward(world: &mut World, lvl: &ClanLevel, o: Owner, province: &str, pillaged: bool) {
     let mut st = world.resource::<Clans>().clone();
     st.pillaged.push(province.into());
     let Some(p) = lvl.province(province) else {
@@ -378,8 +443,10 @@ fn reward(world: &mut World, lvl: &ClanLevel, o: Owner, province: &str) {
     };
     let mut glory = 0;
     if let Some(s) = st.sheet_mut(o) {
-        s.pillaged += 1;
-        glory += boost(lvl, s).pillage;
+        if pillaged {
+            s.pillaged += 1;
+            glory += boost(lvl, s).pillage;
+        }
         match p.reward {
             Reward::Glory(g) => glory += g,
             Reward::Level(t) => {
@@ -393,13 +460,18 @@ fn reward(world: &mut World, lvl: &ClanLevel, o: Owner, province: &str) {
     if o == Owner::Chaos && lvl.chaos.attempts > 0 {
         world.resource_mut::<Modifiers>().pending_attempts += lvl.chaos.attempts;
     }
-    tell(
-        world,
+    let told = if pillaged {
         Told::Pillaged {
             owner: o,
             province: province.into(),
-        },
-    );
+        }
+    } else {
+        Told::Defended {
+            owner: o,
+            province: province.into(),
+        }
+    };
+    tell(world, told);
 }
 
 /// The pillage is over: the turn goes on after the pillager, as after its action.
@@ -438,6 +510,13 @@ pub enum Told {
     },
     /// A province was pillaged (C13, C16).
     Pillaged {
+        /// Who.
+        owner: Owner,
+        /// The province.
+        province: String,
+    },
+    /// A clan that defended a province won the battle and took its reward (C17).
+    Defended {
         /// Who.
         owner: Owner,
         /// The province.

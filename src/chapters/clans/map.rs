@@ -189,6 +189,11 @@ fn beat(world: &World, tr: &Translations, what: &str) -> Option<Beat> {
             title: tr.f("Pillage: {}", &[&named(tr, &province)]),
             line: tr.f("{} takes its reward", &[&who(world, tr, owner)]),
         }),
+        Told::Defended { owner, province } => Some(Beat {
+            at: at(&province)?,
+            title: tr.f("Held: {}", &[&named(tr, &province)]),
+            line: tr.f("{} takes its reward", &[&who(world, tr, owner)]),
+        }),
         _ => None,
     }
 }

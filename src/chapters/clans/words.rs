@@ -187,6 +187,10 @@ fn event(tr: &Translations, what: &str) -> String {
             "{} pillages {} (C13)",
             &[&owner(tr, o), &named(tr, &province)],
         ),
+        Ok(Told::Defended { owner: o, province }) => tr.f(
+            "{} holds {} and takes its reward (C17)",
+            &[&owner(tr, o), &named(tr, &province)],
+        ),
         Ok(Told::Quest {
             owner: o,
             card,

@@ -74,6 +74,8 @@ pub fn act(world: &mut World, legal: &[Action]) -> Option<Choice> {
         w("defend"),
         w("special"),
     );
+    // M1 (rules version 3): a seat that can act may not pass, so its least bad action plays.
+    let must_act = !legal.contains(&Action::Pass);
     let mut top: Option<Choice> = None;
     for a in legal {
         let Some(m) = chapter::decode::<MercAction>(a) else {
@@ -124,6 +126,7 @@ pub fn act(world: &mut World, legal: &[Action]) -> Option<Choice> {
         if who == Owner::Poachers && !matches!(m, MercAction::Send { .. }) {
             continue;
         }
+        let score = if must_act { score.max(1) } else { score };
         if score > 0 && top.as_ref().is_none_or(|c| score > c.score) {
             top = Some(Choice {
                 score,

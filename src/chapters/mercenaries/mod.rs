@@ -139,6 +139,8 @@ pub enum MercRefusal {
     EladrinsOnly,
     /// No sheet for this seat.
     NoSheet,
+    /// M1: a seat's turn is one of the three actions; it passes only when it can take none.
+    MustAct,
 }
 
 impl ChapterRefusal for MercRefusal {
@@ -148,7 +150,7 @@ impl ChapterRefusal for MercRefusal {
             NoPlace(_) | NotOrdinary(_) | NoSlot(_) | SlotTaken(_) => "M2",
             EmptyGroup | WrongSize { .. } => "M4",
             VeteranBarred { .. } => "M7",
-            Lacks(_) | PoachersRecruitsOnly | EladrinsOnly | NoSheet => "M1",
+            Lacks(_) | PoachersRecruitsOnly | EladrinsOnly | NoSheet | MustAct => "M1",
             NotSpecial(_) | SpecialUsed(_) => "M10",
             AssistantTaken(_) | OneAssistant | NoRaidCard(_) | RecallNotYours => "M11",
             NoEquipment | SameKind => "M9",
@@ -214,6 +216,7 @@ pub fn build(app: &mut App) {
         .add_systems(StepSchedule(REWARD_STEP), phases::rewards)
         .add_systems(StepSchedule(RAID_STEP), phases::raid)
         .add_systems(StepSchedule(RESET_STEP), phases::reset)
+        .add_chapter_veto(ID, round::veto)
         .add_chapter_setup(ID, phases::setup)
         .add_chapter_glory(ID, phases::glory_by_seat)
         .add_chapter_scorer(ID, Camp::Eladrins, ai::act)

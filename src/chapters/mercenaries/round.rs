@@ -2,7 +2,9 @@
 //! of sending a group to an ordinary place, using a special place, or taking an assistant.
 //!
 //! - M1 A turn is exactly one of: send a group (M2–M8), use a special place (M10), take an
-//!   assistant (M11). The poachers only send groups of recruits (reading).
+//!   assistant (M11). A seat passes only when it can take none of them (rules version 3; a
+//!   special place a level lets a seat use again and again does not count, or the round could
+//!   never end). The poachers only send groups of recruits, and may pass (reading).
 //! - M2 A group stands on a free numbered slot of an ordinary place.
 //! - M4 Its number of mercenaries equals the slot's number exactly.
 //! - M6 Recruits go to any ordinary place; M7 each veteran kind only where the place allows.
@@ -17,8 +19,9 @@
 use bevy::prelude::*;
 
 use crate::content::Camp;
-use crate::rules::GameWorld;
 use crate::rules::chapter;
+use crate::rules::version::Rules;
+use crate::rules::{Action, GameWorld, Refusal};
 
 use super::data::{Assistant, Group, Merc, MercLevel, level, size};
 use super::state::{Mercs, Owner, Standing};
@@ -267,6 +270,35 @@ pub fn phase_over(world: &mut World) -> bool {
     };
     let first = chapter::participants(world, among).first().copied();
     first == Some(chapter::turn_of(world))
+}
+
+/// M1 (rules version 3): a seat must take one of the three actions on its turn. Before, a
+/// seat could pass with a slot, a special place or an assistant still open to it.
+pub fn must_act(rules: Rules) -> bool {
+    rules.at_least(3)
+}
+
+/// Whether `by`'s seat could take one of M1's three actions now (not the free swap of M9, not
+/// a special place it may use any number of times).
+pub fn can_act(world: &mut World, by: Camp) -> bool {
+    let lvl = level(world);
+    candidates(world, by).iter().any(|a| {
+        let repeatable = match a {
+            MercAction::Swap { .. } => true,
+            MercAction::Special { place } => lvl.place(place).is_some_and(|p| !p.once),
+            _ => false,
+        };
+        !repeatable && check(world, by, a).is_ok()
+    })
+}
+
+/// M1: in the action phase a seat that can act may not pass (the core's `Pass`).
+pub fn veto(world: &mut World, by: Camp, action: &Action) -> Option<Refusal> {
+    let seat_passes = matches!(action, Action::Pass)
+        && by == Camp::Eladrins
+        && world.step_id() == super::ACTION_STEP;
+    (seat_passes && must_act(world.rules()) && can_act(world, by))
+        .then(|| chapter::refusal(super::ID, &MercRefusal::MustAct))
 }
 
 /// Every group of `n` mercenaries `reserve` can form, kinds limited to `allowed`.

@@ -123,6 +123,9 @@ fn refusal(tr: &Translations, text: &str) -> String {
         Ok(SameKind) => tr.t("M9: the exchange is for another kind").into_owned(),
         Ok(EladrinsOnly) => tr.t("Only an Eladrin seat does this").into_owned(),
         Ok(NoSheet) => tr.t("M1: this seat has no sheet in this game").into_owned(),
+        Ok(MustAct) => tr
+            .t("M1: a seat that can send a group, use a special place or take an assistant may not pass")
+            .into_owned(),
         Err(_) => text.to_string(),
     }
 }
