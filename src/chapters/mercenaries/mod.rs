@@ -1,5 +1,5 @@
-//! The chapter *Wyvern Wardens* (seed 000, rules M1–M15 of `shared/RULES.md`): Chaos' poachers
-//! hold the valley's dragons; each round the Eladrin seats send groups of mercenaries to the
+//! The chapter *Wyvern Wardens* (seed 000, rules M1–M15 of `docs/chapters/mercenaries.md`):
+//! Chaos' poachers hold the valley's dragons; each round the Eladrin seats send groups of mercenaries to the
 //! places that can free them, take assistants, and suffer the poachers' raids, whose Flame
 //! feeds Chaos' corruption.
 //!
