@@ -1,7 +1,7 @@
 //! The chapter *Clans of the Rift* (seed 001, rules C1–C17 of `docs/chapters/clans.md`): each
-//! Eladrin seat leads a clan with a sheet of eight upgrade slots paid in Rage, brings monsters to its
-//! side, commits to quests face down, and pillages the valley's provinces after a call to
-//! battle. Chaos is a clan too: its pillages feed its corruption.
+//! Eladrin seat leads a clan with a sheet of eight upgrade slots paid in Rage, brings monsters
+//! to its side, commits to quests face down, and pillages the valley's provinces after a call
+//! to battle. Chaos is a clan too: its pillages feed its corruption.
 //!
 //! Built through the chapter seams only (`rules::chapter`): its state (`state`), its level
 //! fields (`data`, the level `levels/clans.ron`), its tracks Rage and Glory
