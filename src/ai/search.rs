@@ -1,4 +1,4 @@
-//! Thinking ahead: a bounded search over the candidates' proposals (issue 18).
+//! Thinking ahead: a bounded search over the candidates' proposals.
 //!
 //! In a main-phase turn, and in a chapter's rounds (a clan's action or its answer to a call),
 //! the candidates of `chaos.rs` / `eladrin.rs` and the chapters' each propose their best

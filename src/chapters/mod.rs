@@ -5,7 +5,8 @@
 //! level plays only the chapters it names, so installing one changes no other level.
 //!
 //! The worked example of a chapter is the test chapter `tests/rules/trial.rs`; the rules of the
-//! chapters are sections M, C and D of `shared/RULES.md`.
+//! chapters are `docs/chapters/mercenaries.md` (M), `docs/chapters/clans.md` (C) and
+//! `docs/chapters/dragoness.md` (D).
 
 pub mod clans;
 pub mod dragoness;

@@ -2,7 +2,7 @@
 //!
 //! The AIs' weights are tuned once for every level, but one map can call for another play: on
 //! First Light's small valley Chaos' armies stop three hexes out and taint, so its garrison
-//! never fights (issue 18). A level names only the fields it changes, at any depth
+//! never fights. A level names only the fields it changes, at any depth
 //! (`ai: (chaos: (corrupt: 150), eladrin: (sally_radius: 4))`, a chapter's weight in
 //! `chapters: {"clans": {"pillage": 150}}`), the way a Wesnoth scenario sets its AI's
 //! aggression without touching the others. The merge happens once, at load; the AI reads the

@@ -1008,7 +1008,7 @@ pub struct SearchSettings {
     pub margin: PerCamp,
     /// The most an attack (an `Engage` proposal) must beat the candidates' own choice by, per
     /// camp, whatever the difficulty's margin: a battle's playouts are noisy, and a cautious
-    /// margin kept the AI out of the battles the game is about (issue 18).
+    /// margin kept the AI out of the battles the game is about.
     pub attack_margin: PerCamp,
     /// How a position is scored.
     pub eval: EvalWeights,

@@ -147,7 +147,7 @@ pub fn win(world: &mut World, winner: Camp, reason: EndReason) {
     world.emit(GameEvent::GameOver { winner, reason });
 }
 
-/// A level's Eladrin victory condition beyond the portal (RULES.md R8 reading).
+/// A level's Eladrin victory condition beyond the portal (`docs/rules.md`, R8 reading).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Condition {
     /// This technology researched.
@@ -278,7 +278,7 @@ pub fn check(world: &mut World) {
     }
     let portal_wins = !v.as_ref().is_some_and(|v| v.without_portal);
     if p.operational && portal_wins {
-        // A level may ask for more than the portal (RULES.md R8 reading).
+        // A level may ask for more than the portal (`docs/rules.md`, R8 reading).
         let missing = v
             .as_ref()
             .map(|v| missing_conditions(world, v))

@@ -1,5 +1,6 @@
-//! Integration tests of the game, one module per rule of `RULES.md` (named after the rule they
-//! pin), plus content, saves, replays and the command line. One test binary keeps link time low.
+//! Integration tests of the game, one module per rule (named after the rule they pin: R1–R9 of
+//! `docs/rules.md`, and the chapters' rules of `docs/chapters/`), plus content, saves, replays,
+//! the command line and the documentation's links. One test binary keeps link time low.
 
 mod common;
 
@@ -12,6 +13,7 @@ mod colour;
 mod content;
 mod cycle;
 mod d_dragoness;
+mod docs;
 mod frames;
 mod fuzz;
 mod golden;

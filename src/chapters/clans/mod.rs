@@ -1,7 +1,7 @@
-//! The chapter *Clans of the Rift* (seed 001, rules C1–C17 of `shared/RULES.md`): each Eladrin
-//! seat leads a clan with a sheet of eight upgrade slots paid in Rage, brings monsters to its
-//! side, commits to quests face down, and pillages the valley's provinces after a call to
-//! battle. Chaos is a clan too: its pillages feed its corruption.
+//! The chapter *Clans of the Rift* (seed 001, rules C1–C17 of `docs/chapters/clans.md`): each
+//! Eladrin seat leads a clan with a sheet of eight upgrade slots paid in Rage, brings monsters
+//! to its side, commits to quests face down, and pillages the valley's provinces after a call
+//! to battle. Chaos is a clan too: its pillages feed its corruption.
 //!
 //! Built through the chapter seams only (`rules::chapter`): its state (`state`), its level
 //! fields (`data`, the level `levels/clans.ron`), its tracks Rage and Glory
@@ -10,7 +10,7 @@
 //! (`reckon`), the automatic phases `CDRAW`, `CQUEST`, `CRELEASE` (`phases`), its AI terms
 //! (`ai`), its words (`words`), its panel (`panel`) and its map marks (`map`).
 //!
-//! Readings of this game, beside `shared/RULES.md`'s: a figure enters the board by an
+//! Readings of this game (`docs/chapters/clans.md`): a figure enters the board by an
 //! **invasion** paying Rage equal to its STR, or for free with its upgrade (C5, C6); a **march**
 //! moves one figure to an adjacent province for `march` Rage; the cards of a battle may be any
 //! card of the hand (only battle cards add their STR), the winners' are discarded and the

@@ -1,4 +1,4 @@
-//! The chapter *The Dragoness* (seed 003, rules D1–D13 of `shared/RULES.md`): a great
+//! The chapter *The Dragoness* (seed 003, rules D1–D13 of `docs/chapters/dragoness.md`): a great
 //! dragoness walks a route that ends in a chasm; the Guide (Chaos by default, a level may give
 //! the step to the Eladrins) moves her; the expedition's teams she crosses are lost; once she
 //! reaches the White Tomb a countdown of gems begins that only a relic can stop.

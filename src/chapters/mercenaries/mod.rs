@@ -1,7 +1,7 @@
-//! The chapter *Wyvern Wardens* (seed 000, rules M1–M15 of `shared/RULES.md`): Chaos' poachers
-//! hold the valley's dragons; each round the Eladrin seats send groups of mercenaries to the
-//! places that can free them, take assistants, and suffer the poachers' raids, whose Flame
-//! feeds Chaos' corruption.
+//! The chapter *Wyvern Wardens* (seed 000, rules M1–M15 of `docs/chapters/mercenaries.md`):
+//! Chaos' poachers hold the valley's dragons; each round the Eladrin seats send groups of
+//! mercenaries to the places that can free them, take assistants, and suffer the poachers'
+//! raids, whose Flame feeds Chaos' corruption.
 //!
 //! Built through the chapter seams only (`rules::chapter`): its state (`state`), its level
 //! fields (`data`, the level `levels/mercenaries.ron`), the action phase `MACTION` in rounds
