@@ -417,17 +417,28 @@ impl ContentDb {
     }
     /// A hash of what the content means (not how its files are laid out): two builds whose
     /// content hashes match play a replay the same way. Comments and spacing don't count, nor
-    /// the AIs' weights and search (`ai.ron`): a replay is its actions, the AI is not asked;
-    /// nor the campaigns (`campaigns.ron`): a chapter's game holds what it was given in its
-    /// setup, whatever the campaign file says now.
+    /// the AIs' weights and search (`ai.ron`, and a level's own `ai` fields): a replay is its
+    /// actions, the AI is not asked; nor the campaigns (`campaigns.ron`): a chapter's game
+    /// holds what it was given in its setup, whatever the campaign file says now.
     pub fn hash(&self) -> u64 {
+        // A level's AI fields are the AI's, like `ai.ron`: re-tuning how a level's Chaos plays
+        // leaves every recorded game playing the same way.
+        let levels: BTreeMap<&String, Level> = self
+            .levels
+            .iter()
+            .map(|(id, l)| {
+                let mut l = l.clone();
+                l.ai = None;
+                (id, l)
+            })
+            .collect();
         // Every field but `ai`, named once: destructured without `..`, so a new field fails
         // to compile here until it is hashed or left out on purpose. (Hashing the set with
         // `ai` at its default made every new AI setting change the hash.)
         macro_rules! all_but_ai {
             ($($field:ident),*) => {{
                 let ContentSet { ai: _, campaigns: _, $($field),* } = &self.set;
-                ron::to_string(&(($($field,)*), &self.levels)).unwrap_or_default()
+                ron::to_string(&(($($field,)*), &levels)).unwrap_or_default()
             }};
         }
         let text = all_but_ai!(

@@ -230,3 +230,26 @@ fn chapter_replays_recorded_under_rules_2_replay_to_their_hashes() {
         assert_eq!(replay_hash(name), hash, "{name}");
     }
 }
+
+/// A level's own AI fields are the AI's, like `ai.ron`: a replay does not ask the AI, so
+/// re-tuning how a level's Chaos plays leaves every recorded game's content hash as it was,
+/// while a change of what the level plays (a difficulty tweak) does not.
+#[test]
+fn a_levels_ai_fields_are_not_in_the_content_hash() {
+    chaos_outpost::chapters::install_all();
+    let db = base();
+    let before = db.hash();
+    let mut retuned = db.clone();
+    let text = "(search: (margins: {\"normal\": (chaos: 5)}))";
+    retuned.levels.get_mut("clans").expect("clans").ai =
+        Some(ron::value::RawValue::from_boxed_ron(text.into()).expect("RON"));
+    assert_eq!(retuned.hash(), before, "the AI's fields do not count");
+    let mut other = db.clone();
+    other
+        .levels
+        .get_mut("clans")
+        .expect("clans")
+        .difficulty_tweaks
+        .clear();
+    assert_ne!(other.hash(), before, "what the level plays counts");
+}
