@@ -101,14 +101,14 @@ fn broken_links(file: &str, text: &str, dir: &Path) -> Vec<Broken> {
         }
         let prose = without_code(line, &mut in_code);
         for target in targets_in(&prose) {
-            if let Some(path) = local_path(&target) {
-                if !dir.join(&path).exists() {
-                    broken.push(Broken {
-                        file: file.to_string(),
-                        line: n + 1,
-                        target,
-                    });
-                }
+            if let Some(path) = local_path(&target)
+                && !dir.join(&path).exists()
+            {
+                broken.push(Broken {
+                    file: file.to_string(),
+                    line: n + 1,
+                    target,
+                });
             }
         }
     }
@@ -296,15 +296,15 @@ fn every_subcommand_of_the_readmes_command_block_is_one_the_program_has() {
             continue;
         }
         // A nested subcommand (`campaign list`).
-        if let Some(&inner) = words.peek() {
-            if is_word(inner) {
-                let sub_help = help(&[sub, "--help"]);
-                if !lists(&sub_help, inner) {
-                    wrong.push(format!(
-                        "README.md:{}: `chaos-outpost {sub} {inner}` is no subcommand",
-                        n + 1
-                    ));
-                }
+        if let Some(&inner) = words.peek()
+            && is_word(inner)
+        {
+            let sub_help = help(&[sub, "--help"]);
+            if !lists(&sub_help, inner) {
+                wrong.push(format!(
+                    "README.md:{}: `chaos-outpost {sub} {inner}` is no subcommand",
+                    n + 1
+                ));
             }
         }
     }
