@@ -434,7 +434,7 @@ fn sally_target(world: &mut World, army: &Army) -> Option<Hex> {
         .map(|c| c.hex)
 }
 
-/// Sally out: march a military army on a threatening Chaos army it can beat (the issue's
+/// Sally out: march a military army on a threatening Chaos army it can beat (a
 /// counter-attack; `attack` then fights it on its tile).
 pub fn sally(world: &mut World, legal: &[Action]) -> Option<Choice> {
     let me = active(world)?;

@@ -1,7 +1,7 @@
-//! The search AI (`ai::search`, issue 18): it plays only legal actions, thinks on a copy (the
-//! game's dice and state untouched), chooses the same on the same state, plays a whole game
-//! the same twice, sees a chapter's actions, and is set per camp by `Brains` or by the
-//! difficulty's budgets in `ai.ron`.
+//! The search AI (`ai::search`): it plays only legal actions, thinks on a copy (the game's dice
+//! and state untouched), chooses the same on the same state, plays a whole game the same twice,
+//! sees a chapter's actions, and is set per camp by `Brains` or by the difficulty's budgets in
+//! `ai.ron`.
 
 use std::sync::Arc;
 
@@ -177,9 +177,9 @@ fn the_difficulty_sets_each_camps_brain() {
     );
 }
 
-/// Difficulty is skill first (issue 18): the shipped easy Chaos plays its candidates alone,
-/// normal and hard think ahead, hard with more nodes and a smaller margin (it follows what it
-/// finds more often); the Eladrin AI plays its candidates at every difficulty.
+/// Difficulty is skill first: the shipped easy Chaos plays its candidates alone, normal and hard
+/// think ahead, hard with more nodes and a smaller margin (it follows what it finds more often);
+/// the Eladrin AI plays its candidates at every difficulty.
 #[test]
 fn each_shipped_difficulty_plays_a_more_skilled_chaos_than_the_one_below() {
     let db = Arc::new(base());
@@ -608,10 +608,10 @@ fn foresight_scores_the_famine_the_next_feeding_brings() {
     );
 }
 
-/// Issue 18: on First Light's valley Chaos marches on Dawnwatch instead of stopping three hexes
-/// out to taint (the level's own `ai: (chaos: (corrupt: …))`), so a battle (R9.5) comes in most
-/// games even at easy, where Chaos plays its candidates alone; with `ai.ron` as it is for every
-/// level, hardly any.
+/// On First Light's valley Chaos marches on Dawnwatch instead of stopping three hexes out to taint
+/// (the level's own `ai: (chaos: (corrupt: …))`), so a battle (R9.5) comes in most games even at
+/// easy, where Chaos plays its candidates alone; with `ai.ron` as it is for every level, hardly
+/// any.
 #[test]
 fn first_lights_chaos_marches_on_dawnwatch_so_most_easy_games_have_a_battle() {
     let shipped = Arc::new(base());
@@ -701,11 +701,10 @@ fn the_eladrins_search_counts_the_crystals_their_golems_will_eat() {
     assert_eq!(eladrins(&mut s, 0), evaluate(s.w()), "won: no drain");
 }
 
-/// Issue 18, measured: the searching Eladrins lost most of their games on `standard` by
-/// recruiting golems at a threatened outpost (the strongest defender their candidates know),
-/// which then ate every crystal the mine dug (R5.2), so the power track stalled (R8.2). With
-/// the drain counted they keep the crystals; without it (weight 0) they recruit the golem, as
-/// their candidates do.
+/// Measured: the searching Eladrins lost most of their games on `standard` by recruiting golems at
+/// a threatened outpost (the strongest defender their candidates know), which then ate every
+/// crystal the mine dug (R5.2), so the power track stalled (R8.2). With the drain counted they
+/// keep the crystals; without it (weight 0) they recruit the golem, as their candidates do.
 #[test]
 fn the_searching_eladrins_keep_their_crystals_from_a_golem() {
     use chaos_outpost::ai::search::Brain;

@@ -1,7 +1,7 @@
-//! The chapter *Clans of the Rift* (`src/chapters/clans/`, rules C1–C17 of `RULES.md`), one
-//! test per rule and the edge cases the issue lists, on the shipped level `clans` with its
-//! fields changed where a test needs it. Hands, Rage and figures are set by hand where a test
-//! needs them; refusals assert the rule and an unchanged state hash.
+//! The chapter *Clans of the Rift* (`src/chapters/clans/`, rules C1–C17 of
+//! `docs/chapters/clans.md`), one test per rule and the edge cases the rules raise, on the shipped
+//! level `clans` with its fields changed where a test needs it. Hands, Rage and figures are set by
+//! hand where a test needs them; refusals assert the rule and an unchanged state hash.
 
 use std::sync::Arc;
 

@@ -52,7 +52,7 @@ fn sim_prints_json_with_the_fields_tools_need() {
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
     assert_eq!(v["games"], 2);
-    // Who played, battles, deaths per side and thinking time (issue 18).
+    // Who played, battles, deaths per side and thinking time.
     // Written as `--chaos-ai` takes it.
     assert_eq!(v["ai"]["chaos"], "search:60");
     assert_eq!(v["ai"]["eladrins"], "heuristic");

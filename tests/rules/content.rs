@@ -360,8 +360,8 @@ fn first_light_with_ai(ai: &str) -> Result<ContentDb, Vec<Problem>> {
     first_light_edited(|t| first_light_text_with_ai(&t, Some(ai)))
 }
 
-/// Issue 18: a level's own AI fields are merged over `ai.ron` field by field, for that level
-/// only, and the AI of a game of that level reads them.
+/// A level's own AI fields are merged over `ai.ron` field by field, for that level only, and the
+/// AI of a game of that level reads them.
 #[test]
 fn a_levels_own_ai_fields_merge_over_ai_ron_field_by_field_for_that_level_only() {
     let db = first_light_with_ai(
@@ -398,9 +398,9 @@ fn a_levels_own_ai_fields_merge_over_ai_ron_field_by_field_for_that_level_only()
     }
 }
 
-/// Issue 18: the AI plays with its level's fields: a First Light whose Chaos weighs a taint
-/// at 0 plays another game than ai.ron's; one that restates ai.ron's values plays the same as
-/// one without AI fields.
+/// The AI plays with its level's fields: a First Light whose Chaos weighs a taint at 0 plays
+/// another game than ai.ron's; one that restates ai.ron's values plays the same as one without AI
+/// fields.
 #[test]
 fn a_levels_ai_fields_change_how_its_ai_plays() {
     let game = |db: ContentDb| {

@@ -1,7 +1,7 @@
-//! The chapter *The Dragoness* (`src/chapters/dragoness/`, rules D1–D13 of `RULES.md`), one
-//! test per rule and the edge cases the rules raise, on the shipped level `dragoness` (its
-//! route, chasm and rooms) with its fields changed where a test needs it. Dice are scripted
-//! (the countdown's gems are a d6), token lists cut to one card.
+//! The chapter *The Dragoness* (`src/chapters/dragoness/`, rules D1–D13 of
+//! `docs/chapters/dragoness.md`), one test per rule and the edge cases the rules raise, on the
+//! shipped level `dragoness` (its route, chasm and rooms) with its fields changed where a test
+//! needs it. Dice are scripted (the countdown's gems are a d6), token lists cut to one card.
 
 use std::sync::Arc;
 
@@ -1099,9 +1099,9 @@ fn campaign_veterans_muster_on_a_team_hex_and_join_that_team() {
     assert_eq!(kinds, ["ranger", "warden", "ranger", "arcanist"]);
 }
 
-/// Reading (RULES.md, D): a level may give the Guide's step to the Eladrins (`by: Eladrins`).
-/// The seats then guide in turn, one a cycle, and the gems are theirs; once a seat is a
-/// Ghost-Guide (D6: its teams left the board) the ghosts take the Guide's turns.
+/// Reading (docs/chapters/dragoness.md): a level may give the Guide's step to the Eladrins
+/// (`by: Eladrins`). The seats then guide in turn, one a cycle, and the gems are theirs; once a
+/// seat is a Ghost-Guide (D6: its teams left the board) the ghosts take the Guide's turns.
 #[test]
 fn d6_the_eladrin_seats_guide_in_turn_and_ghost_guides_take_the_guides_turns() {
     use chaos_outpost::content::Who;

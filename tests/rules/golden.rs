@@ -1,11 +1,11 @@
-//! Files recorded before the code was re-layered (issue 15, main at 015372d), under rules
-//! version 1 (they name no version), kept so that no refactoring can change how a game plays: two AI-vs-AI replays (standard seed 5, a Chaos win
-//! at cycle 17 by the last power cell; First Light seed 3, an Eladrin win at cycle 7) and an
-//! autosave of the standard game at cycle 9. Recorded with `chaos-outpost sim --record` and
-//! `--autosave`; the hashes below are what `chaos-outpost replay` printed for them then.
-//! First Light's normal has been re-tuned since (issue 18), so its replay plays the level as
-//! recorded through the mod beside it (`tests/golden/first_light_as_recorded`): these files
-//! guard the rules' code, not a level's balance.
+//! Files recorded before the code was re-layered (main at 015372d), under rules version 1 (they
+//! name no version), kept so that no refactoring can change how a game plays: two AI-vs-AI replays
+//! (standard seed 5, a Chaos win at cycle 17 by the last power cell; First Light seed 3, an
+//! Eladrin win at cycle 7) and an autosave of the standard game at cycle 9. Recorded with
+//! `chaos-outpost sim --record` and `--autosave`; the hashes below are what `chaos-outpost replay`
+//! printed for them then. First Light's normal has been re-tuned since, so its replay plays the
+//! level as recorded through the mod beside it (`tests/golden/first_light_as_recorded`): these
+//! files guard the rules' code, not a level's balance.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -54,8 +54,8 @@ fn a_replay_recorded_before_the_relayering_replays_to_its_hash() {
 
 #[test]
 fn first_lights_golden_replay_is_refused_without_the_level_as_recorded() {
-    // The level's normal changed (issue 18): played on today's First Light the replay would
-    // not play the same way, so it is refused by its content hash, not replayed wrongly.
+    // The level's normal changed: played on today's First Light the replay would not play the same
+    // way, so it is refused by its content hash, not replayed wrongly.
     let e = chaos_outpost::cli::replay::replay_hash(&[], &golden("first_light_seed3.replay.ron"))
         .expect_err("today's First Light is not the recorded one");
     assert!(e.contains("recorded with other content"), "{e}");
@@ -63,9 +63,9 @@ fn first_lights_golden_replay_is_refused_without_the_level_as_recorded() {
 
 #[test]
 fn a_save_written_before_the_relayering_loads_and_plays_on_to_the_same_end() {
-    // The AI the game was recorded with: the candidates alone (normal thinks ahead since
-    // issue 18, a change of play, not a refactoring), and Eladrins that never sally out (the
-    // sally came with issue 18 too).
+    // The AI the game was recorded with: the candidates alone (normal has thought ahead since,
+    // a change of play, not a refactoring), and Eladrins that never sally out (the sally came
+    // later too).
     let mut db = base();
     // Every copy: the level's own AI fields (standard's hard margin) were merged at load.
     for ai in db.ai_mut() {
@@ -133,8 +133,8 @@ fn end_reasons_are_saved_as_the_sentences_format_2_wrote() {
     assert_eq!(legacy_reason::text(&None), "");
 }
 
-/// Recorded under rules version 2 (issue 16: R9.4 joiners keep their points, R5.4 famine on the
-/// roll, R8.3 the blocked portal step waits) with `chaos-outpost sim --record`; the hash is what
+/// Recorded under rules version 2 (R9.4 joiners keep their points, R5.4 famine on the roll, R8.3
+/// the blocked portal step waits) with `chaos-outpost sim --record`; the hash is what
 /// `chaos-outpost replay` printed then. Standard seed 5 now ends in an Eladrin win at cycle 13.
 #[test]
 fn a_replay_recorded_under_rules_2_replays_to_its_hash() {

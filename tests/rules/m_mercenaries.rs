@@ -1,7 +1,8 @@
-//! The chapter *Wyvern Wardens* (`src/chapters/mercenaries/`, rules M1–M15 of `RULES.md`), one
-//! test per rule and the edge cases the issue lists, on the shipped level `mercenaries` with
-//! its fields changed where a test needs it. Cards are set by hand where a test needs a known
-//! card face up; refusals assert the rule and an unchanged state hash.
+//! The chapter *Wyvern Wardens* (`src/chapters/mercenaries/`, rules M1–M15 of
+//! `docs/chapters/mercenaries.md`), one test per rule and the edge cases the rules raise, on
+//! the shipped level `mercenaries` with its fields changed where a test needs it. Cards are set
+//! by hand where a test needs a known card face up; refusals assert the rule and an unchanged
+//! state hash.
 
 use std::sync::Arc;
 
@@ -743,9 +744,10 @@ fn campaign_veterans_muster_at_windhold_and_only_those_admitted() {
     assert_eq!(kinds, ["ranger"]);
 }
 
-/// The issue's co-op rule: played alone, the level's other seats are AI seats (`Level::seats`),
-/// named from the level after the players, each with its sheet and its turn in the rounds (M1);
-/// a level asking for more than 8 seats is refused at its file, line and field.
+/// The co-op reading on seats: played alone, the level's other seats are AI seats
+/// (`Level::seats`), named from the level after the players, each with its sheet and its turn
+/// in the rounds (M1); a level asking for more than 8 seats is refused at its file, line and
+/// field.
 #[test]
 fn m1_played_alone_the_other_seats_are_ai_rivals() {
     chaos_outpost::chapters::install_all();
@@ -812,9 +814,10 @@ fn m1_played_alone_the_other_seats_are_ai_rivals() {
     assert!(p.line > 1, "{p:?}");
 }
 
-/// The issue's co-op rule: each seat keeps its own glory (`final_glory`, heroes and objectives
-/// counted), shown at the end by name (`chapter::glory`, `Left::glory`, AI seats included), and
-/// a won chapter carries it into the campaign's score (`per_glory`) and each seat's total.
+/// The co-op reading on glory: each seat keeps its own glory (`final_glory`, heroes and
+/// objectives counted), shown at the end by name (`chapter::glory`, `Left::glory`, AI seats
+/// included), and a won chapter carries it into the campaign's score (`per_glory`) and each
+/// seat's total.
 #[test]
 fn m13_each_seat_keeps_its_glory_into_the_campaign_score() {
     chaos_outpost::chapters::install_all();

@@ -336,10 +336,10 @@ fn veterans_in(s: &snapshot::Snapshot) -> Vec<String> {
     v
 }
 
-/// K1–K4 in the window (issue 19): the test campaign (tests/mods/campaign_window) played from
-/// its screen by Ana with an AI seat: new campaign, briefing, a chapter lost after one cycle whose loss leads on, the
-/// result, a muster changed by hand, the next chapter begun and saved into its second cycle;
-/// then a second run in the same data folder continues the campaign from its screen (the
+/// K1–K4 in the window: the test campaign (tests/mods/campaign_window) played from its screen by
+/// Ana with an AI seat: new campaign, briefing, a chapter lost after one cycle whose loss leads
+/// on, the result, a muster changed by hand, the next chapter begun and saved into its second
+/// cycle; then a second run in the same data folder continues the campaign from its screen (the
 /// chapter from its autosave) and restarts the chapter.
 #[test]
 fn k_campaign_plays_from_its_screen_through_a_result_then_continues_and_restarts() {
