@@ -2,19 +2,22 @@
 # Builds the self-contained Linux archive: the game's binary (content, art and sound are
 # embedded in it), stripped, with the example mod, the README, the licence, the credits and a
 # short PLAYING.txt. Prints the archive's path, its size and the oldest glibc it needs.
-# Usage: tools/dist/make.sh [--profile NAME] [--out DIR]
-#   --profile  the cargo profile to build (default: release; `./dev test` packs the binary
-#              its own profile built, to test the archive without a second build)
-#   --out      where the archive goes (default: dist/)
+# Usage: tools/dist/make.sh [--profile NAME] [--out DIR] [--no-build]
+#   --profile   the cargo profile to build (default: release; `./dev test` packs the binary
+#               its own profile built, to test the archive without a second build)
+#   --out       where the archive goes (default: dist/)
+#   --no-build  pack the profile's binary as it is (`./dev test`: the one the tests ran)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 profile=release
 out=dist
+build=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --profile) profile="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    *) echo "dist: unknown argument $1 (usage: tools/dist/make.sh [--profile NAME] [--out DIR])" >&2; exit 2 ;;
+    --no-build) build=0; shift ;;
+    *) echo "dist: unknown argument $1 (usage: tools/dist/make.sh [--profile NAME] [--out DIR] [--no-build])" >&2; exit 2 ;;
   esac
 done
 target="${CARGO_TARGET_DIR:-target}"
@@ -22,8 +25,9 @@ case "$profile" in
   dev|test) dir=debug ;;
   *) dir="$profile" ;;
 esac
-cargo build --profile "$profile" --bin chaos-outpost --quiet
+[ "$build" -eq 1 ] && cargo build --profile "$profile" --bin chaos-outpost --quiet
 bin="$target/$dir/chaos-outpost"
+[ -x "$bin" ] || { echo "dist: no binary at $bin (build it first)" >&2; exit 1; }
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 name="chaos-outpost-$version-linux-x86_64"
 stage=$(mktemp -d)
