@@ -1,5 +1,5 @@
-//! The systems that follow a change of the settings: the translation table follows the
-//! language, the keymap follows the saved bindings, and a key pressed while the settings wait
+//! The systems that follow a change of the settings or of the game: the translation table
+//! follows the language and the level in play (its chapters' names), the keymap follows the saved bindings, and a key pressed while the settings wait
 //! for one is bound and written back. They sit here, above `settings` and `keys`, so neither of
 //! those two imports the other's systems.
 
@@ -12,12 +12,13 @@ use crate::text::Translations;
 /// Keeps the table in step with the language setting.
 pub fn language_plugin(app: &mut App) {
     app.init_resource::<Translations>()
-        .add_systems(PreUpdate, follow_language);
+        .add_systems(PreUpdate, (follow_language, follow_level).chain());
 }
 
 fn follow_language(settings: Res<Settings>, mut tr: ResMut<Translations>) {
     if tr.lang != settings.language {
         let mods = std::mem::take(&mut tr.mods);
+        let chapters = std::mem::take(&mut tr.chapters);
         *tr = Translations::base(&settings.language);
         for (lang, table) in &mods {
             if *lang == settings.language {
@@ -25,6 +26,29 @@ fn follow_language(settings: Res<Settings>, mut tr: ResMut<Translations>) {
             }
         }
         tr.mods = mods;
+        tr.chapters = chapters;
+    }
+}
+
+/// The chapters' things named as the level in play names them (read again when the game or
+/// its content changes).
+fn follow_level(
+    setup: Option<Res<crate::rules::GameSetup>>,
+    content: Option<Res<crate::content::Content>>,
+    mut tr: ResMut<Translations>,
+) {
+    let (Some(setup), Some(content)) = (setup, content) else {
+        return;
+    };
+    if setup.is_changed() || content.is_changed() {
+        // Marked changed only when the names were read afresh (the words shown follow).
+        let fresh = tr
+            .bypass_change_detection()
+            .chapters
+            .follow_level(&content.0, &setup.level);
+        if fresh {
+            tr.set_changed();
+        }
     }
 }
 

@@ -263,7 +263,7 @@ fn reload_content(
         .cloned()
         .collect();
     let chosen = mods::choose(&lib.found, &settings.mods, &cli);
-    match mods::load(set, &chosen) {
+    match mods::load(set, &chosen, &content.chapters) {
         Ok((mut db, report)) => {
             // The level the window was opened on from a file (`play --level my.ron`) is not
             // among the embedded ones: add it again, or the game would lose its level.

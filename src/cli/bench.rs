@@ -2,10 +2,9 @@
 //! build with `--release` for real figures).
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{Failure, Outcome, content_with, problems_text};
+use super::{Failure, Outcome, Program, problems_text};
 
 /// `bench`'s arguments.
 #[derive(clap::Args)]
@@ -28,13 +27,14 @@ pub struct Args {
 }
 
 /// `bench`.
-pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
+pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
+    let mods = p.mods.as_slice();
     if a.games == 0 || a.games > 10_000 || a.cycles == 0 || a.cycles > 10_000 {
         return Err(Failure::Failed(
             "--games and --cycles must be from 1 to 10000".into(),
         ));
     }
-    let mut db = content_with(mods)?;
+    let mut db = p.content_with(mods)?;
     let mut ids = Vec::new();
     for l in &a.levels {
         ids.push(db.resolve_level(l).map_err(|ps| problems_text(&ps))?);

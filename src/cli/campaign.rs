@@ -5,12 +5,11 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{Failure, Outcome, content_with};
+use super::{Failure, Outcome, Program};
 use crate::sim;
 use crate::sim::campaign::CampaignReport;
 
@@ -58,10 +57,10 @@ pub struct RunArgs {
 }
 
 /// `campaign`.
-pub fn run(mods: &[PathBuf], cmd: Cmd, out: &mut dyn Write) -> Outcome {
+pub fn run(p: &Program, cmd: Cmd, out: &mut dyn Write) -> Outcome {
     match cmd {
-        Cmd::List { json } => list(mods, json, out),
-        Cmd::Run(a) => play(mods, a, out),
+        Cmd::List { json } => list(p, json, out),
+        Cmd::Run(a) => play(p, a, out),
     }
 }
 
@@ -87,8 +86,8 @@ struct Listed {
     chapters: Vec<ListedChapter>,
 }
 
-fn list(mods: &[PathBuf], json: bool, out: &mut dyn Write) -> Outcome {
-    let db = content_with(mods)?;
+fn list(p: &Program, json: bool, out: &mut dyn Write) -> Outcome {
+    let db = p.content()?;
     let all: Vec<Listed> = db
         .set
         .campaigns
@@ -204,7 +203,7 @@ struct Batch {
     chapters: Vec<(String, ChapterStats)>,
 }
 
-fn play(mods: &[PathBuf], a: RunArgs, out: &mut dyn Write) -> Outcome {
+fn play(p: &Program, a: RunArgs, out: &mut dyn Write) -> Outcome {
     if a.games == 0 || a.games > 10_000 {
         return Err(Failure::Usage("--games must be from 1 to 10000".into()));
     }
@@ -214,7 +213,7 @@ fn play(mods: &[PathBuf], a: RunArgs, out: &mut dyn Write) -> Outcome {
     if a.retries > 100 {
         return Err(Failure::Usage("--retries must be from 0 to 100".into()));
     }
-    let db = Arc::new(content_with(mods)?);
+    let db = Arc::new(p.content()?);
     let campaign = match &a.campaign {
         Some(id) => db.set.campaigns.iter().find(|c| &c.id == id),
         None => db.set.campaigns.first(),

@@ -1,13 +1,13 @@
 //! `check`: validates the base content and each path given — a mod folder (loaded with the
 //! installed mods it depends on, as the game would), a RON file, a level or a content folder —
 //! and lists every problem with its file, line, column and field. Each level is also asked
-//! whether this program can play it (the chapters it names installed, the steps it lists
+//! whether this program can play it (the chapters it names among its own, the steps it lists
 //! known), as starting it would. Fails on any error, or on any warning with `--strict`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{Failure, Outcome};
+use super::{Failure, Outcome, Program};
 use crate::content::{
     ContentDb, Problem, Severity, SourceFile, inside, mods, read_bounded, ron_files_in,
 };
@@ -51,8 +51,8 @@ impl Report {
 }
 
 /// `check`.
-pub fn run(extra_mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
-    let r = check(&a.paths, extra_mods);
+pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
+    let r = check(&a.paths, &p.mods, &p.chapters);
     let (errors, warnings) = (r.errors(), r.warnings());
     if a.json {
         let doc = serde_json::json!({
@@ -83,15 +83,19 @@ pub fn run(extra_mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
 }
 
 /// Checks the base content, the mod folders among `paths` (with `extra_mods`), and each other
-/// path laid over the base content.
-pub fn check(paths: &[PathBuf], extra_mods: &[PathBuf]) -> Report {
+/// path laid over the base content, for the chapters of `chapters`.
+pub fn check(
+    paths: &[PathBuf],
+    extra_mods: &[PathBuf],
+    chapters: &crate::content::ChapterSet,
+) -> Report {
     let base: Vec<SourceFile> = crate::content::embedded_files();
     let mut r = Report {
         checked: vec!["base content".to_string()],
         ..Report::default()
     };
     // The base content alone.
-    match ContentDb::from_files(base.clone()) {
+    match ContentDb::from_files(base.clone(), chapters) {
         Ok(db) => {
             r.problems.extend(campaigns_start(&db));
             r.problems.extend(db.warnings);
@@ -108,7 +112,7 @@ pub fn check(paths: &[PathBuf], extra_mods: &[PathBuf]) -> Report {
         let dirs: Vec<PathBuf> = extra_mods.iter().chain(mod_paths.iter()).cloned().collect();
         let (mut sources, unreadable) = mods::read_all(&dirs);
         mods::add_installed_dependencies(&mut sources);
-        match mods::load(base.clone(), &sources) {
+        match mods::load(base.clone(), &sources, chapters) {
             Ok((db, report)) => {
                 r.problems.extend(playable(&db));
                 r.problems.extend(campaigns_start(&db));
@@ -147,7 +151,7 @@ pub fn check(paths: &[PathBuf], extra_mods: &[PathBuf]) -> Report {
             files.retain(|b| !replaces(b));
             files.push(f);
         }
-        match ContentDb::from_files(files) {
+        match ContentDb::from_files(files, chapters) {
             Ok(db) => {
                 r.problems.extend(playable(&db));
                 r.problems.extend(campaigns_start(&db));

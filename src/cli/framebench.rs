@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{Outcome, content_with, problems_text};
+use super::{Outcome, Program, problems_text};
 use crate::view::frames::FrameStats;
 
 /// `framebench`'s arguments.
@@ -77,7 +77,8 @@ pub fn run_bare(a: BareArgs) -> Outcome {
 
 /// `framebench`: the game window on `level`, then the bare sprite scene, each in its own process
 /// (a window's event loop runs once per process), one after the other.
-pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
+pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
+    let mods = p.mods.as_slice();
     let Args {
         level,
         frames,
@@ -86,7 +87,7 @@ pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
         redraw,
         json,
     } = a;
-    let db = content_with(mods)?;
+    let db = p.content_with(mods)?;
     let mut db2 = db.clone();
     let id = db2.resolve_level(&level).map_err(|ps| problems_text(&ps))?;
     let tiles = db2

@@ -3,10 +3,9 @@
 //! is the error.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{Failure, Outcome, content_with};
+use super::{Failure, Outcome, Program};
 
 /// `fuzz`'s arguments.
 #[derive(clap::Args)]
@@ -26,11 +25,12 @@ pub struct Args {
 }
 
 /// `fuzz`.
-pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
+pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
+    let mods = p.mods.as_slice();
     if a.moves == 0 || a.moves > 1_000_000 {
         return Err(Failure::Failed("--moves must be from 1 to 1000000".into()));
     }
-    let db = Arc::new(content_with(mods)?);
+    let db = Arc::new(p.content_with(mods)?);
     let levels: Vec<String> = if a.levels.is_empty() {
         db.levels.keys().cloned().collect()
     } else {

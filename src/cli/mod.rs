@@ -24,7 +24,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::content::{ContentDb, Problem, mods as content_mods};
+use crate::content::{ChapterSet, ContentDb, Problem, mods as content_mods};
 
 #[derive(Parser)]
 #[command(
@@ -123,9 +123,8 @@ pub fn main() -> ExitCode {
     main_from(std::env::args_os())
 }
 
-/// Runs the command line `args` (the program's name first), as `main` does: a test program
-/// that installs a chapter of its own (`tests/rules/trial.rs`) runs the real commands, the
-/// window included, with it.
+/// Runs the command line `args` (the program's name first), as `main` does, with the chapters
+/// the game ships.
 pub fn main_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
     main_with(args, &mut std::io::stdout().lock())
 }
@@ -135,8 +134,17 @@ pub fn main_with(
     args: impl IntoIterator<Item = std::ffi::OsString>,
     out: &mut dyn Write,
 ) -> ExitCode {
-    // The shipped chapters, in every app this program builds (window, AI, sim).
-    crate::chapters::install_all();
+    main_for(crate::chapters::shipped(), args, out)
+}
+
+/// Runs the command line `args` with the chapters of `chapters`, in every content it loads and
+/// every app it builds (window, AI, sim): a test program with a chapter of its own
+/// (`tests/rules/trial.rs`) runs the real commands, the window included, with it.
+pub fn main_for(
+    chapters: ChapterSet,
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+    out: &mut dyn Write,
+) -> ExitCode {
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
@@ -149,7 +157,11 @@ pub fn main_with(
             };
         }
     };
-    match run(cli, out) {
+    let program = Program {
+        mods: cli.mods.clone(),
+        chapters,
+    };
+    match run(cli, &program, out) {
         Ok(()) | Err(Failure::ClosedPipe) => ExitCode::SUCCESS,
         Err(Failure::Usage(m)) => {
             eprintln!("error: {m}");
@@ -162,34 +174,54 @@ pub fn main_with(
     }
 }
 
-/// Runs one command line's command, its report written to `out`.
-fn run(cli: Cli, out: &mut dyn Write) -> Outcome {
-    let mods = &cli.mods;
-    match cli.command {
-        None => play::run_menu(mods),
-        Some(Cmd::Play(a)) => play::run(mods, a),
-        Some(Cmd::BareSprites(a)) => framebench::run_bare(a),
-        Some(Cmd::Framebench(a)) => framebench::run(mods, a, out),
-        Some(Cmd::Sim(a)) => sim::run(mods, a, out),
-        Some(Cmd::Fuzz(a)) => fuzz::run(mods, a, out),
-        Some(Cmd::Soak(a)) => soak::run(mods, a, out),
-        Some(Cmd::Check(a)) => check::run(mods, a, out),
-        Some(Cmd::Mods(a)) => mods::run(mods, a, out),
-        Some(Cmd::TestScenario(a)) => scenario::run(mods, a, out),
-        Some(Cmd::Schema) => schema::run(out),
-        Some(Cmd::Cvd(a)) => cvd::run(a),
-        Some(Cmd::Translations(a)) => translations::run(mods, a, out),
-        Some(Cmd::Bench(a)) => bench::run(mods, a, out),
-        Some(Cmd::Replay(a)) => replay::run(mods, a, out),
-        Some(Cmd::Campaign(c)) => campaign::run(mods, c, out),
+/// What every command runs with: the mods given on the command line and the chapters the
+/// program plays.
+pub struct Program {
+    /// The mod folders given with `--mod`.
+    pub mods: Vec<PathBuf>,
+    /// The chapters content is loaded with and apps are built with.
+    pub chapters: ChapterSet,
+}
+
+impl Program {
+    /// The base game with the mods in `dirs` applied. A broken mod is left out, with its
+    /// problems on stderr; only a broken base game is an error.
+    pub fn content_with(&self, dirs: &[PathBuf]) -> Result<ContentDb, String> {
+        content_with(dirs, &self.chapters)
+    }
+    /// The base game with the command line's mods applied.
+    pub fn content(&self) -> Result<ContentDb, String> {
+        self.content_with(&self.mods)
     }
 }
 
-/// The base game with the mods in `dirs` applied. A broken mod is left out, with its problems
-/// on stderr; only a broken base game is an error.
-pub fn content_with(dirs: &[PathBuf]) -> Result<ContentDb, String> {
+/// Runs one command line's command, its report written to `out`.
+fn run(cli: Cli, p: &Program, out: &mut dyn Write) -> Outcome {
+    match cli.command {
+        None => play::run_menu(p),
+        Some(Cmd::Play(a)) => play::run(p, a),
+        Some(Cmd::BareSprites(a)) => framebench::run_bare(a),
+        Some(Cmd::Framebench(a)) => framebench::run(p, a, out),
+        Some(Cmd::Sim(a)) => sim::run(p, a, out),
+        Some(Cmd::Fuzz(a)) => fuzz::run(p, a, out),
+        Some(Cmd::Soak(a)) => soak::run(p, a, out),
+        Some(Cmd::Check(a)) => check::run(p, a, out),
+        Some(Cmd::Mods(a)) => mods::run(p, a, out),
+        Some(Cmd::TestScenario(a)) => scenario::run(p, a, out),
+        Some(Cmd::Schema) => schema::run(p, out),
+        Some(Cmd::Cvd(a)) => cvd::run(a),
+        Some(Cmd::Translations(a)) => translations::run(p, a, out),
+        Some(Cmd::Bench(a)) => bench::run(p, a, out),
+        Some(Cmd::Replay(a)) => replay::run(p, a, out),
+        Some(Cmd::Campaign(c)) => campaign::run(p, c, out),
+    }
+}
+
+/// The base game with the mods in `dirs` applied, for `chapters`. A broken mod is left out,
+/// with its problems on stderr; only a broken base game is an error.
+pub fn content_with(dirs: &[PathBuf], chapters: &ChapterSet) -> Result<ContentDb, String> {
     let (sources, unreadable) = content_mods::read_all(dirs);
-    let (db, report) = content_mods::load(crate::content::embedded_files(), &sources)
+    let (db, report) = content_mods::load(crate::content::embedded_files(), &sources, chapters)
         .map_err(|ps| format!("the embedded content is broken:\n{}", problems_text(&ps)))?;
     for m in unreadable.iter().chain(report.mods.iter()) {
         if !m.loaded {

@@ -2,9 +2,8 @@
 //! loading them all, as the game would, finds. Fails when a mod is disabled or unreadable.
 
 use std::io::Write;
-use std::path::PathBuf;
 
-use super::{Failure, Outcome, problems_text};
+use super::{Failure, Outcome, Program, problems_text};
 use crate::content::mods;
 
 /// `mods`' arguments.
@@ -16,9 +15,9 @@ pub struct Args {
 }
 
 /// `mods`.
-pub fn run(extra: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
-    let (sources, bad) = mods::found(extra);
-    let report = mods::load(crate::content::embedded_files(), &sources)
+pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
+    let (sources, bad) = mods::found(&p.mods);
+    let report = mods::load(crate::content::embedded_files(), &sources, &p.chapters)
         .map(|(_, r)| r)
         .map_err(|ps| format!("the embedded content is broken:\n{}", problems_text(&ps)))?;
     let searched: Vec<String> = mods::mod_dirs()

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{Outcome, content_with, problems_text};
+use super::{Outcome, Program, problems_text};
 use crate::content::mods;
 use crate::view::Launch;
 
@@ -48,9 +48,9 @@ pub struct Args {
 }
 
 /// No command: the window on the first level, its menu open.
-pub fn run_menu(mods: &[PathBuf]) -> Outcome {
+pub fn run_menu(p: &Program) -> Outcome {
     open(
-        mods,
+        p,
         Launch {
             level: "first_light".into(),
             seed: 1,
@@ -62,14 +62,14 @@ pub fn run_menu(mods: &[PathBuf]) -> Outcome {
 }
 
 /// `play`.
-pub fn run(mods: &[PathBuf], a: Args) -> Outcome {
+pub fn run(p: &Program, a: Args) -> Outcome {
     let script = a
         .script
-        .map(|p| crate::view::script::read(&p))
+        .map(|f| crate::view::script::read(&f))
         .transpose()?
         .map(|s| (s, a.out));
     open(
-        mods,
+        p,
         Launch {
             level: a.level,
             seed: a.seed,
@@ -77,7 +77,7 @@ pub fn run(mods: &[PathBuf], a: Args) -> Outcome {
             frames: a.frames,
             players: a.players,
             script,
-            frame_log: a.frame_log.map(|p| (p, a.frames)),
+            frame_log: a.frame_log.map(|f| (f, a.frames)),
             unpaced: a.unpaced,
             pan: a.pan,
             redraw: a.redraw,
@@ -88,7 +88,8 @@ pub fn run(mods: &[PathBuf], a: Args) -> Outcome {
 
 /// Opens the window: `launch.level` is resolved (an id or a level file), the mods enabled in
 /// the settings and those given with `--mod` are loaded.
-fn open(mods: &[PathBuf], mut launch: Launch) -> Outcome {
+fn open(p: &Program, mut launch: Launch) -> Outcome {
+    let mods = p.mods.as_slice();
     let settings = crate::app::settings::load(&crate::app::settings::settings_path()).0;
     let found: Vec<mods::ModSource> = mods::discover(&mods::mod_dirs())
         .into_iter()
@@ -99,7 +100,7 @@ fn open(mods: &[PathBuf], mut launch: Launch) -> Outcome {
         .map(|m| m.dir)
         .collect();
     dirs.extend(mods.iter().cloned());
-    let mut db = content_with(&dirs)?;
+    let mut db = p.content_with(&dirs)?;
     launch.level = db
         .resolve_level(&launch.level)
         .map_err(|ps| problems_text(&ps))?;

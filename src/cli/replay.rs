@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{Outcome, content_with};
+use super::{Outcome, Program};
 use crate::rules::snapshot;
 
 /// `replay`'s arguments.
@@ -18,16 +18,16 @@ pub struct Args {
 }
 
 /// `replay`.
-pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
-    let h = replay_hash(mods, &a.file)?;
+pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
+    let h = replay_hash(p, &a.file)?;
     writeln!(out, "{h:016x}")?;
     Ok(())
 }
 
 /// The final state hash of the replay in `file`, played on the base game and `mods`.
-pub fn replay_hash(mods: &[PathBuf], file: &std::path::Path) -> Result<u64, String> {
+pub fn replay_hash(p: &Program, file: &std::path::Path) -> Result<u64, String> {
     let r = snapshot::read_replay(file)?;
-    let db = Arc::new(content_with(mods)?);
+    let db = Arc::new(p.content()?);
     if !db.levels.contains_key(&r.level) {
         return Err(format!("{}: unknown level `{}`", file.display(), r.level));
     }

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Failure, Outcome, content_with, problems_text};
+use super::{Failure, Outcome, Program, problems_text};
 use crate::content::{ContentDb, SourceFile, mods, read_bounded, ron_files_in};
 
 /// `test-scenario`'s arguments.
@@ -17,10 +17,10 @@ pub struct Args {
 }
 
 /// `test-scenario`.
-pub fn run(extra: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
+pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
     let (mut passed, mut failed) = (0usize, 0usize);
     for path in &a.paths {
-        let (db, files) = match scenarios_of(path, extra) {
+        let (db, files) = match scenarios_of(path, p) {
             Ok(x) => x,
             Err(e) => {
                 writeln!(out, "FAIL {}: {e}", path.display())?;
@@ -56,7 +56,8 @@ pub fn run(extra: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
 
 /// The content a path's scenarios run on, and the scenario files: a mod folder's own with the
 /// mod loaded, else a file or a folder of files on the base game (and `extra`).
-fn scenarios_of(path: &Path, extra: &[PathBuf]) -> Result<(ContentDb, Vec<SourceFile>), String> {
+fn scenarios_of(path: &Path, p: &Program) -> Result<(ContentDb, Vec<SourceFile>), String> {
+    let extra = p.mods.as_slice();
     if path.join("mod.ron").is_file() {
         let mut dirs = extra.to_vec();
         dirs.push(path.to_path_buf());
@@ -67,7 +68,7 @@ fn scenarios_of(path: &Path, extra: &[PathBuf]) -> Result<(ContentDb, Vec<Source
             .find(|m| m.dir == *path)
             .map(|m| m.scenarios.clone())
             .unwrap_or_default();
-        let (db, report) = mods::load(crate::content::embedded_files(), &sources)
+        let (db, report) = mods::load(crate::content::embedded_files(), &sources, &p.chapters)
             .map_err(|ps| problems_text(&ps))?;
         let all = || bad.iter().chain(report.mods.iter());
         for m in all().filter(|m| !m.loaded) {
@@ -94,5 +95,5 @@ fn scenarios_of(path: &Path, extra: &[PathBuf]) -> Result<(ContentDb, Vec<Source
     } else {
         vec![read(path).map_err(|p| p.to_string())?]
     };
-    Ok((content_with(extra)?, files))
+    Ok((p.content()?, files))
 }

@@ -2,10 +2,10 @@
 
 use std::io::Write;
 
-use super::Outcome;
+use super::{Outcome, Program};
 
 /// `schema`.
-pub fn run(out: &mut dyn Write) -> Outcome {
-    write!(out, "{}", crate::content::schema_doc::markdown())?;
+pub fn run(p: &Program, out: &mut dyn Write) -> Outcome {
+    write!(out, "{}", crate::content::schema_doc::markdown(&p.chapters))?;
     Ok(())
 }

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{Failure, Outcome, content_with, problems_text};
+use super::{Failure, Outcome, Program, problems_text};
 use crate::rules::snapshot;
 use crate::sim;
 
@@ -57,14 +57,15 @@ pub struct Args {
 }
 
 /// `sim`.
-pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
+pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
+    let mods = p.mods.as_slice();
     if a.games == 0 || a.games > 100_000 {
         return Err(Failure::Failed("--games must be from 1 to 100000".into()));
     }
     if a.cycles == 0 || a.cycles > 10_000 {
         return Err(Failure::Failed("--cycles must be from 1 to 10000".into()));
     }
-    let mut db = content_with(mods)?;
+    let mut db = p.content_with(mods)?;
     let id = db
         .resolve_level(&a.level)
         .map_err(|ps| problems_text(&ps))?;

@@ -2,10 +2,9 @@
 //! again and compares the hash of every cycle. The first drift is the error.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{Failure, Outcome, content_with};
+use super::{Failure, Outcome, Program};
 
 /// `soak`'s arguments.
 #[derive(clap::Args)]
@@ -29,11 +28,12 @@ pub struct Args {
 }
 
 /// `soak`.
-pub fn run(mods: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
+pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
+    let mods = p.mods.as_slice();
     if a.games == 0 || a.games > 1_000_000 {
         return Err(Failure::Failed("--games must be from 1 to 1000000".into()));
     }
-    let db = Arc::new(content_with(mods)?);
+    let db = Arc::new(p.content_with(mods)?);
     if let Some(l) = a.levels.iter().find(|l| !db.levels.contains_key(*l)) {
         return Err(format!("unknown level `{l}`").into());
     }

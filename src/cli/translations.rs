@@ -2,9 +2,8 @@
 //! `--mod` mods) that a language's tables lack. Fails when any is missing.
 
 use std::io::Write;
-use std::path::PathBuf;
 
-use super::{Failure, Outcome, content_with};
+use super::{Failure, Outcome, Program};
 use crate::content::mods;
 use crate::text::{LANGUAGES, Translations, content_texts, language_of, parse_table};
 
@@ -20,7 +19,8 @@ pub struct Args {
 }
 
 /// `translations`.
-pub fn run(dirs: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
+pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
+    let dirs = p.mods.as_slice();
     let lang = a.lang.as_str();
     if !LANGUAGES.iter().any(|(code, _)| *code == lang) {
         let known: Vec<&str> = LANGUAGES.iter().map(|(c, _)| *c).collect();
@@ -29,7 +29,7 @@ pub fn run(dirs: &[PathBuf], a: Args, out: &mut dyn Write) -> Outcome {
             known.join(", ")
         )));
     }
-    let db = content_with(dirs)?;
+    let db = p.content()?;
     let mut tr = Translations::base(lang);
     let (sources, _) = mods::read_all(dirs);
     for m in &sources {

@@ -1,7 +1,7 @@
 //! A chapter's own catalogue files (`monsters.ron`, `quests.ron`, `route.ron`…), beside the
-//! core's. The content layer never names a chapter. A chapter registers each of its files once,
-//! before any content loads (`register::<T>`, from its `install`). From then on, that file is
-//! treated like a core catalogue:
+//! core's. The content layer never names a chapter. A chapter registers each of its files from
+//! its `Chapter::content` (`ChapterContent::register::<T>`). In content loaded with that
+//! chapter, the file is treated like a core catalogue:
 //! - read from the base game's content and from every mod's `content/` folder;
 //! - merged by mods: a plain list adds entries, or `( add: […], patch: {"id": (…)}, remove: […] )`,
 //!   each by id;
@@ -15,7 +15,7 @@
 
 use std::any::Any;
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -108,42 +108,19 @@ type NameFn = for<'a> fn(&'a ContentDb, &str) -> Option<&'a str>;
 
 type ApplyFn = fn(&mut Build, &'static str, &Arc<SourceFile>, &str) -> Vec<super::Problem>;
 
-static REGISTRY: Mutex<Vec<Registered>> = Mutex::new(Vec::new());
-
-/// Registers `T`'s catalogue file (registering again replaces it). Call it before content is
-/// loaded, with the chapter's other installs.
-pub fn register<T: CatalogueEntry>(schema: SchemaSource) {
-    let r = Registered {
-        file: T::FILE,
-        chapter: T::CHAPTER,
-        schema,
-        apply: apply_as::<T>,
-        decode: decode_as::<T>,
-        check: check_as::<T>,
-        name_of: name_as::<T>,
-    };
-    let mut v = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
-    v.retain(|x| x.file != T::FILE);
-    v.push(r);
-    v.sort_by_key(|x| x.file);
-}
-
-/// The registered catalogue files, by file name.
-pub fn registered() -> Vec<Registered> {
-    REGISTRY.lock().unwrap_or_else(|e| e.into_inner()).clone()
-}
-
-/// The registered catalogue with this file name.
-pub fn find(file: &str) -> Option<Registered> {
-    registered().into_iter().find(|r| r.file == file)
-}
-
-/// Every file name a content folder may hold: the core's catalogues, the registered chapters'
-/// and `levels.ron`.
-pub fn all_files() -> Vec<&'static str> {
-    super::mod_catalogs()
-        .chain(registered().into_iter().map(|r| r.file))
-        .collect()
+impl Registered {
+    /// `T`'s catalogue file, documented by `schema` (`ChapterContent::register`).
+    pub(super) fn of<T: CatalogueEntry>(schema: SchemaSource) -> Registered {
+        Registered {
+            file: T::FILE,
+            chapter: T::CHAPTER,
+            schema,
+            apply: apply_as::<T>,
+            decode: decode_as::<T>,
+            check: check_as::<T>,
+            name_of: name_as::<T>,
+        }
+    }
 }
 
 impl Registered {
@@ -248,10 +225,12 @@ impl std::fmt::Debug for Typed {
 
 impl Typed {
     /// Decodes every registered catalogue's stored entries.
-    pub(super) fn build(set: &super::ContentSet) -> Typed {
+    pub(super) fn build<'a>(
+        set: &super::ContentSet,
+        catalogues: impl Iterator<Item = &'a Registered>,
+    ) -> Typed {
         Typed(
-            registered()
-                .into_iter()
+            catalogues
                 .map(|r| {
                     let store = set.catalogues.get(r.file).map_or(&[][..], |v| &v[..]);
                     (r.file, (r.decode)(store))
@@ -273,6 +252,9 @@ impl ContentDb {
     }
     /// The display name of an entry of any chapter catalogue.
     pub(super) fn catalogue_name(&self, id: &str) -> Option<&str> {
-        registered().iter().find_map(|r| (r.name_of)(self, id))
+        self.chapters
+            .catalogues()
+            .iter()
+            .find_map(|r| (r.name_of)(self, id))
     }
 }

@@ -69,6 +69,8 @@ pub(super) struct Build {
     pub catalog_files: BTreeMap<&'static str, Arc<SourceFile>>,
     /// Entries added or patched by a mod: (catalog, id) → origin.
     pub origins: HashMap<(&'static str, String), Origin>,
+    /// The chapters the content is for (their catalogues are among the files).
+    pub chapters: ChapterSet,
 }
 
 /// A problem at a byte offset of a file.
@@ -430,6 +432,7 @@ impl Build {
                 .iter()
                 .map(|(id, f)| (id.clone(), f.path.clone()))
                 .collect(),
+            chapters: self.chapters.clone(),
             ..Default::default()
         };
         db.reindex();

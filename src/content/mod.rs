@@ -8,7 +8,9 @@
 
 pub mod campaign;
 pub mod catalogue;
+pub mod chapters;
 mod level_ai;
+pub mod level_fields;
 pub mod map;
 mod merge;
 pub mod mods;
@@ -19,7 +21,7 @@ pub mod translations;
 mod validate;
 
 pub use merge::mod_catalogs;
-pub use validate::MAX_SEARCH_NODES;
+pub use validate::{MAX_SEARCH_NODES, on_map};
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -30,6 +32,7 @@ use bevy::prelude::Resource;
 use serde::de::DeserializeOwned;
 
 pub use campaign::Campaign;
+pub use chapters::{Chapter, ChapterContent, ChapterSet};
 pub use schema::*;
 
 /// Files embedded at build time: (path relative to the crate root, text).
@@ -147,8 +150,13 @@ pub struct ContentDb {
     improvement_ix: HashMap<String, usize>,
     size_ix: HashMap<String, usize>,
     tech_ix: HashMap<String, usize>,
+    /// The chapters this content was loaded for: their catalogues are read, and every app
+    /// made for this content builds them.
+    pub chapters: ChapterSet,
     /// The chapters' catalogues, typed (`catalogue`).
     typed: catalogue::Typed,
+    /// Each level's chapter fields, typed (`level_fields`): by level, then chapter.
+    level_fields: BTreeMap<String, BTreeMap<&'static str, level_fields::Typed>>,
     /// Each level's AI settings where it has its own `ai` fields (`level_ai`).
     level_ai: BTreeMap<String, Arc<AiWeights>>,
 }
@@ -236,13 +244,14 @@ pub fn embedded_files() -> Vec<SourceFile> {
 }
 
 impl ContentDb {
-    /// The base game, embedded at build time.
-    pub fn embedded() -> Result<ContentDb, Vec<Problem>> {
-        ContentDb::from_files(embedded_files())
+    /// The base game, embedded at build time, for `chapters`.
+    pub fn embedded(chapters: &ChapterSet) -> Result<ContentDb, Vec<Problem>> {
+        ContentDb::from_files(embedded_files(), chapters)
     }
 
-    /// Loads content from a game root on disk (`ROOT/assets/content/*.ron`, `ROOT/levels/*.ron`).
-    pub fn from_root(root: &Path) -> Result<ContentDb, Vec<Problem>> {
+    /// Loads content from a game root on disk (`ROOT/assets/content/*.ron`, `ROOT/levels/*.ron`)
+    /// for `chapters`.
+    pub fn from_root(root: &Path, chapters: &ChapterSet) -> Result<ContentDb, Vec<Problem>> {
         let mut files = Vec::new();
         let mut problems = Vec::new();
         for dir in [root.join("assets/content"), root.join("levels")] {
@@ -264,14 +273,18 @@ impl ContentDb {
         if !problems.is_empty() {
             return Err(problems);
         }
-        ContentDb::from_files(files)
+        ContentDb::from_files(files, chapters)
     }
 
     /// Builds the content from files: `…/content/NAME.ron` for the catalogs, `…levels/ID.ron` for
     /// levels. Every problem in every file is reported, not just the first. This is the base
     /// game's path through the same merge as mods (`mods::load`): each file adds its entries.
-    pub fn from_files(files: Vec<SourceFile>) -> Result<ContentDb, Vec<Problem>> {
-        let build = base_build(files)?;
+    /// `chapters` are the chapters it is for: their catalogue files are read among the files.
+    pub fn from_files(
+        files: Vec<SourceFile>,
+        chapters: &ChapterSet,
+    ) -> Result<ContentDb, Vec<Problem>> {
+        let build = base_build(files, chapters)?;
         let (mut db, problems) = build.finish();
         if problems.iter().any(|p| p.severity == Severity::Error) {
             let mut problems = problems;
@@ -310,6 +323,33 @@ impl ContentDb {
             self.disk_levels.push(path.to_path_buf());
         }
         self.merge_level_ai();
+        self.read_level_fields();
+    }
+
+    /// Reads every level's chapter fields, typed (those that do not read are left out: the
+    /// load reported them).
+    fn read_level_fields(&mut self) {
+        let kinds: Vec<level_fields::FieldsKind> =
+            self.chapters.catalogues().fields().copied().collect();
+        self.level_fields = self
+            .levels
+            .iter()
+            .map(|(id, level)| {
+                let typed = kinds
+                    .iter()
+                    .filter_map(|k| k.read(level).map(|v| (k.chapter, v)))
+                    .collect();
+                (id.clone(), typed)
+            })
+            .collect();
+    }
+
+    /// The chapter `T::CHAPTER`'s fields of the level `level`, typed when content loaded;
+    /// `None` where the level is unknown, its fields did not read, or `T` is not registered
+    /// with the chapters of this content.
+    pub fn level_fields<T: level_fields::LevelFields>(&self, level: &str) -> Option<Arc<T>> {
+        let v = self.level_fields.get(level)?.get(T::CHAPTER)?.clone();
+        v.downcast::<T>().ok()
     }
 
     /// Adds again, read afresh, the level files `old` had added from disk (a rebuilt content
@@ -330,7 +370,8 @@ impl ContentDb {
         problems
     }
 
-    /// Rebuilds the id indexes after `set` was edited in place.
+    /// Rebuilds the id indexes after `set` was edited in place, and reads the levels' chapter
+    /// fields again (after `levels` was).
     pub fn reindex(&mut self) {
         fn ix<T>(v: &[T], id: impl Fn(&T) -> &str) -> HashMap<String, usize> {
             v.iter()
@@ -344,7 +385,8 @@ impl ContentDb {
         self.improvement_ix = ix(&self.set.improvements, |t| &t.id);
         self.size_ix = ix(&self.set.outpost_sizes, |t| &t.id);
         self.tech_ix = ix(&self.set.research, |t| &t.id);
-        self.typed = catalogue::Typed::build(&self.set);
+        self.typed = catalogue::Typed::build(&self.set, self.chapters.catalogues().iter());
+        self.read_level_fields();
     }
 
     /// The rules' numbers.
@@ -517,8 +559,12 @@ impl ContentDb {
 /// The base game's files merged (parse errors only; validation comes after). A file named like
 /// a content file (the core's or a registered chapter catalogue) is one; any other RON file is
 /// a level.
-fn base_build(files: Vec<SourceFile>) -> Result<merge::Build, Vec<Problem>> {
-    let mut build = merge::Build::default();
+fn base_build(files: Vec<SourceFile>, chapters: &ChapterSet) -> Result<merge::Build, Vec<Problem>> {
+    let mut build = merge::Build {
+        chapters: chapters.clone(),
+        ..Default::default()
+    };
+    let catalogues = chapters.catalogues();
     let mut problems = Vec::new();
     let mut catalogs: Vec<(&'static str, SourceFile)> = Vec::new();
     let mut level_files = Vec::new();
@@ -530,8 +576,8 @@ fn base_build(files: Vec<SourceFile>) -> Result<merge::Build, Vec<Problem>> {
             .unwrap_or_default();
         match CONTENT_FILES.iter().find(|c| **c == name) {
             Some(c) => catalogs.push((c, f)),
-            None => match catalogue::find(&name) {
-                Some(r) => chapter_files.push((r, f)),
+            None => match catalogues.find(&name) {
+                Some(r) => chapter_files.push((*r, f)),
                 None => level_files.push(f),
             },
         }
@@ -550,7 +596,7 @@ fn base_build(files: Vec<SourceFile>) -> Result<merge::Build, Vec<Problem>> {
         }
     }
     // A chapter's catalogue: the last file of its name, like the core's.
-    for r in catalogue::registered() {
+    for r in catalogues.iter() {
         if let Some((_, f)) = chapter_files.iter().rev().find(|(c, _)| c.file == r.file) {
             problems.extend(r.apply(&mut build, Arc::new(f.clone()), "base"));
         }

@@ -405,14 +405,15 @@ fn order(
     (done, cycles)
 }
 
-/// Loads the base game (`base`, as `ContentDb::from_files` takes it) and applies `mods` in
-/// dependency order (ties in the order given). A mod with any error is left out, with its
-/// problems in the report; a broken base game is the only error returned.
+/// Loads the base game (`base`, as `ContentDb::from_files` takes it, for `chapters`) and
+/// applies `mods` in dependency order (ties in the order given). A mod with any error is left
+/// out, with its problems in the report; a broken base game is the only error returned.
 pub fn load(
     base: Vec<SourceFile>,
     mods: &[ModSource],
+    chapters: &super::ChapterSet,
 ) -> Result<(ContentDb, ModReport), Vec<Problem>> {
-    let mut build = super::base_build(base)?;
+    let mut build = super::base_build(base, chapters)?;
     let (_, base_problems) = build.finish();
     if base_problems.iter().any(|p| p.severity == Severity::Error) {
         return Err(base_problems);
@@ -725,11 +726,12 @@ fn apply_files(next: &mut super::merge::Build, src: &ModSource, id: &str) -> Vec
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
-        if let Some(r) = super::catalogue::find(&name) {
+        let catalogues = next.chapters.catalogues().clone();
+        if let Some(r) = catalogues.find(&name) {
             problems.extend(r.apply(next, Arc::new(f.clone()), id));
             continue;
         }
-        let all = super::catalogue::all_files();
+        let all = catalogues.all_files();
         match mod_catalogs().find(|c| *c == name) {
             Some(c) => problems.extend(next.apply(c, Arc::new(f.clone()), id)),
             None => problems.push(Problem {

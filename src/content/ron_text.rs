@@ -198,9 +198,99 @@ pub fn line_col(text: &str, at: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// The field path of the value that stands at byte `at` of a RON value's text
+/// (`places[1].slots`): the struct fields and map keys it lies in, and its index in each list.
+/// Empty at the top.
+pub fn path_at(text: &str, at: usize) -> String {
+    /// One open bracket: a list (with the entry's index) or a struct, tuple or map (with the
+    /// key of the entry, once its `:` was read).
+    struct Frame {
+        list: bool,
+        index: usize,
+        key: Option<String>,
+    }
+    let b = text.as_bytes();
+    let at = at.min(b.len());
+    let mut stack: Vec<Frame> = Vec::new();
+    // The last word or string read in the current entry: the key when a `:` follows.
+    let mut last: Option<(usize, usize)> = None;
+    let mut i = 0;
+    while i < at {
+        if let Some(end) = end_of_literal(b, i) {
+            last = Some((i, end));
+            i = end;
+            continue;
+        }
+        if b.get(i..i + 2) == Some(b"//") || b.get(i..i + 2) == Some(b"/*") {
+            i = skip_blank(text, i).max(i + 1);
+            continue;
+        }
+        match b[i] {
+            b'(' | b'{' | b'[' => {
+                stack.push(Frame {
+                    list: b[i] == b'[',
+                    index: 0,
+                    key: None,
+                });
+                last = None;
+            }
+            b')' | b'}' | b']' => {
+                stack.pop();
+                last = None;
+            }
+            b',' => {
+                if let Some(f) = stack.last_mut() {
+                    f.index += 1;
+                    f.key = None;
+                }
+                last = None;
+            }
+            b':' => {
+                if let (Some(f), Some((s, e))) = (stack.last_mut(), last)
+                    && !f.list
+                {
+                    f.key = Some(text[s..e].trim_matches('"').to_string());
+                }
+            }
+            c if c.is_ascii_alphanumeric() || c == b'_' => {
+                let s = i;
+                while i < at && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                last = Some((s, i));
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut out = String::new();
+    for f in &stack {
+        if f.list {
+            out.push_str(&format!("[{}]", f.index));
+        } else if let Some(k) = &f.key {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(k);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The path of a place in a level's chapter fields: fields, keys and list indexes.
+    #[test]
+    fn path_at_names_fields_keys_and_indexes() {
+        let t = "(places: [(id: \"a\", slots: [1]), (id: \"b\", slots: [x])], decks: {\"d\": []})";
+        assert_eq!(path_at(t, t.find('x').unwrap()), "places[1].slots[0]");
+        assert_eq!(path_at(t, t.find("\"b\"").unwrap()), "places[1].id");
+        assert_eq!(path_at(t, t.find("[]").unwrap()), "decks.d");
+        assert_eq!(path_at(t, 0), "");
+    }
 
     #[test]
     fn splits_nested_entries_with_strings_and_comments() {

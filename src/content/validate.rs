@@ -135,7 +135,7 @@ pub(super) fn content<'a>(
         out.extend(r.out);
     }
     // The chapters' own catalogues: their checks, at their entries.
-    for cat in super::catalogue::registered() {
+    for cat in db.chapters.catalogues().iter() {
         let (file, text) = text_of(cat.file).unwrap_or((cat.file, ""));
         let mut r = Report {
             file,
@@ -1128,6 +1128,10 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
     level_armies(db, l, &mut r);
     level_choices(db, l, &mut r);
     level_ai(db, l, &mut r);
+    // The chapters' own fields (`ext`), typed and checked like the core's.
+    for k in db.chapters.catalogues().fields() {
+        r.out.extend(k.problems(db, l, file, text));
+    }
     if r.out.iter().all(|p| p.severity != Severity::Error) {
         portal_reachable(db, l, &mut r);
     }

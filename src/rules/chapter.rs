@@ -26,14 +26,14 @@
 //!   step of rounds for an answer in the middle of a turn (a call to battle) lends each one
 //!   the turn, then gives it back after the one whose action asked.
 //!
-//! Which chapters a game plays comes from its level (`Level::chapters`): a chapter installed in
-//! the program but not in the level changes nothing in that game. The program installs its
-//! chapters once at start (`install`), like a plugin list; `RulesPlugin` builds each of them in
-//! every app it makes, the window's and the headless ones (AI thinking, forecast, sim).
+//! A chapter is one value (`content::Chapter`): the program passes the set it plays to the
+//! content it loads (`ContentDb::chapters`), and `RulesPlugin` builds each of them into every
+//! app made for that content, the window's and the headless ones (AI thinking, forecast, sim).
+//! Which chapters a game plays comes from its level (`Level::chapters`): a chapter of the set
+//! that the level does not play changes nothing in that game.
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
-use std::sync::Mutex;
 
 use bevy::prelude::*;
 use serde::Serialize;
@@ -45,7 +45,8 @@ pub use super::outcome::VictoryCheck;
 use super::{
     Action, Cycle, CycleOrder, GameSetup, GameWorld, Refusal, StepDef, StepKind, StepSchedule,
 };
-use crate::content::{Among, Camp, Content, Level, Who};
+use crate::content::level_fields::LevelFields;
+use crate::content::{Among, Camp, ChapterSet, Content, Level, Who};
 
 /// Longest encoded chapter action or refusal accepted (a replay or save is untrusted).
 pub const MAX_ACTION_TEXT: usize = 16 * 1024;
@@ -205,34 +206,17 @@ pub struct Chapters {
     glories: Vec<(&'static str, Glory)>,
 }
 
-/// A chapter plugin's builder, as installed.
-pub type Build = fn(&mut App);
-
-static INSTALLED: Mutex<Vec<(&'static str, Build)>> = Mutex::new(Vec::new());
-
-/// Installs a chapter in this program (once; installing it again changes nothing): every app
-/// `RulesPlugin` builds from now on has it. Only levels that list it play it.
-pub fn install(id: &'static str, build: Build) {
-    let mut v = INSTALLED.lock().unwrap_or_else(|e| e.into_inner());
-    if !v.iter().any(|(i, _)| *i == id) {
-        v.push((id, build));
-    }
-}
-
-/// The chapters installed, in the order they were.
-pub fn installed() -> Vec<(&'static str, Build)> {
-    INSTALLED.lock().unwrap_or_else(|e| e.into_inner()).clone()
-}
-
-/// Builds every installed chapter into `app` (called by `RulesPlugin`).
-pub(super) fn build_installed(app: &mut App) {
+/// Builds every chapter of `set` into `app` (called by `RulesPlugin`; a chapter already built
+/// is not built again).
+pub(super) fn build_all(app: &mut App, set: &ChapterSet) {
     app.init_resource::<Chapters>().init_resource::<InPlay>();
-    for (id, build) in installed() {
+    for chapter in set.iter() {
+        let id = chapter.id();
         if app.world().resource::<Chapters>().ids.contains(&id) {
             continue;
         }
         app.world_mut().resource_mut::<Chapters>().ids.push(id);
-        build(app);
+        chapter.build(app);
     }
 }
 
@@ -988,49 +972,18 @@ pub fn reset(world: &mut World) {
     let _ = restore(world, &BTreeMap::new());
 }
 
-/// A chapter's level fields as `level_ext` reads them, read once per content and level (the
-/// AI asks for them at every candidate it scores); `on_read` runs when they were read afresh.
-/// A broken value reads as the default: the chapter's setup refuses such a level at start.
-pub fn level_fields<T: DeserializeOwned + Default + Clone + 'static>(
-    world: &World,
-    chapter: &str,
-    on_read: fn(&T),
-) -> T {
-    use std::any::{Any, TypeId};
-    type Entry = (
-        TypeId,
-        std::sync::Arc<crate::content::ContentDb>,
-        String,
-        Box<dyn Any>,
-    );
-    thread_local! {
-        // Per type: the content held by its `Arc` (its address is never reused while cached),
-        // the level id, and the fields read.
-        static CACHE: std::cell::RefCell<Vec<Entry>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    let Some(content) = world.get_resource::<Content>().map(|c| c.0.clone()) else {
-        return T::default();
-    };
-    let id = world.resource::<GameSetup>().level.clone();
-    let hit = CACHE.with(|c| {
-        c.borrow()
-            .iter()
-            .find(|(t, db, l, _)| {
-                *t == TypeId::of::<T>() && std::sync::Arc::ptr_eq(db, &content) && *l == id
-            })
-            .and_then(|(_, _, _, v)| v.downcast_ref::<T>().cloned())
-    });
-    if let Some(v) = hit {
-        return v;
-    }
-    let v = level_ext::<T>(world, chapter).unwrap_or_default();
-    on_read(&v);
-    CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        c.retain(|(t, ..)| *t != TypeId::of::<T>());
-        c.push((TypeId::of::<T>(), content, id, Box::new(v.clone())));
-    });
-    v
+/// A chapter's level fields for the game in play, typed when content loaded
+/// (`content::level_fields`): the AI asks for them at every candidate it scores, so they are
+/// shared, not read again. The default where the level gives none; a level whose fields do not
+/// read does not load (a level put in place by hand, as tests do, is read here).
+pub fn level_fields<T: LevelFields>(world: &World) -> std::sync::Arc<T> {
+    let content = world.get_resource::<Content>();
+    let level = &world.resource::<GameSetup>().level;
+    content
+        .and_then(|c| c.level_fields::<T>(level))
+        .unwrap_or_else(|| {
+            std::sync::Arc::new(level_ext::<T>(world, T::CHAPTER).unwrap_or_default())
+        })
 }
 
 /// A chapter's own level fields (`Level::ext[chapter]`) for the game in play, typed; the

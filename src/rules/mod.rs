@@ -493,8 +493,13 @@ impl GameWorld for World {
     }
 }
 
-/// The headless rules: resources, messages, the cycle's steps and the driver.
-pub struct RulesPlugin;
+/// The headless rules: resources, messages, the cycle's steps and the driver, with the
+/// chapters of `chapters` (those of the content the app is made for).
+#[derive(Default)]
+pub struct RulesPlugin {
+    /// The chapters built into the app.
+    pub chapters: crate::content::ChapterSet,
+}
 
 impl Plugin for RulesPlugin {
     fn build(&self, app: &mut App) {
@@ -510,7 +515,7 @@ impl Plugin for RulesPlugin {
             .insert_resource(GameRng::seeded(0))
             .add_plugins((state::init, upkeep::plugin, main_phase::plugin))
             .add_systems(Update, (process_requests, drive_cycle).chain());
-        chapter::build_installed(app);
+        chapter::build_all(app, &self.chapters);
     }
 }
 

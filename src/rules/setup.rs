@@ -19,7 +19,8 @@ pub use crate::content::map::make_map;
 /// A headless app with the rules: `MinimalPlugins` + `StatesPlugin` + `RulesPlugin`.
 pub fn headless_app(content: Arc<ContentDb>) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, RulesPlugin))
+    let chapters = content.chapters.clone();
+    app.add_plugins((MinimalPlugins, StatesPlugin, RulesPlugin { chapters }))
         .insert_resource(Content(content));
     app
 }

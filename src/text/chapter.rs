@@ -1,13 +1,21 @@
-//! The words of a chapter's actions, refusals and end reasons. The rules carry a chapter's
-//! action and refusal as its own typed value in RON (`rules::chapter`); the chapter says how
-//! each reads by installing its `ChapterWords` here (once, with its rules plugin), so this
-//! layer never names a chapter. Without words, a plain form is shown: the chapter, the rule
-//! and the value.
+//! The words of a chapter's actions, refusals, events and end reasons. The rules carry a
+//! chapter's action and refusal as its own typed value (`rules::chapter`); the chapter says how
+//! each reads by adding its `ChapterWords` to the app (`app.add_chapter_words`, from its
+//! `Chapter::build`), so this layer never names a chapter. The words travel with the language's
+//! table (`Translations::chapters`): whoever words a thing in a language words a chapter's too.
+//! Without words, a plain form is shown: the chapter, the rule and the value.
+//!
+//! A chapter's things (a place, a card, a quest) are named as the level in play names them:
+//! the table follows that level (`ChapterTexts::follow_level`, by the app when a game starts or
+//! its content changes).
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::Arc;
+
+use bevy::prelude::*;
 
 use super::Translations;
+use crate::content::ContentDb;
 
 /// How a chapter words its values, in the language of a table.
 #[derive(Clone, Copy)]
@@ -20,60 +28,109 @@ pub struct ChapterWords {
     pub end: fn(&Translations, &str) -> String,
     /// An event the chapter told (`GameEvent::Chapter`, its RON text), for the log.
     pub event: fn(&Translations, &str) -> String,
+    /// The names a level gives the chapter's things, `(id, name)`: its level fields read from
+    /// the level `level` of `db` (none when it does not play the chapter).
+    pub names: fn(&ContentDb, &str) -> Vec<(String, String)>,
 }
 
-static WORDS: Mutex<Vec<(&'static str, ChapterWords)>> = Mutex::new(Vec::new());
+/// A chapter that names nothing of its own.
+pub fn no_names(_: &ContentDb, _: &str) -> Vec<(String, String)> {
+    Vec::new()
+}
 
-/// The names a chapter's levels give their own things (a quest, a place, a card), by chapter
-/// and id: an action's words carry an id and have no level at hand. Levels are untrusted: at
-/// most `MAX_NAMES` are kept.
-static NAMES: Mutex<BTreeMap<(String, String), String>> = Mutex::new(BTreeMap::new());
-
-/// Most names `remember_names` keeps.
+/// Most names kept for one level (levels are untrusted).
 pub const MAX_NAMES: usize = 1024;
 
-/// Keeps the names a chapter's level gives, `(id, name)`, for `name_of` (a chapter calls it
-/// when it reads a level's fields).
-pub fn remember_names<'a>(chapter: &str, names: impl IntoIterator<Item = (&'a str, &'a str)>) {
-    let mut all = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-    for (id, name) in names {
-        let key = (chapter.to_string(), id.to_string());
-        if all.len() < MAX_NAMES || all.contains_key(&key) {
-            all.insert(key, name.to_string());
-        }
+/// The chapters' words a table carries, and the names the level in play gives their things.
+#[derive(Clone, Default)]
+pub struct ChapterTexts {
+    words: Arc<Vec<(&'static str, ChapterWords)>>,
+    /// (level, content) the names were read from: the content by its address, which stays
+    /// while its `Arc` is held here.
+    from: Option<(String, Arc<ContentDb>)>,
+    names: Arc<BTreeMap<(String, String), String>>,
+}
+
+impl std::fmt::Debug for ChapterTexts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChapterTexts")
+            .field(
+                "words",
+                &self.words.iter().map(|(c, _)| c).collect::<Vec<_>>(),
+            )
+            .field("names", &self.names.len())
+            .finish()
     }
 }
 
-/// A chapter's thing named as the last level read names it; else its id.
-pub fn name_of(chapter: &str, id: &str) -> String {
-    NAMES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&(chapter.to_string(), id.to_string()))
-        .cloned()
-        .unwrap_or_else(|| id.to_string())
+impl ChapterTexts {
+    /// Adds a chapter's words (adding again replaces them).
+    pub fn add(&mut self, chapter: &'static str, words: ChapterWords) {
+        let v = Arc::make_mut(&mut self.words);
+        v.retain(|(c, _)| *c != chapter);
+        v.push((chapter, words));
+    }
+
+    /// The words of `chapter`, if it added any.
+    pub fn words_of(&self, chapter: &str) -> Option<ChapterWords> {
+        self.words
+            .iter()
+            .find(|(c, _)| *c == chapter)
+            .map(|(_, w)| *w)
+    }
+
+    /// Reads the names the level `level` of `content` gives the chapters' things, when the
+    /// level or the content changed since the last read; whether it read them.
+    pub fn follow_level(&mut self, content: &Arc<ContentDb>, level: &str) -> bool {
+        if self
+            .from
+            .as_ref()
+            .is_some_and(|(l, c)| l == level && Arc::ptr_eq(c, content))
+        {
+            return false;
+        }
+        let mut names = BTreeMap::new();
+        for (chapter, w) in self.words.iter() {
+            for (id, name) in (w.names)(content, level) {
+                if names.len() >= MAX_NAMES {
+                    break;
+                }
+                names.insert((chapter.to_string(), id), name);
+            }
+        }
+        self.names = Arc::new(names);
+        self.from = Some((level.to_string(), content.clone()));
+        true
+    }
+
+    /// A chapter's thing named as the level in play names it; else its id.
+    pub fn name_of(&self, chapter: &str, id: &str) -> String {
+        self.names
+            .get(&(chapter.to_string(), id.to_string()))
+            .cloned()
+            .unwrap_or_else(|| id.to_string())
+    }
 }
 
-/// Installs a chapter's words (installing again replaces them).
-pub fn install(chapter: &'static str, words: ChapterWords) {
-    let mut v = WORDS.lock().unwrap_or_else(|e| e.into_inner());
-    v.retain(|(c, _)| *c != chapter);
-    v.push((chapter, words));
+/// Adding a chapter's words to an app (its table, `Translations`, carries them).
+pub trait ChapterWordsExt {
+    /// The words of `chapter`'s values.
+    fn add_chapter_words(&mut self, chapter: &'static str, words: ChapterWords) -> &mut Self;
 }
 
-/// The words a chapter installed.
-pub fn words_of(chapter: &str) -> Option<ChapterWords> {
-    WORDS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .find(|(c, _)| *c == chapter)
-        .map(|(_, w)| *w)
+impl ChapterWordsExt for App {
+    fn add_chapter_words(&mut self, chapter: &'static str, words: ChapterWords) -> &mut Self {
+        self.world_mut()
+            .get_resource_or_init::<Translations>()
+            .chapters
+            .add(chapter, words);
+        self
+    }
 }
 
 /// A chapter's action in words.
 pub fn action(tr: &Translations, chapter: &str, act: &str) -> String {
-    match words_of(chapter) {
+    match tr.chapters.words_of(chapter) {
         Some(w) => (w.action)(tr, act),
         None => format!("{chapter}: {act}"),
     }
@@ -81,7 +138,7 @@ pub fn action(tr: &Translations, chapter: &str, act: &str) -> String {
 
 /// A chapter's refusal in words.
 pub fn refusal(tr: &Translations, chapter: &str, rule: &str, reason: &str) -> String {
-    match words_of(chapter) {
+    match tr.chapters.words_of(chapter) {
         Some(w) => (w.refusal)(tr, reason),
         None => format!("{rule}: {reason}"),
     }
@@ -89,7 +146,7 @@ pub fn refusal(tr: &Translations, chapter: &str, rule: &str, reason: &str) -> St
 
 /// A chapter's event in words.
 pub fn event(tr: &Translations, chapter: &str, what: &str) -> String {
-    match words_of(chapter) {
+    match tr.chapters.words_of(chapter) {
         Some(w) => (w.event)(tr, what),
         None => format!("{chapter}: {what}"),
     }
@@ -97,7 +154,7 @@ pub fn event(tr: &Translations, chapter: &str, what: &str) -> String {
 
 /// A chapter's end reason in words.
 pub fn end(tr: &Translations, chapter: &str, code: &str) -> String {
-    match words_of(chapter) {
+    match tr.chapters.words_of(chapter) {
         Some(w) => (w.end)(tr, code),
         None => format!("{chapter}: {code}"),
     }

@@ -49,6 +49,8 @@ pub struct Translations {
     pub map: HashMap<String, String>,
     /// Tables the enabled mods ship: (language, table), applied over the base.
     pub mods: Vec<(String, HashMap<String, String>)>,
+    /// The words of the app's chapters, and the names the level in play gives their things.
+    pub chapters: chapter::ChapterTexts,
 }
 
 impl Translations {
@@ -76,6 +78,7 @@ impl Translations {
             lang: lang.into(),
             map,
             mods: Vec::new(),
+            chapters: chapter::ChapterTexts::default(),
         }
     }
     /// Adds a mod's table over this one (an entry that drops or adds a `{}` is left out: the

@@ -1,11 +1,10 @@
 //! A chapter's marks on the map: lines, rings, discs, icons and labels a chapter computes from
-//! the game (`install(chapter, marks)`), drawn over the tiles for the levels that play it. The
+//! the game (`add_chapter_marks`), drawn over the tiles for the levels that play it. The
 //! chapter reads the world and returns marks; the view draws them (lines and rings as gizmos,
 //! the rest as sprites and texts respawned only when the marks change), so the map's image is
 //! drawn again only then (`map_cache`).
 
 use std::hash::{Hash, Hasher};
-use std::sync::Mutex;
 
 use bevy::prelude::*;
 use hexx::Hex;
@@ -142,13 +141,15 @@ impl LabelRows {
 /// What a chapter draws: its marks for the game in `world` (the player's language given).
 pub type Marks = fn(&mut World, &crate::text::Translations) -> Vec<Mark>;
 
-static MAPS: Mutex<Vec<(&'static str, Marks)>> = Mutex::new(Vec::new());
+/// The chapters' marks in this app, by chapter.
+#[derive(Resource, Default, Clone)]
+pub struct ChapterMaps(Vec<(&'static str, Marks)>);
 
-/// Installs a chapter's marks (installing again replaces them).
-pub fn install(chapter: &'static str, marks: Marks) {
-    let mut v = MAPS.lock().unwrap_or_else(|e| e.into_inner());
-    v.retain(|(c, _)| *c != chapter);
-    v.push((chapter, marks));
+/// Adds a chapter's marks (adding again replaces them).
+pub(super) fn add(app: &mut App, chapter: &'static str, marks: Marks) {
+    let mut maps = app.world_mut().get_resource_or_init::<ChapterMaps>();
+    maps.0.retain(|(c, _)| *c != chapter);
+    maps.0.push((chapter, marks));
 }
 
 /// The marks of the chapters in play, and their digest.
@@ -172,8 +173,10 @@ pub(super) fn plugin(app: &mut App) {
 /// Asks the chapters in play for their marks when the game moved (an event told, a new step)
 /// or the language changed.
 fn gather(world: &mut World) {
-    let installed: Vec<(&'static str, Marks)> =
-        MAPS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let added: Vec<(&'static str, Marks)> = world
+        .get_resource::<ChapterMaps>()
+        .map(|m| m.0.clone())
+        .unwrap_or_default();
     let Some(in_play) = world.get_resource::<InPlay>().cloned() else {
         return;
     };
@@ -195,7 +198,7 @@ fn gather(world: &mut World) {
     }
     let tr = world.resource::<crate::text::Translations>().clone();
     let mut marks = Vec::new();
-    for (id, f) in installed {
+    for (id, f) in added {
         if in_play.has(id) {
             marks.extend(f(world, &tr));
         }

@@ -1,15 +1,16 @@
 //! A chapter's own panel in the side panel: its hand of cards, its pool, its quests. The seam
 //! for what the generic panels (the track bar, the action buttons) cannot show.
 //!
-//! A chapter installs a drawing function for its state type, once, beside its rules
-//! (`install::<S>(chapter, draw)`). The view never hands that function the state itself. It
+//! A chapter adds a drawing function for its state type from its window half
+//! (`app.add_chapter_panel::<S>(chapter, draw)`, `chapter_view`). The view never hands that
+//! function the state itself. It
 //! hands the state **as the seat at the screen may see it** (`ChapterState::seen_by`, the same
 //! redaction the AI thinks on). So a partner's hand stays hidden even from a careless panel.
 //! In hot-seat, the seat at the screen is the one that last took the keyboard at the hand-off
 //! screen (`handoff::at_screen`). While the hand-off screen waits, no chapter panel is drawn.
 //! What the panel asks for (a card played) is sent as an Eladrin action like any button's.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -48,12 +49,14 @@ type Draw = dyn Fn(&mut egui::Ui, &PanelCx) -> Option<Action> + Send + Sync;
 
 type Capture = Arc<dyn Fn(&World, Viewer) -> Option<Seen> + Send + Sync>;
 
-static PANELS: Mutex<Vec<(&'static str, Capture)>> = Mutex::new(Vec::new());
+/// The chapters' panels in this app, by chapter.
+#[derive(Resource, Default, Clone)]
+pub struct ChapterPanels(Vec<(&'static str, Capture)>);
 
-/// Installs `draw` as the panel of `chapter`, drawn with its state `S` as the seat at the
-/// screen sees it (installing again replaces it). `draw` returns the action its buttons ask
-/// for, if any.
-pub fn install<S: ChapterState>(
+/// Adds `draw` as the panel of `chapter`, drawn with its state `S` as the seat at the screen
+/// sees it (adding again replaces it). `draw` returns the action its buttons ask for, if any.
+pub(super) fn add<S: ChapterState>(
+    app: &mut App,
     chapter: &'static str,
     draw: fn(&mut egui::Ui, &S, &PanelCx) -> Option<Action>,
 ) {
@@ -64,9 +67,9 @@ pub fn install<S: ChapterState>(
             draw: Box::new(move |ui, cx| draw(ui, &state, cx)),
         })
     });
-    let mut v = PANELS.lock().unwrap_or_else(|e| e.into_inner());
-    v.retain(|(c, _)| *c != chapter);
-    v.push((chapter, capture));
+    let mut panels = app.world_mut().get_resource_or_init::<ChapterPanels>();
+    panels.0.retain(|(c, _)| *c != chapter);
+    panels.0.push((chapter, capture));
 }
 
 /// The panels of the chapters in play, each with its state as `seat` sees it, in the level's
@@ -75,11 +78,13 @@ pub fn seen(world: &World, seat: u8) -> Vec<Seen> {
     let Some(in_play) = world.get_resource::<crate::rules::InPlay>() else {
         return Vec::new();
     };
-    let panels = PANELS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let Some(panels) = world.get_resource::<ChapterPanels>() else {
+        return Vec::new();
+    };
     in_play
         .0
         .iter()
-        .filter_map(|c| panels.iter().find(|(id, _)| id == c))
+        .filter_map(|c| panels.0.iter().find(|(id, _)| id == c))
         .filter_map(|(_, capture)| capture(world, Viewer::Seat(seat)))
         .collect()
 }
@@ -99,39 +104,4 @@ pub fn draw_all(ui: &mut egui::Ui, panels: &[Seen], cx: &PanelCx) -> Option<Acti
         ui.separator();
     }
     asked
-}
-
-/// A level's chapter fields (`ext.CHAPTER`) for a panel, read once per type, level and text: a
-/// panel draws every frame. Unreadable fields give the defaults (the level was checked when
-/// the game started).
-pub fn fields<T: serde::de::DeserializeOwned + Default + Clone + 'static>(
-    db: &ContentDb,
-    level: &str,
-    chapter: &str,
-) -> T {
-    use std::any::{Any, TypeId};
-    type Entry = (TypeId, String, usize, Box<dyn Any>);
-    thread_local! {
-        static CACHE: std::cell::RefCell<Vec<Entry>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    let Some(raw) = db.levels.get(level).and_then(|l| l.ext.get(chapter)) else {
-        return T::default();
-    };
-    let (t, n) = (TypeId::of::<T>(), raw.get_ron().len());
-    let hit = CACHE.with(|c| {
-        c.borrow()
-            .iter()
-            .find(|(ty, l, len, _)| *ty == t && l == level && *len == n)
-            .and_then(|(.., v)| v.downcast_ref::<T>().cloned())
-    });
-    if let Some(v) = hit {
-        return v;
-    }
-    let v: T = raw.into_rust().unwrap_or_default();
-    CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        c.retain(|(ty, ..)| *ty != t);
-        c.push((t, level.to_string(), n, Box::new(v.clone())));
-    });
-    v
 }

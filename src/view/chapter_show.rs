@@ -1,4 +1,4 @@
-//! A chapter's events played one place at a time over the map (`install(chapter, beat)`): a
+//! A chapter's events played one place at a time over the map (`add_chapter_show`): a
 //! step that resolves many things at once (Wyvern Wardens' rewards, M13) is shown as it would
 //! be at the table, place by place. The chapter turns each event it told into a `Beat` (where,
 //! under which title, one line); beats on the same place in a row make one card, shown for a
@@ -6,7 +6,6 @@
 //! chronicle: the game goes on under it, and "Skip" ends it.
 
 use std::collections::VecDeque;
-use std::sync::Mutex;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -32,13 +31,15 @@ pub struct Beat {
 /// `None` for what it does not show.
 pub type Beats = fn(&World, &Translations, &str) -> Option<Beat>;
 
-static SHOWS: Mutex<Vec<(&'static str, Beats)>> = Mutex::new(Vec::new());
+/// The chapters' shows in this app, by chapter.
+#[derive(Resource, Default, Clone)]
+pub struct ChapterShows(Vec<(&'static str, Beats)>);
 
-/// Installs a chapter's show (installing again replaces it).
-pub fn install(chapter: &'static str, beats: Beats) {
-    let mut v = SHOWS.lock().unwrap_or_else(|e| e.into_inner());
-    v.retain(|(c, _)| *c != chapter);
-    v.push((chapter, beats));
+/// Adds a chapter's show (adding again replaces it).
+pub(super) fn add(app: &mut App, chapter: &'static str, beats: Beats) {
+    let mut shows = app.world_mut().get_resource_or_init::<ChapterShows>();
+    shows.0.retain(|(c, _)| *c != chapter);
+    shows.0.push((chapter, beats));
 }
 
 /// Seconds a card shows (half as long while many wait).
@@ -122,7 +123,10 @@ fn queue_beats(world: &mut World) {
         };
         return;
     }
-    let shows: Vec<(&'static str, Beats)> = SHOWS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let shows: Vec<(&'static str, Beats)> = world
+        .get_resource::<ChapterShows>()
+        .map(|s| s.0.clone())
+        .unwrap_or_default();
     let in_play = world.get_resource::<InPlay>().cloned().unwrap_or_default();
     let Some(tr) = world.get_resource::<Translations>().cloned() else {
         return;
@@ -170,7 +174,10 @@ fn queue_beats(world: &mut World) {
 
 /// Words every card again in `lang` (the player switched language mid-show).
 fn reword(world: &mut World, lang: &str) {
-    let shows: Vec<(&'static str, Beats)> = SHOWS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let shows: Vec<(&'static str, Beats)> = world
+        .get_resource::<ChapterShows>()
+        .map(|s| s.0.clone())
+        .unwrap_or_default();
     let Some(tr) = world.get_resource::<Translations>().cloned() else {
         return;
     };
@@ -311,8 +318,8 @@ mod tests {
     /// told before the show first looked is not shown; another game starts afresh.
     #[test]
     fn beats_group_by_place_and_old_events_are_not_shown() {
-        install("show_test", beat);
         let mut world = World::new();
+        world.insert_resource(ChapterShows(vec![("show_test", beat)]));
         world.init_resource::<Show>();
         world.init_resource::<Chronicle>();
         world.insert_resource(InPlay(vec!["show_test".into()]));

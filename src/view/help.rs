@@ -1,10 +1,9 @@
 //! In-game help (F1, or *Help* in the menu): the key bindings, and the rules R1–R9 in English or
-//! French (`assets/help/rules.*.md`, embedded), then each installed chapter's rules (a chapter
-//! gives its own section, `install_chapter`: "## D The Dragoness", lines "- D1 …"). A refusal
+//! French (`assets/help/rules.*.md`, embedded), then the rules of each chapter of the app (a
+//! chapter gives its own section, `add_chapter_help`: "## D The Dragoness", lines "- D1 …").
+//! A refusal
 //! that cites a rule ("R9.1: an enemy unit is on this tile", "D6: the Gate is sealed") gets a
 //! button that opens the reference at that rule, highlighted.
-
-use std::sync::Mutex;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -16,40 +15,39 @@ pub const RULES_EN: &str = include_str!("../../assets/help/rules.en.md");
 /// The rules in French.
 pub const RULES_FR: &str = include_str!("../../assets/help/rules.fr.md");
 
-/// The chapters' help texts: (chapter, English, French), each one `## X …` section whose rules
-/// are numbered with its letter.
-static CHAPTER_HELP: Mutex<Vec<(&'static str, &'static str, &'static str)>> =
-    Mutex::new(Vec::new());
+/// The chapters' help texts in this app: (chapter, English, French), each one `## X …` section
+/// whose rules are numbered with its letter.
+#[derive(Resource, Default, Clone, Debug)]
+pub struct ChapterHelp(Vec<(&'static str, &'static str, &'static str)>);
 
-/// Installs a chapter's rules in the help, after the core's (installing again replaces them).
-pub fn install_chapter(chapter: &'static str, en: &'static str, fr: &'static str) {
-    let mut v = CHAPTER_HELP.lock().unwrap_or_else(|e| e.into_inner());
-    v.retain(|(c, _, _)| *c != chapter);
-    v.push((chapter, en, fr));
+/// Adds a chapter's rules to the help, after the core's (adding again replaces them).
+pub(super) fn add(app: &mut App, chapter: &'static str, en: &'static str, fr: &'static str) {
+    app.world_mut()
+        .get_resource_or_init::<ChapterHelp>()
+        .add(chapter, en, fr);
 }
 
-/// The rules in a language: the core's, then the installed chapters' sections.
-pub fn rules_text(fr: bool) -> String {
+impl ChapterHelp {
+    fn add(&mut self, chapter: &'static str, en: &'static str, fr: &'static str) {
+        self.0.retain(|(c, _, _)| *c != chapter);
+        self.0.push((chapter, en, fr));
+    }
+}
+
+/// The rules in a language: the core's, then the chapters' sections.
+pub fn rules_text(chapters: &ChapterHelp, fr: bool) -> String {
     let mut text = String::from(if fr { RULES_FR } else { RULES_EN });
-    for (_, en, f) in CHAPTER_HELP
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-    {
+    for (_, en, f) in &chapters.0 {
         text.push('\n');
         text.push_str(if fr { f } else { en });
     }
     text
 }
 
-/// The letters rules are numbered with: R for the core, each installed chapter's own.
-fn rule_letters() -> Vec<u8> {
+/// The letters rules are numbered with: R for the core, each chapter's own.
+fn rule_letters(chapters: &ChapterHelp) -> Vec<u8> {
     let mut v = vec![b'R'];
-    for (_, en, _) in CHAPTER_HELP
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-    {
+    for (_, en, _) in &chapters.0 {
         for line in en.lines() {
             if let Some(h) = line.strip_prefix("## ")
                 && let [c] = h.split_whitespace().next().unwrap_or("").as_bytes()
@@ -153,8 +151,8 @@ pub fn sections(text: &str) -> (Vec<String>, Vec<Section>) {
 }
 
 /// The rule a text cites first (`R9.1`, `R5`, a chapter's `D4`), if any.
-pub fn cited_rule(text: &str) -> Option<String> {
-    let letters = rule_letters();
+pub fn cited_rule(text: &str, chapters: &ChapterHelp) -> Option<String> {
+    let letters = rule_letters(chapters);
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -186,8 +184,9 @@ pub fn rule_button(
     ui: &mut egui::Ui,
     text: &str,
     tr: &crate::text::Translations,
+    chapters: &ChapterHelp,
 ) -> Option<String> {
-    let rule = cited_rule(text)?;
+    let rule = cited_rule(text, chapters)?;
     ui.small_button(format!("📖 {rule}"))
         .on_hover_text(tr.t("Open the rules here"))
         .clicked()
@@ -219,6 +218,7 @@ fn states(line: &str, rule: &str) -> bool {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Help>()
+        .init_resource::<ChapterHelp>()
         .add_systems(Update, help_key)
         .add_systems(EguiPrimaryContextPass, draw_help);
 }
@@ -244,6 +244,7 @@ fn draw_help(
     mut settings: ResMut<Settings>,
     keymap: Res<crate::app::keys::Keymap>,
     tr: Res<crate::text::Translations>,
+    chapters: Res<ChapterHelp>,
 ) -> Result {
     if !help.open {
         return Ok(());
@@ -314,7 +315,7 @@ fn draw_help(
                 });
                 return;
             }
-            let text = rules_text(fr);
+            let text = rules_text(&chapters, fr);
             let (preface, secs) = sections(&text);
             let focus = help.focus.clone();
             let mut reached = false;
@@ -379,7 +380,7 @@ mod tests {
                 .lines()
                 .filter_map(|l| {
                     let l = l.trim_start().strip_prefix("- ")?;
-                    let id = cited_rule(l)?;
+                    let id = cited_rule(l, &ChapterHelp::default())?;
                     l.starts_with(&id).then_some(id)
                 })
                 .collect();
@@ -401,31 +402,36 @@ mod tests {
 
     #[test]
     fn a_refusal_names_the_rule_it_cites() {
+        let none = ChapterHelp::default();
         assert_eq!(
-            cited_rule("R9.1: an enemy unit is on (2, 3)"),
+            cited_rule("R9.1: an enemy unit is on (2, 3)", &none),
             Some("R9.1".into())
         );
-        assert_eq!(cited_rule("this is done in step R9"), Some("R9".into()));
-        assert_eq!(cited_rule("not enough food: 2 needed"), None);
-        assert_eq!(cited_rule("SR9 is no rule"), None);
+        assert_eq!(
+            cited_rule("this is done in step R9", &none),
+            Some("R9".into())
+        );
+        assert_eq!(cited_rule("not enough food: 2 needed", &none), None);
+        assert_eq!(cited_rule("SR9 is no rule", &none), None);
         assert_eq!(section_of("R9.1"), "R9");
     }
 
     #[test]
     fn a_chapters_rules_join_the_help_and_are_cited_by_their_letter() {
-        install_chapter(
+        let mut help = ChapterHelp::default();
+        help.add(
             "zz_test",
             "## Z Test chapter\n- Z1 one\n- Z12 twelve\n",
             "## Z Chapitre test\n- Z1 un\n- Z12 douze\n",
         );
-        assert_eq!(cited_rule("Z12: not now"), Some("Z12".into()));
-        assert_eq!(cited_rule("XZ1 is no rule"), None);
+        assert_eq!(cited_rule("Z12: not now", &help), Some("Z12".into()));
+        assert_eq!(cited_rule("XZ1 is no rule", &help), None);
         assert_eq!(section_of("Z12"), "Z");
-        let (_, secs) = sections(&rules_text(false));
+        let (_, secs) = sections(&rules_text(&help, false));
         let z = secs.iter().find(|s| s.id == "Z").expect("its section");
         assert!(states(&z.lines[0], "Z1"));
         assert!(!states(&z.lines[1], "Z1"), "Z1 does not state Z12");
-        assert!(rules_text(true).contains("Z1 un"));
+        assert!(rules_text(&help, true).contains("Z1 un"));
         assert!(secs.iter().any(|s| s.id == "R9"), "after the core's");
     }
 }

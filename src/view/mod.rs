@@ -10,6 +10,7 @@ pub mod cards;
 pub mod chapter_map;
 pub mod chapter_panel;
 pub mod chapter_show;
+pub mod chapter_view;
 pub mod driver;
 pub mod frames;
 pub mod handoff;
@@ -46,13 +47,20 @@ pub fn layout() -> HexLayout {
     HexLayout::pointy().with_hex_size(HEX_SIZE)
 }
 
-/// The windowed game: rules plus the view.
-pub struct GamePlugin;
+/// The windowed game: rules plus the view, with the chapters of `chapters` (those of the
+/// content the window opens with): their rules, then their window halves.
+#[derive(Default)]
+pub struct GamePlugin {
+    /// The chapters the window plays.
+    pub chapters: crate::content::ChapterSet,
+}
 
 impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins((
-            RulesPlugin,
+            RulesPlugin {
+                chapters: self.chapters.clone(),
+            },
             crate::app::hot_reload::plugin,
             crate::app::follow::language_plugin,
             crate::app::follow::keys_plugin,
@@ -110,6 +118,10 @@ impl Plugin for GamePlugin {
                 sound::volume_keys,
             ),
         );
+        // The chapters' window halves, over the view's own resources.
+        for chapter in self.chapters.iter() {
+            chapter.build_view(app);
+        }
     }
 }
 
@@ -781,6 +793,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
     } = launch;
     let level = level.as_str();
     let players = players.as_slice();
+    let chapters = content.chapters.clone();
     let mut app = App::new();
     // A window opened off the main thread (a test program runs the window inside one of its
     // tests, with a chapter of its own) asks winit to allow it: Linux and Windows do.
@@ -804,7 +817,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
     .insert_resource(frames::update_mode(unpaced))
     .insert_resource(Content(content))
     .insert_resource(crate::app::hot_reload::CliMods(cli_mods))
-    .add_plugins(GamePlugin);
+    .add_plugins(GamePlugin { chapters });
     crate::rules::setup::start_game_for(app.world_mut(), level, None, seed, players)?;
     app.world_mut().resource_mut::<menu::Menu>().open = open_menu;
     if let Some((path, n)) = frame_log {

@@ -78,6 +78,8 @@ pub struct Cx<'a> {
     pub tr: &'a Translations,
     /// The content.
     pub db: &'a ContentDb,
+    /// The chapters' rules in the help (a cited rule gets its button).
+    pub help: &'a super::help::ChapterHelp,
 }
 
 /// The upkeep forecast: warnings before they happen, each with a button to the rule it cites.
@@ -88,6 +90,7 @@ pub fn forecast(
     tr: &Translations,
     db: &crate::content::ContentDb,
     warnings: &[Warning],
+    help: &super::help::ChapterHelp,
 ) -> Option<String> {
     let mut open = None;
     if warnings.is_empty() {
@@ -119,7 +122,7 @@ pub fn forecast(
                 words.clone()
             };
             ui.label(RichText::new(shown).color(color));
-            if let Some(r) = super::help::rule_button(ui, words, tr) {
+            if let Some(r) = super::help::rule_button(ui, words, tr, help) {
                 open = Some(r);
             }
         });
@@ -135,7 +138,7 @@ pub fn outpost(
     sheet: &OutpostSheet,
     legal: &[Action],
 ) -> Option<Action> {
-    let Cx { icons, tr, db } = *cx;
+    let Cx { icons, tr, db, .. } = *cx;
     let mut clicked = None;
     let o = &sheet.outpost;
     ui.horizontal(|ui| {
@@ -314,7 +317,7 @@ pub fn armies(
     legal: &[Action],
     odds: &[(u32, crate::rules::main_phase::combat::BattleOdds)],
 ) -> Option<Action> {
-    let Cx { icons, tr, db } = *cx;
+    let Cx { icons, tr, db, .. } = *cx;
     let mut clicked = None;
     for s in sheets {
         let a = &s.army;
@@ -458,7 +461,7 @@ pub fn is_army_order(a: &Action) -> bool {
 
 /// The research sheet. Returns the action clicked, if any.
 pub fn research(ui: &mut egui::Ui, cx: &Cx, r: &Research, legal: &[Action]) -> Option<Action> {
-    let Cx { icons, tr, db } = *cx;
+    let Cx { icons, tr, db, .. } = *cx;
     let mut clicked = None;
     ui.horizontal(|ui| {
         icon(ui, icons, "ui_research", "ui_card", 22.0);

@@ -187,22 +187,25 @@ fn crossfade_music(
 /// (`GameEvent::Chapter`, its RON text), if any.
 pub type ChapterSounds = fn(&str) -> Option<&'static str>;
 
-static CHAPTER_SOUNDS: std::sync::Mutex<Vec<(&'static str, ChapterSounds)>> =
-    std::sync::Mutex::new(Vec::new());
+/// The chapters' sounds in this app, by chapter.
+#[derive(Resource, Default, Clone)]
+pub struct ChapterSoundTable(Vec<(&'static str, ChapterSounds)>);
 
-/// Installs a chapter's sounds (installing again replaces them).
-pub fn install_chapter(chapter: &'static str, sounds: ChapterSounds) {
-    let mut v = CHAPTER_SOUNDS.lock().unwrap_or_else(|e| e.into_inner());
-    v.retain(|(c, _)| *c != chapter);
-    v.push((chapter, sounds));
+/// Adds a chapter's sounds (adding again replaces them).
+pub(super) fn add(app: &mut App, chapter: &'static str, sounds: ChapterSounds) {
+    let mut table = app.world_mut().get_resource_or_init::<ChapterSoundTable>();
+    table.0.retain(|(c, _)| *c != chapter);
+    table.0.push((chapter, sounds));
 }
 
-/// The effect a chapter plays for one of its events.
-fn chapter_sound(chapter: &str, what: &str) -> Option<&'static str> {
-    let v = CHAPTER_SOUNDS.lock().unwrap_or_else(|e| e.into_inner());
-    v.iter()
-        .find(|(c, _)| *c == chapter)
-        .and_then(|(_, f)| f(what))
+impl ChapterSoundTable {
+    /// The effect a chapter plays for one of its events.
+    fn sound(&self, chapter: &str, what: &str) -> Option<&'static str> {
+        self.0
+            .iter()
+            .find(|(c, _)| *c == chapter)
+            .and_then(|(_, f)| f(what))
+    }
 }
 
 /// Plays an effect for what the rules report; each effect at most once per 120 ms, so a burst
@@ -210,7 +213,7 @@ fn chapter_sound(chapter: &str, what: &str) -> Option<&'static str> {
 fn play_effects(
     mut events: MessageReader<GameEvent>,
     mut refused: MessageReader<ActionRefused>,
-    sounds: Res<Sounds>,
+    (sounds, chapters): (Res<Sounds>, Option<Res<ChapterSoundTable>>),
     volumes: Res<Settings>,
     effects: Res<AudioChannel<Effects>>,
     time: Res<Time>,
@@ -233,10 +236,12 @@ fn play_effects(
             GameEvent::PortalCellBuilt { .. } | GameEvent::PortalPowered { .. } => "sfx/portal",
             GameEvent::ResearchDone { .. } | GameEvent::ArtifactFound { .. } => "sfx/research",
             GameEvent::Famine { .. } => "sfx/famine",
-            GameEvent::Chapter { chapter, what } => match chapter_sound(chapter, what) {
-                Some(n) => n,
-                None => continue,
-            },
+            GameEvent::Chapter { chapter, what } => {
+                match chapters.as_ref().and_then(|t| t.sound(chapter, what)) {
+                    Some(n) => n,
+                    None => continue,
+                }
+            }
             GameEvent::GameOver { winner, .. } => {
                 if *winner == Camp::Eladrins {
                     "sfx/victory"

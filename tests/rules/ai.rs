@@ -301,7 +301,10 @@ fn skipping_the_chaos_turn_plays_it_out_through_the_rules_at_once() {
     // The window's "skip" plays the rest of the Chaos turn on one frame: every move is an
     // ordinary logged action, and the game stops at the Eladrins' next decision.
     use chaos_outpost::rules::{ActionLog, Cycle, GameWorld, submit};
-    let db = Arc::new(chaos_outpost::content::ContentDb::embedded().expect("base"));
+    let db = Arc::new(
+        chaos_outpost::content::ContentDb::embedded(&chaos_outpost::chapters::shipped())
+            .expect("base"),
+    );
     let mut app = chaos_outpost::rules::setup::new_game(db, "standard", None, 4).expect("game");
     let w = app.world_mut();
     // Play with the AIs until Chaos has the main-phase turn.

@@ -284,7 +284,10 @@ fn bad_search_settings_are_reported_at_their_line() {
     let (rollouts, budget, turns) = (at("rollouts: 40"), at("nightmare"), at("eladrin: 500"));
     let margin = at("2000000");
     let guard = at("guard: 5000");
-    let ps = match chaos_outpost::content::ContentDb::from_files(files) {
+    let ps = match chaos_outpost::content::ContentDb::from_files(
+        files,
+        &chaos_outpost::chapters::shipped(),
+    ) {
         Ok(db) => db.warnings,
         Err(ps) => ps,
     };

@@ -839,7 +839,6 @@ fn a_whole_game_played_twice_is_the_same_game() {
 
 #[test]
 fn a_broken_level_is_refused_naming_its_field() {
-    chaos_outpost::chapters::install_all();
     let mut db = common::base();
     let mut level = db.levels["clans"].clone();
     let mut ext: ClanLevel = level.ext["clans"].into_rust().expect("reads");
@@ -850,6 +849,8 @@ fn a_broken_level_is_refused_naming_its_field() {
         ron::value::RawValue::from_rust(&ext).expect("writes"),
     );
     db.levels.insert("clans".into(), level);
+    // The levels' chapter fields are read when content is indexed.
+    db.reindex();
     let mut app = setup::headless_app(Arc::new(db));
     let e = setup::start_game(app.world_mut(), "clans", None, 7).expect_err("refused");
     assert!(
@@ -872,7 +873,6 @@ fn a_saved_state_with_a_wrong_sheet_is_refused() {
 /// in the batch's means, so the README's figures come from the tool.
 #[test]
 fn sim_counts_the_clans_battles_and_pillages() {
-    chaos_outpost::chapters::install_all();
     let db = Arc::new(common::base());
     let (app, r) =
         chaos_outpost::sim::play_game(db, "clans", None, 101, 4).expect("a game of the clans");

@@ -430,6 +430,8 @@ fn draw_chapter_panels(w: &mut World, seat: u8) -> (usize, Vec<BTreeMap<u8, Vec<
 #[test]
 fn a_chapter_panel_is_drawn_with_the_hand_of_the_seat_at_the_screen_only() {
     let mut app = council(7, 2);
+    // The chapters' window halves, as the window builds them (`GamePlugin`).
+    window_halves(&mut app);
     let w = app.world_mut();
     let t = trial_state(w);
     w.init_resource::<HandOff>();
@@ -451,9 +453,18 @@ fn a_chapter_panel_is_drawn_with_the_hand_of_the_seat_at_the_screen_only() {
     assert!(drawn[0].values().flatten().any(|c| *c != trial::HIDDEN));
     // A level without the chapter draws no chapter panel.
     let mut plain = setup::headless_app(trial::content());
+    window_halves(&mut plain);
     let p = plain.world_mut();
     setup::spawn_game(p, "first_light", None, 1).expect("first light");
     assert_eq!(draw_chapter_panels(p, 0).0, 0);
+}
+
+/// Adds the window halves of the app's chapters, as `GamePlugin` does.
+fn window_halves(app: &mut App) {
+    let chapters = app.world().content().chapters.clone();
+    for c in chapters.iter() {
+        c.build_view(app);
+    }
 }
 
 #[test]
@@ -479,13 +490,23 @@ fn t6_the_beacon_lit_wins_with_the_chapters_own_reason_in_both_languages() {
             code: "beacon_lit".into()
         })
     );
-    let en = Translations::default();
+    // The app's table carries the chapter's words (`add_chapter_words`).
+    let en = w.resource::<Translations>().clone();
     assert_eq!(
         o.reason.as_ref().map(|r| r.words(&en)).as_deref(),
         Some("The beacon is lit (T6)")
     );
+    assert_eq!(
+        o.reason
+            .as_ref()
+            .map(|r| r.words(&Translations::default()))
+            .as_deref(),
+        Some("trial: beacon_lit"),
+        "a table without the chapter's words shows its plain form"
+    );
     let path = trial::folder().join("i18n/fr.ron");
     let mut fr = Translations::base("fr");
+    fr.chapters = en.chapters.clone();
     fr.extend(
         chaos_outpost::text::parse_table(&chaos_outpost::content::SourceFile {
             path: path.display().to_string(),
@@ -768,7 +789,8 @@ fn a_broken_track_is_reported_at_its_file_and_line() {
             "[\n    (id: \"rage\", name: \"Rage\", chapter: \"x\", per: Seat, min: 5, max: 2),\n]\n"
                 .into(),
     });
-    let ps = ContentDb::from_files(files).expect_err("refused");
+    let ps =
+        ContentDb::from_files(files, &chaos_outpost::chapters::shipped()).expect_err("refused");
     let p = ps
         .iter()
         .find(|p| p.file.ends_with("tracks.ron"))
@@ -781,7 +803,6 @@ fn a_broken_track_is_reported_at_its_file_and_line() {
 fn over_trial(files: &[(&str, &str)]) -> (ContentDb, chaos_outpost::content::mods::ModReport) {
     use chaos_outpost::content::SourceFile;
     use chaos_outpost::content::mods::{self, ModSource};
-    trial::install();
     let base = mods::read_mod(&trial::folder()).expect("trial folder");
     let dir = std::path::PathBuf::from("/mods/sparks_plus");
     let extra = ModSource {
@@ -803,8 +824,12 @@ fn over_trial(files: &[(&str, &str)]) -> (ContentDb, chaos_outpost::content::mod
         scenarios: vec![],
         translations: vec![],
     };
-    mods::load(chaos_outpost::content::embedded_files(), &[base, extra])
-        .unwrap_or_else(|ps| panic!("the base game loads: {ps:?}"))
+    mods::load(
+        chaos_outpost::content::embedded_files(),
+        &[base, extra],
+        &trial::chapters(),
+    )
+    .unwrap_or_else(|ps| panic!("the base game loads: {ps:?}"))
 }
 
 /// A chapter's own catalogue (`content::catalogue`): the trial's `sparks.ron` is read typed,
@@ -906,8 +931,7 @@ fn a_broken_chapter_catalogue_is_reported_at_its_file_line_and_field() {
 /// `schema` lists a registered chapter catalogue with its entry type's doc comments.
 #[test]
 fn the_schema_reference_lists_a_chapters_catalogue() {
-    trial::install();
-    let doc = chaos_outpost::content::schema_doc::markdown();
+    let doc = chaos_outpost::content::schema_doc::markdown(&trial::chapters());
     assert!(
         doc.contains("| `content/sparks.ron` (chapter `trial`) | [`[Spark]`](#spark) |"),
         "{doc}"
@@ -916,59 +940,51 @@ fn the_schema_reference_lists_a_chapters_catalogue() {
     assert!(doc.contains("| `copies` | `u8` |"), "{doc}");
 }
 
-/// Arguments for the copy of this test program that runs the real command line with the trial
-/// chapter installed (`trial_program_child`), one per line.
-const TRIAL_ARGS: &str = "CHAOS_OUTPOST_TRIAL_ARGS";
-
-/// The program's command line `args` (after `--mod tests/chapters/trial`) as a command that
-/// runs it with the trial chapter installed: a copy of this test program, which installs the
-/// chapter and calls `cli::main_from` as the shipped program's `main` does.
-pub fn trial_program(args: &[&str]) -> std::process::Command {
-    let mut all = vec!["--mod".to_string(), trial::folder().display().to_string()];
+/// The program's command line `args` (after `--mod tests/chapters/trial`) run as the shipped
+/// program's `main` runs it, with the trial chapter beside the shipped ones
+/// (`cli::main_for`); its report, after it succeeded.
+fn run_trial_program(args: &[&str]) -> String {
+    let mut all = vec![
+        "chaos-outpost".to_string(),
+        "--mod".to_string(),
+        trial::folder().display().to_string(),
+    ];
     all.extend(args.iter().map(|a| a.to_string()));
-    let mut c = std::process::Command::new(std::env::current_exe().expect("this test program"));
-    c.args([
-        "--exact",
-        "--ignored",
-        "chapter_seams::trial_program_child",
-        "--nocapture",
-        "--test-threads=1",
-    ])
-    .env(TRIAL_ARGS, all.join("\n"));
+    let mut out = Vec::new();
+    let code = chaos_outpost::cli::main_for(
+        trial::chapters(),
+        all.iter().map(std::ffi::OsString::from),
+        &mut out,
+    );
+    let out = String::from_utf8_lossy(&out).to_string();
+    assert_eq!(code, std::process::ExitCode::SUCCESS, "{args:?}: {out}");
+    out
+}
+
+/// The program a modder builds with a chapter of their own (`examples/trial_program.rs`: the
+/// shipped chapters and the trial one), run with `args` after `--mod tests/chapters/trial`.
+/// `cargo test` builds it with the tests; a test run that built only this test program
+/// (`cargo test --test rules`) has to build it first (`cargo build --example trial_program`).
+pub fn trial_program(args: &[&str]) -> std::process::Command {
+    let exe = std::env::current_exe().expect("this test program");
+    // target/PROFILE/deps/rules-HASH → target/PROFILE/examples/trial_program
+    let program = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .map(|dir| dir.join("examples").join("trial_program"))
+        .expect("the target folder");
+    assert!(
+        program.is_file(),
+        "{} is not built: run `cargo build --example trial_program` (cargo test builds it)",
+        program.display()
+    );
+    let mut c = std::process::Command::new(program);
+    c.arg("--mod").arg(trial::folder()).args(args);
     c
 }
 
-/// The child of `trial_program`: not a test of its own.
-#[test]
-#[ignore = "run by trial_program, in a copy of this test program"]
-fn trial_program_child() {
-    let Ok(args) = std::env::var(TRIAL_ARGS) else {
-        panic!("{TRIAL_ARGS} is not set: run by trial_program");
-    };
-    trial::install();
-    let argv = std::iter::once("chaos-outpost").chain(args.split('\n'));
-    let code = chaos_outpost::cli::main_from(argv.map(std::ffi::OsString::from));
-    assert_eq!(code, std::process::ExitCode::SUCCESS, "the command failed");
-    eprintln!("the trial program ran");
-}
-
-/// Runs `trial_program(args)` and gives its standard output, after it succeeded.
-fn run_trial_program(args: &[&str]) -> String {
-    let out = trial_program(args).output().expect("the test program runs");
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    );
-    assert!(
-        out.status.success() && stderr.contains("the trial program ran"),
-        "{args:?}: {}\n{stdout}\n{stderr}",
-        out.status
-    );
-    stdout
-}
-
-/// The real `fuzz` and `soak` commands on the chapter's level, with the chapter installed as
-/// the shipped program installs its own: no finding, no drift.
+/// The real `fuzz` and `soak` commands on the chapter's level, with the chapter passed as the
+/// shipped program passes its own: no finding, no drift.
 #[test]
 fn the_fuzz_and_soak_commands_play_the_chapters_level() {
     let fuzz = run_trial_program(&[
@@ -1013,8 +1029,11 @@ fn check_refuses_a_level_that_plays_a_chapter_the_program_lacks() {
         .replace("chapters: [\"trial\"]", "chapters: [\"trial\", \"nope\"]")
         .replace("ext: {", "ext: {\"nope\": (),");
     std::fs::write(dir.join("levels/lost.ron"), &level).expect("level");
-    trial::install();
-    let r = chaos_outpost::cli::check::check(std::slice::from_ref(&dir), &[trial::folder()]);
+    let r = chaos_outpost::cli::check::check(
+        std::slice::from_ref(&dir),
+        &[trial::folder()],
+        &trial::chapters(),
+    );
     let p = r
         .problems
         .iter()

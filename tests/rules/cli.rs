@@ -229,10 +229,14 @@ fn check_reports_as_data_when_called_in_process() {
     std::fs::create_dir_all(&dir).expect("dir");
     let bad = dir.join("units.ron");
     std::fs::write(&bad, "[\n  (\n    id: \"x\",\n    nmae: \"X\",\n  ),\n]\n").expect("write");
-    let clean = chaos_outpost::cli::check::check(&[], &[]);
+    let clean = chaos_outpost::cli::check::check(&[], &[], &chaos_outpost::chapters::shipped());
     assert_eq!(clean.errors(), 0, "{:?}", clean.problems);
     assert_eq!(clean.checked, vec!["base content".to_string()]);
-    let r = chaos_outpost::cli::check::check(std::slice::from_ref(&bad), &[]);
+    let r = chaos_outpost::cli::check::check(
+        std::slice::from_ref(&bad),
+        &[],
+        &chaos_outpost::chapters::shipped(),
+    );
     assert!(r.errors() >= 1);
     let p = r
         .problems

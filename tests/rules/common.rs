@@ -18,8 +18,7 @@ use hexx::Hex;
 /// The base content, embedded, with the chapters the game ships installed (its levels play
 /// them).
 pub fn base() -> ContentDb {
-    chaos_outpost::chapters::install_all();
-    match ContentDb::embedded() {
+    match ContentDb::embedded(&chaos_outpost::chapters::shipped()) {
         Ok(db) => db,
         Err(ps) => panic!("base content must load: {ps:?}"),
     }
@@ -409,7 +408,6 @@ pub fn with_chapter_level<T: serde::Serialize + serde::de::DeserializeOwned>(
     id: &str,
     edit: impl FnOnce(&mut Level, &mut T),
 ) -> ContentDb {
-    chaos_outpost::chapters::install_all();
     let mut db = base();
     let mut level = db.levels.get(id).cloned().expect("the level ships");
     let mut ext: T = level
@@ -424,5 +422,7 @@ pub fn with_chapter_level<T: serde::Serialize + serde::de::DeserializeOwned>(
         ron::value::RawValue::from_rust(&ext).expect("they write"),
     );
     db.levels.insert(id.into(), level);
+    // The levels' chapter fields are read when content is indexed.
+    db.reindex();
     db
 }

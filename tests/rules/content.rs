@@ -18,7 +18,7 @@ fn with_file(name: &str, f: impl Fn(String) -> String) -> Vec<chaos_outpost::con
             s
         })
         .collect();
-    match ContentDb::from_files(files) {
+    match ContentDb::from_files(files, &chaos_outpost::chapters::shipped()) {
         Ok(db) => db.warnings,
         Err(ps) => ps,
     }
@@ -327,7 +327,7 @@ fn first_light_edited(f: impl Fn(String) -> String) -> Result<ContentDb, Vec<Pro
             s
         })
         .collect();
-    ContentDb::from_files(files)
+    ContentDb::from_files(files, &chaos_outpost::chapters::shipped())
 }
 
 /// First Light's text with its own AI fields (`Level.ai`) replaced by `ai` (none: it plays

@@ -921,7 +921,6 @@ fn a_team_stays_one_pawn() {
 
 #[test]
 fn a_broken_route_stops_the_level_from_starting_naming_the_field() {
-    chaos_outpost::chapters::install_all();
     let mut db = common::base();
     let mut level = db.levels.get("dragoness").cloned().expect("level");
     let mut ext: DragonessLevel = level
@@ -937,6 +936,8 @@ fn a_broken_route_stops_the_level_from_starting_naming_the_field() {
         ron::value::RawValue::from_rust(&ext).expect("writes"),
     );
     db.levels.insert("dragoness".into(), level);
+    // The levels' chapter fields are read when content is indexed.
+    db.reindex();
     let mut app = setup::headless_app(Arc::new(db));
     let e = setup::start_game(app.world_mut(), "dragoness", None, 1).expect_err("refused");
     assert!(e.contains("ext.dragoness"), "{e}");
@@ -978,7 +979,6 @@ fn the_chapters_state_is_saved_hashed_and_restored() {
 #[test]
 fn a_whole_game_played_twice_is_the_same_game() {
     let play = || {
-        chaos_outpost::chapters::install_all();
         let db = Arc::new(common::base());
         let (_, r) = chaos_outpost::sim::play_game(db, "dragoness", None, 11, 40).expect("plays");
         (r.hash, r.cycles, r.actions)
@@ -1028,7 +1028,6 @@ fn the_upkeep_forecast_counts_the_rations_a_team_carries() {
 /// expedition stays three teams; played cold, its fallback's units do the same.
 #[test]
 fn campaign_veterans_muster_on_a_team_hex_and_join_that_team() {
-    chaos_outpost::chapters::install_all();
     let db = common::base();
     let (c, state) = common::base_campaign_at(
         &db,
@@ -1147,8 +1146,9 @@ fn d6_the_eladrin_seats_guide_in_turn_and_ghost_guides_take_the_guides_turns() {
     assert_eq!(state(&mut s).guide_seat, None);
 }
 
-/// A level's own quest (a mod's) is worded by its name, not its id: the words of an action
-/// have no level at hand, so the chapter keeps the names of the levels it read.
+/// A level's own quest (a mod's) is worded by its name, not its id: the app's table names the
+/// chapter's things as the level in play names them (`ChapterTexts::follow_level`); another
+/// level's names do not leak into it.
 #[test]
 fn a_levels_own_quest_is_worded_by_its_name() {
     use chaos_outpost::chapters::dragoness::data::Quest;
@@ -1161,13 +1161,28 @@ fn a_levels_own_quest_is_worded_by_its_name() {
             protects: false,
         })
     });
-    let _ = dragon::data::level(s.w());
     let act = ron::to_string(&DragonAction::RevealQuest {
         army: 4,
         quest: "lyre_of_dawn".into(),
     })
     .expect("writes");
-    let words = chaos_outpost::text::chapter::action(&Translations::default(), dragon::ID, &act);
+    let content = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .0
+        .clone();
+    let level = s
+        .w()
+        .resource::<chaos_outpost::rules::GameSetup>()
+        .level
+        .clone();
+    let mut tr = s.w().resource::<Translations>().clone();
+    assert!(tr.chapters.follow_level(&content, &level));
+    let words = chaos_outpost::text::chapter::action(&tr, dragon::ID, &act);
     assert!(words.contains("Lyre of Dawn"), "{words}");
     assert!(!words.contains("lyre_of_dawn"), "{words}");
+    // The shipped level has no such quest: there it is its id.
+    assert!(tr.chapters.follow_level(&content, "first_light"));
+    let words = chaos_outpost::text::chapter::action(&tr, dragon::ID, &act);
+    assert!(words.contains("lyre_of_dawn"), "{words}");
 }

@@ -57,7 +57,7 @@ proptest! {
         let mut files = chaos_outpost::content::embedded_files();
         let i = file % files.len();
         files[i].text = damage(&files[i].text, kind, at, &junk);
-        if let Err(ps) = chaos_outpost::content::ContentDb::from_files(files) {
+        if let Err(ps) = chaos_outpost::content::ContentDb::from_files(files, &chaos_outpost::chapters::shipped()) {
             for p in ps {
                 prop_assert!(!p.file.is_empty() && !p.message.is_empty(), "{p:?}");
             }

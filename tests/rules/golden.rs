@@ -37,7 +37,11 @@ fn replay_hash_with(mods: &[&str], name: &str) -> String {
         !r.cycle_hashes.is_empty(),
         "{name}: no cycle hashes to check"
     );
-    let h = chaos_outpost::cli::replay::replay_hash(&mods, &golden(name))
+    let program = chaos_outpost::cli::Program {
+        mods,
+        chapters: chaos_outpost::chapters::shipped(),
+    };
+    let h = chaos_outpost::cli::replay::replay_hash(&program, &golden(name))
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     format!("{h:016x}")
 }
@@ -56,8 +60,13 @@ fn a_replay_recorded_before_the_relayering_replays_to_its_hash() {
 fn first_lights_golden_replay_is_refused_without_the_level_as_recorded() {
     // The level's normal changed: played on today's First Light the replay would not play the same
     // way, so it is refused by its content hash, not replayed wrongly.
-    let e = chaos_outpost::cli::replay::replay_hash(&[], &golden("first_light_seed3.replay.ron"))
-        .expect_err("today's First Light is not the recorded one");
+    let program = chaos_outpost::cli::Program {
+        mods: Vec::new(),
+        chapters: chaos_outpost::chapters::shipped(),
+    };
+    let e =
+        chaos_outpost::cli::replay::replay_hash(&program, &golden("first_light_seed3.replay.ron"))
+            .expect_err("today's First Light is not the recorded one");
     assert!(e.contains("recorded with other content"), "{e}");
 }
 
@@ -219,7 +228,6 @@ fn a_save_under_rules_1_plays_on_under_rules_1() {
 /// in it, and the clans' calls ask a clan twice: version 2 must go on playing them so.
 #[test]
 fn chapter_replays_recorded_under_rules_2_replay_to_their_hashes() {
-    chaos_outpost::chapters::install_all();
     for (name, hash) in [
         ("mercenaries_seed5.rules2.replay.ron", "c9b6117d6307d104"),
         ("clans_seed5.rules2.replay.ron", "2144d1a5271e289a"),
@@ -236,7 +244,6 @@ fn chapter_replays_recorded_under_rules_2_replay_to_their_hashes() {
 /// while a change of what the level plays (a difficulty tweak) does not.
 #[test]
 fn a_levels_ai_fields_are_not_in_the_content_hash() {
-    chaos_outpost::chapters::install_all();
     let db = base();
     let before = db.hash();
     let mut retuned = db.clone();

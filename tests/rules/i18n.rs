@@ -133,7 +133,7 @@ fn every_interface_string_the_source_translates_has_a_french_entry() {
 
 #[test]
 fn every_base_content_name_and_text_has_a_french_entry() {
-    let db = ContentDb::embedded().expect("base content");
+    let db = ContentDb::embedded(&chaos_outpost::chapters::shipped()).expect("base content");
     let fr = Translations::base("fr");
     let texts = content_texts(&db);
     assert!(texts.len() > 150, "{}", texts.len());
@@ -183,7 +183,7 @@ fn skills_battle_outcomes_camps_and_steps_are_translated() {
     assert!(!hints.is_empty());
     names.extend(hints.iter().map(|h| h.text.as_str()));
     let app = chaos_outpost::rules::setup::headless_app(std::sync::Arc::new(
-        ContentDb::embedded().expect("base content"),
+        ContentDb::embedded(&chaos_outpost::chapters::shipped()).expect("base content"),
     ));
     let order = app.world().resource::<chaos_outpost::rules::CycleOrder>();
     names.extend(order.0.iter().map(|s| s.title));
@@ -202,7 +202,9 @@ fn skills_battle_outcomes_camps_and_steps_are_translated() {
 fn every_message_of_whole_games_reads_in_french() {
     // Whole AI games on two levels write nearly every kind of event; each must come out
     // translated: different from the English, with no English template left.
-    let db = std::sync::Arc::new(ContentDb::embedded().expect("base content"));
+    let db = std::sync::Arc::new(
+        ContentDb::embedded(&chaos_outpost::chapters::shipped()).expect("base content"),
+    );
     let en = Translations::default();
     let fr = Translations::base("fr");
     let mut missing = std::collections::BTreeSet::new();
@@ -287,7 +289,7 @@ fn every_string_shown_draws_with_the_fonts_the_window_has() {
     use bevy_egui::egui::{FontDefinitions, FontId};
     let mut fonts = Fonts::new(TextOptions::default(), FontDefinitions::default());
     let font = FontId::proportional(14.0);
-    let db = ContentDb::embedded().expect("base content");
+    let db = ContentDb::embedded(&chaos_outpost::chapters::shipped()).expect("base content");
     let fr = Translations::base("fr");
     let mut texts: Vec<String> = content_texts(&db);
     texts.extend(fr.map.iter().flat_map(|(k, v)| [k.clone(), v.clone()]));

@@ -186,7 +186,7 @@ fn with_campaigns(text: &str) -> Result<ContentDb, Vec<chaos_outpost::content::P
             f
         })
         .collect();
-    ContentDb::from_files(files)
+    ContentDb::from_files(files, &chaos_outpost::chapters::shipped())
 }
 
 #[test]
@@ -688,7 +688,7 @@ fn k3_check_refuses_a_chapter_that_cannot_start_from_its_fallback() {
                         muster_at: Some((-2, 2)), fallback: (veterans: ["warden"]))])]"#,
     )
     .expect("write");
-    let r = chaos_outpost::cli::check::check(&[dir], &[]);
+    let r = chaos_outpost::cli::check::check(&[dir], &[], &chaos_outpost::chapters::shipped());
     assert!(
         r.problems.iter().any(|p| p.severity == Severity::Error
             && p.field == "campaigns[wet].chapters[lake].fallback"
@@ -697,7 +697,7 @@ fn k3_check_refuses_a_chapter_that_cannot_start_from_its_fallback() {
         r.problems
     );
     // The base campaign's chapters all start from their fallbacks.
-    let r = chaos_outpost::cli::check::check(&[], &[]);
+    let r = chaos_outpost::cli::check::check(&[], &[], &chaos_outpost::chapters::shipped());
     assert_eq!(r.errors(), 0, "{:?}", r.problems);
 }
 

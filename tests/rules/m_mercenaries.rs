@@ -674,7 +674,6 @@ fn a_whole_game_played_twice_is_the_same_game() {
 
 #[test]
 fn a_broken_level_is_refused_naming_its_field() {
-    chaos_outpost::chapters::install_all();
     let mut db = common::base();
     let mut level = db.levels["mercenaries"].clone();
     let mut ext: MercLevel = level.ext["mercenaries"].into_rust().expect("reads");
@@ -685,6 +684,8 @@ fn a_broken_level_is_refused_naming_its_field() {
         ron::value::RawValue::from_rust(&ext).expect("writes"),
     );
     db.levels.insert("mercenaries".into(), level);
+    // The levels' chapter fields are read when content is indexed.
+    db.reindex();
     let mut app = setup::headless_app(Arc::new(db));
     let e = setup::start_game(app.world_mut(), "mercenaries", None, 7).expect_err("refused");
     assert!(
@@ -699,7 +700,6 @@ fn a_broken_level_is_refused_naming_its_field() {
 /// fallback's ranger stands in.
 #[test]
 fn campaign_veterans_muster_at_windhold_and_only_those_admitted() {
-    chaos_outpost::chapters::install_all();
     let db = common::base();
     let (c, state) = common::base_campaign_at(
         &db,
@@ -750,7 +750,6 @@ fn campaign_veterans_muster_at_windhold_and_only_those_admitted() {
 /// field.
 #[test]
 fn m1_played_alone_the_other_seats_are_ai_rivals() {
-    chaos_outpost::chapters::install_all();
     let db = common::base();
     let mut app = setup::headless_app(Arc::new(db.clone()));
     setup::start_game(app.world_mut(), "mercenaries", None, 7).expect("starts");
@@ -805,7 +804,9 @@ fn m1_played_alone_the_other_seats_are_ai_rivals() {
         .find(|f| f.path.ends_with("levels/mercenaries.ron"))
         .expect("the level's file");
     lv.text = lv.text.replace("seats: (min: 3,", "seats: (min: 9,");
-    let ps = chaos_outpost::content::ContentDb::from_files(files).expect_err("refused");
+    let ps =
+        chaos_outpost::content::ContentDb::from_files(files, &chaos_outpost::chapters::shipped())
+            .expect_err("refused");
     let p = ps
         .iter()
         .find(|p| p.file.ends_with("mercenaries.ron"))
@@ -820,7 +821,6 @@ fn m1_played_alone_the_other_seats_are_ai_rivals() {
 /// seat's total.
 #[test]
 fn m13_each_seat_keeps_its_glory_into_the_campaign_score() {
-    chaos_outpost::chapters::install_all();
     let db = common::base();
     let (c, mut state) = common::base_campaign_at(&db, "wyvern_wardens", Some("first_light"), &[]);
     let def = c.chapter("wyvern_wardens").expect("the chapter").clone();

@@ -27,8 +27,11 @@ use bevy_egui::egui;
 use serde::{Deserialize, Serialize};
 
 use chaos_outpost::ai::{self, Choice, ScorerAppExt};
-use chaos_outpost::content::catalogue::{self, CatalogueEntry, Check, SchemaSource};
-use chaos_outpost::content::{Among, Camp, ContentDb, Who, embedded_files, mods};
+use chaos_outpost::content::catalogue::{CatalogueEntry, Check, SchemaSource};
+use chaos_outpost::content::level_fields::LevelFields;
+use chaos_outpost::content::{
+    Among, Camp, Chapter, ChapterContent, ChapterSet, ContentDb, Level, Who, embedded_files, mods,
+};
 use chaos_outpost::rules::chapter::{
     self, ChapterAction, ChapterAppExt, ChapterRefusal, ChapterState, Place, TurnUse, Viewer,
 };
@@ -36,8 +39,9 @@ use chaos_outpost::rules::outcome::EndReason;
 use chaos_outpost::rules::tracks::{self, Holder};
 use chaos_outpost::rules::{Action, GameRng, GameWorld, StepDef, StepKind, StepSchedule};
 use chaos_outpost::text::Translations;
-use chaos_outpost::text::chapter::ChapterWords;
-use chaos_outpost::view::chapter_panel::{self, PanelCx};
+use chaos_outpost::text::chapter::{ChapterWords, ChapterWordsExt, no_names};
+use chaos_outpost::view::chapter_panel::PanelCx;
+use chaos_outpost::view::chapter_view::ChapterViewExt;
 
 /// The chapter's id.
 pub const ID: &str = "trial";
@@ -50,6 +54,24 @@ pub struct TrialLevel {
     pub hand: u8,
     /// Flame to light the beacon (T6).
     pub goal: u32,
+}
+
+impl LevelFields for TrialLevel {
+    const CHAPTER: &'static str = ID;
+    /// Checked when content loads, like the core's fields: a hand of 1 to 9 cards, a goal.
+    fn check(&self, _level: &Level, _db: &ContentDb) -> Vec<Check> {
+        let mut out = Vec::new();
+        if !(1..=9).contains(&self.hand) {
+            out.push(Check::error(
+                "hand",
+                format!("1 to 9 cards, not {}", self.hand),
+            ));
+        }
+        if self.goal == 0 {
+            out.push(Check::error("goal", "the beacon needs a goal above 0"));
+        }
+        out
+    }
 }
 
 /// A spark card of the trial chapter (`content/sparks.ron`, its own catalogue file): the deck
@@ -332,7 +354,7 @@ impl ChapterAction for TrialAction {
 
 /// T1: each seat draws up to its hand; a new stake and new rallies each cycle.
 fn draw_cards(world: &mut World) {
-    let level: TrialLevel = chapter::level_ext(world, ID).unwrap_or_default();
+    let level = chapter::level_fields::<TrialLevel>(world);
     {
         let mut t = world.resource_mut::<Trial>();
         t.stake = 0;
@@ -389,9 +411,7 @@ fn no_stake(world: &mut World) -> bool {
 
 /// T6 also ends the council.
 fn beacon_lit(world: &mut World) -> bool {
-    let goal = chapter::level_ext::<TrialLevel>(world, ID)
-        .map(|l| l.goal)
-        .unwrap_or(0);
+    let goal = chapter::level_fields::<TrialLevel>(world).goal;
     goal > 0 && total(world) >= goal as i32
 }
 
@@ -482,9 +502,7 @@ fn stake_most(world: &mut World, legal: &[Action]) -> Option<Choice> {
 /// Chaos: quench once the beacon is half lit (T4). It thinks on what Chaos may know: the
 /// hands it sees are blank (`Trial::seen_by`).
 fn quench(world: &mut World, legal: &[Action]) -> Option<Choice> {
-    let goal = chapter::level_ext::<TrialLevel>(world, ID)
-        .map(|l| l.goal)
-        .unwrap_or(0);
+    let goal = chapter::level_fields::<TrialLevel>(world).goal;
     let t = world.resource::<Trial>();
     SEEN_BY_CHAOS.with(|s| s.borrow_mut().push(t.hands.clone()));
     if total(world) * 2 < goal as i32 {
@@ -576,24 +594,43 @@ fn end_words(tr: &Translations, _code: &str) -> String {
     tr.t("The beacon is lit (T6)").into_owned()
 }
 
-/// Installs the chapter in this test program (its rules and its words), once.
-pub fn install() {
-    chapter::install(ID, build);
-    chaos_outpost::text::chapter::install(
-        ID,
-        ChapterWords {
-            action: action_words,
-            refusal: refusal_words,
-            end: end_words,
-            event: |_, what| what.to_string(),
-        },
-    );
-    chapter_panel::install::<Trial>(ID, hand_panel);
-    catalogue::register::<Spark>(SchemaSource {
-        path: "tests/rules/trial.rs",
-        text: include_str!("trial.rs"),
-        types: &["Spark"],
-    });
+/// The chapter as a program passes it: its content (its catalogue and level fields), its
+/// rules and words, and its panel.
+pub struct TrialChapter;
+
+impl Chapter for TrialChapter {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn content(&self, content: &mut ChapterContent) {
+        content.register::<Spark>(SchemaSource {
+            path: "tests/rules/trial.rs",
+            text: include_str!("trial.rs"),
+            types: &["Spark"],
+        });
+        content.level_fields::<TrialLevel>();
+    }
+    fn build(&self, app: &mut App) {
+        build(app);
+        app.add_chapter_words(
+            ID,
+            ChapterWords {
+                action: action_words,
+                refusal: refusal_words,
+                end: end_words,
+                event: |_, what| what.to_string(),
+                names: no_names,
+            },
+        );
+    }
+    fn build_view(&self, app: &mut App) {
+        app.add_chapter_panel::<Trial>(ID, hand_panel);
+    }
+}
+
+/// The chapters the game ships, and this one.
+pub fn chapters() -> ChapterSet {
+    chaos_outpost::chapters::shipped().with(TrialChapter)
 }
 
 /// The chapter's content folder (a mod folder: its level and AI weights).
@@ -601,11 +638,10 @@ pub fn folder() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/chapters/trial")
 }
 
-/// The base game with the chapter's content, and the chapter installed.
+/// The base game with the chapter's content, for the shipped chapters and this one.
 pub fn content() -> Arc<ContentDb> {
-    install();
     let src = mods::read_mod(&folder()).unwrap_or_else(|p| panic!("trial folder: {p}"));
-    let (db, report) = mods::load(embedded_files(), &[src])
+    let (db, report) = mods::load(embedded_files(), &[src], &chapters())
         .unwrap_or_else(|ps| panic!("the base game must load: {ps:?}"));
     assert_eq!(report.errors(), 0, "{}", report.text());
     Arc::new(db)

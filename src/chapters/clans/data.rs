@@ -7,10 +7,15 @@
 
 use std::collections::BTreeSet;
 
+use bevy::prelude::World;
 use serde::{Deserialize, Serialize};
 
 use crate::content::At;
+use crate::content::catalogue::Check;
+use crate::content::level_fields::{LevelFields, checks_from_lines};
+use crate::content::{ContentDb, Level};
 use crate::rules::chapter;
+use crate::text::Translations;
 
 use super::ID;
 
@@ -587,28 +592,35 @@ impl ClanLevel {
     }
 }
 
-/// The chapter's fields of the level in play, read once per content and level.
-pub fn level(world: &bevy::prelude::World) -> ClanLevel {
-    chapter::level_fields::<ClanLevel>(world, ID, remember_names)
+/// The chapter's fields of the level in play, typed when content loaded (the AI asks for them
+/// at every candidate).
+pub fn level(world: &World) -> std::sync::Arc<ClanLevel> {
+    chapter::level_fields::<ClanLevel>(world)
 }
 
-/// Keeps the provinces', fjords', cards' and monsters' names for the words and the panel.
-fn remember_names(lvl: &ClanLevel) {
-    let provinces = lvl
-        .provinces
-        .iter()
-        .map(|p| (p.id.as_str(), p.name.as_str()));
-    let fjords = lvl.fjords.iter().map(|p| (p.id.as_str(), p.name.as_str()));
-    let cards = lvl.cards.iter().map(|c| (c.id.as_str(), c.name.as_str()));
-    let monsters = lvl
-        .monsters
-        .iter()
-        .map(|c| (c.id.as_str(), c.name.as_str()));
-    crate::text::chapter::remember_names(ID, provinces.chain(fjords).chain(cards).chain(monsters));
+impl LevelFields for ClanLevel {
+    const CHAPTER: &'static str = ID;
+    fn check(&self, level: &Level, _db: &ContentDb) -> Vec<Check> {
+        checks_from_lines(self.check(|a| crate::content::on_map(&level.map, a)))
+    }
+    fn names(&self) -> Vec<(String, String)> {
+        let provinces = self
+            .provinces
+            .iter()
+            .map(|p| (p.id.clone(), p.name.clone()));
+        let fjords = self.fjords.iter().map(|p| (p.id.clone(), p.name.clone()));
+        let cards = self.cards.iter().map(|c| (c.id.clone(), c.name.clone()));
+        let monsters = self.monsters.iter().map(|c| (c.id.clone(), c.name.clone()));
+        provinces
+            .chain(fjords)
+            .chain(cards)
+            .chain(monsters)
+            .collect()
+    }
 }
 
-/// A province's, fjord's, card's or monster's name from its id, as the last level read names
+/// A province's, fjord's, card's or monster's name from its id, as the level in play names
 /// it; else the id.
-pub fn name_of(id: &str) -> String {
-    crate::text::chapter::name_of(ID, id)
+pub fn name_of(tr: &Translations, id: &str) -> String {
+    tr.chapters.name_of(ID, id)
 }

@@ -9,9 +9,8 @@ use hexx::Hex;
 
 use crate::text::Translations;
 use crate::view::chapter_map::{self, Mark};
-use crate::view::chapter_show::{self, Beat};
+use crate::view::chapter_show::Beat;
 
-use super::ID;
 use super::battle::Told;
 use super::data::{Reward, level};
 use super::state::{Clans, Owner, Spot};
@@ -67,7 +66,7 @@ fn middle(hexes: &[(i32, i32)]) -> Hex {
         .unwrap_or_default()
 }
 
-fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
+pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     let Some(st) = world.get_resource::<Clans>().cloned() else {
         return Vec::new();
     };
@@ -159,7 +158,7 @@ fn who(world: &World, tr: &Translations, o: Owner) -> String {
 }
 
 /// A battle (C17) or a pillage (C13) on its province.
-fn beat(world: &World, tr: &Translations, what: &str) -> Option<Beat> {
+pub fn beat(world: &World, tr: &Translations, what: &str) -> Option<Beat> {
     let lvl = level(world);
     let at = |p: &str| lvl.province(p).map(|p| middle(&p.hexes));
     match ron::from_str::<Told>(what).ok()? {
@@ -196,15 +195,4 @@ fn beat(world: &World, tr: &Translations, what: &str) -> Option<Beat> {
         }),
         _ => None,
     }
-}
-
-/// Installs the marks, the battle show and the help.
-pub fn install() {
-    chapter_map::install(ID, marks);
-    chapter_show::install(ID, beat);
-    crate::view::help::install_chapter(
-        ID,
-        include_str!("../../../assets/help/chapters/clans.en.md"),
-        include_str!("../../../assets/help/chapters/clans.fr.md"),
-    );
 }

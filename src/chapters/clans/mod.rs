@@ -33,9 +33,13 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::ai::ScorerAppExt;
+use crate::content::Chapter;
+use crate::content::ChapterContent;
 use crate::content::{Among, Camp};
 use crate::rules::chapter::{self, ChapterAction, ChapterAppExt, ChapterRefusal, Place, TurnUse};
 use crate::rules::{StepDef, StepKind, StepSchedule};
+use crate::text::chapter::ChapterWordsExt;
+use crate::view::chapter_view::ChapterViewExt;
 
 use data::{Fig, Slot};
 use state::{Clans, Spot};
@@ -219,7 +223,7 @@ impl ChapterAction for ClanAction {
     }
 }
 
-/// The chapter's plugin: every seam it uses, in one place.
+/// The chapter's rules and AI: every seam of `rules::chapter` it uses, in one place.
 pub fn build(app: &mut App) {
     app.add_chapter_state::<Clans>()
         .add_chapter_actions::<ClanAction>()
@@ -259,10 +263,28 @@ pub fn build(app: &mut App) {
     }
 }
 
-/// Installs the chapter in this program: its rules, its words, its panel, its map marks.
-pub fn install() {
-    chapter::install(ID, build);
-    words::install();
-    panel::install();
-    map::install();
+/// The chapter *Clans of the Rift*, as the program passes it to the app (`chapters::shipped`).
+pub struct ClansOfTheRift;
+
+impl Chapter for ClansOfTheRift {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn content(&self, content: &mut ChapterContent) {
+        content.level_fields::<data::ClanLevel>();
+    }
+    fn build(&self, app: &mut App) {
+        build(app);
+        app.add_chapter_words(ID, words::WORDS);
+    }
+    fn build_view(&self, app: &mut App) {
+        app.add_chapter_panel::<Clans>(ID, panel::draw)
+            .add_chapter_marks(ID, map::marks)
+            .add_chapter_show(ID, map::beat)
+            .add_chapter_help(
+                ID,
+                include_str!("../../../assets/help/chapters/clans.en.md"),
+                include_str!("../../../assets/help/chapters/clans.fr.md"),
+            );
+    }
 }

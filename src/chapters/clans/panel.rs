@@ -9,7 +9,7 @@ use bevy_egui::egui;
 
 use crate::rules::Action;
 use crate::text::Translations;
-use crate::view::chapter_panel::{self, PanelCx};
+use crate::view::chapter_panel::PanelCx;
 
 use super::battle::sides;
 use super::data::{ClanLevel, Fig, Reward, SHEET, Track};
@@ -102,9 +102,12 @@ fn sheet_lines(ui: &mut egui::Ui, sh: &Sheet, lvl: &ClanLevel, tr: &Translations
     }
 }
 
-fn draw(ui: &mut egui::Ui, s: &Clans, cx: &PanelCx) -> Option<Action> {
+pub fn draw(ui: &mut egui::Ui, s: &Clans, cx: &PanelCx) -> Option<Action> {
     let tr = cx.tr;
-    let lvl: ClanLevel = chapter_panel::fields(cx.db, cx.level, ID);
+    let lvl = cx
+        .db
+        .level_fields::<ClanLevel>(cx.level)
+        .unwrap_or_default();
     let mut asked = None;
     ui.heading(tr.t("Clans of the Rift"));
     call_box(ui, s, &lvl, cx);
@@ -240,9 +243,4 @@ fn draw(ui: &mut egui::Ui, s: &Clans, cx: &PanelCx) -> Option<Action> {
             });
     }
     asked
-}
-
-/// Installs the panel.
-pub fn install() {
-    chapter_panel::install::<Clans>(ID, draw);
 }

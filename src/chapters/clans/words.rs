@@ -3,20 +3,23 @@
 //! `assets/i18n/fr.ron`). Provinces, fjords, cards and monsters are named as the level names
 //! them.
 
+use super::data::ClanLevel;
+use crate::content::ContentDb;
+use crate::content::level_fields::LevelFields;
 use crate::text::Translations;
-use crate::text::chapter::{self, ChapterWords};
+use crate::text::chapter::ChapterWords;
 
 use super::battle::Told;
 use super::data::{Fig, Slot, Track, name_of};
 use super::state::{HIDDEN, Owner, Spot};
-use super::{ClanAction, ClanRefusal, ID};
+use super::{ClanAction, ClanRefusal};
 
 /// A name from the level, translated.
 pub fn named(tr: &Translations, id: &str) -> String {
     if id == HIDDEN {
         return tr.t("a hidden card").into_owned();
     }
-    tr.t(&name_of(id)).into_owned()
+    tr.t(&name_of(tr, id)).into_owned()
 }
 
 /// A figure's name.
@@ -217,15 +220,18 @@ fn event(tr: &Translations, what: &str) -> String {
     }
 }
 
-/// Installs the chapter's words.
-pub fn install() {
-    chapter::install(
-        ID,
-        ChapterWords {
-            action,
-            refusal,
-            end,
-            event,
-        },
-    );
+/// The chapter's words (`text::chapter`).
+pub const WORDS: ChapterWords = ChapterWords {
+    action,
+    refusal,
+    end,
+    event,
+    names,
+};
+
+/// The names the level `level` gives the chapter's things.
+fn names(db: &ContentDb, level: &str) -> Vec<(String, String)> {
+    db.level_fields::<ClanLevel>(level)
+        .map(|l| l.names())
+        .unwrap_or_default()
 }

@@ -9,7 +9,10 @@ use bevy::prelude::*;
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
 
+use crate::content::catalogue::Check;
+use crate::content::level_fields::{LevelFields, checks_from_lines};
 use crate::content::{At, Stock};
+use crate::content::{ContentDb, Level};
 use crate::rules::chapter;
 
 use super::ID;
@@ -395,17 +398,21 @@ pub fn hex(at: At) -> Hex {
     Hex::new(at.0, at.1)
 }
 
-/// The chapter's fields of the level in play (the defaults when it gives none, or a broken
-/// one: `check` at load refuses those). Read from the level's RON once per content and level:
-/// the AI asks for them at every candidate it scores.
-pub fn level(world: &World) -> DragonessLevel {
-    chapter::level_fields::<DragonessLevel>(world, ID, remember_names)
+/// The chapter's fields of the level in play, typed when content loaded (the AI asks for them
+/// at every candidate).
+pub fn level(world: &World) -> std::sync::Arc<DragonessLevel> {
+    chapter::level_fields::<DragonessLevel>(world)
 }
 
-/// Keeps the quests' names for the words (`text::chapter::name_of`).
-fn remember_names(lvl: &DragonessLevel) {
-    crate::text::chapter::remember_names(
-        ID,
-        lvl.quests.iter().map(|q| (q.id.as_str(), q.name.as_str())),
-    );
+impl LevelFields for DragonessLevel {
+    const CHAPTER: &'static str = ID;
+    fn check(&self, level: &Level, _db: &ContentDb) -> Vec<Check> {
+        checks_from_lines(self.check(|h: hexx::Hex| crate::content::on_map(&level.map, (h.x, h.y))))
+    }
+    fn names(&self) -> Vec<(String, String)> {
+        self.quests
+            .iter()
+            .map(|q| (q.id.clone(), q.name.clone()))
+            .collect()
+    }
 }

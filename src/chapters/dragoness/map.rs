@@ -10,7 +10,6 @@ use hexx::Hex;
 use crate::text::Translations;
 use crate::view::chapter_map::{self, Mark};
 
-use super::ID;
 use super::data::{CellKind, RoomKind, hex, level};
 use super::guide::{self, Pos, Told};
 use super::state::Dragoness;
@@ -25,7 +24,7 @@ const ORANGE: [u8; 4] = [255, 140, 40, 255];
 const YELLOW: [u8; 4] = [255, 230, 90, 255];
 const RED: [u8; 4] = [255, 70, 70, 255];
 
-fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
+pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     let Some(st) = world.get_resource::<Dragoness>().cloned() else {
         return Vec::new();
     };
@@ -183,7 +182,7 @@ fn army_hex(world: &mut World, id: u32) -> Option<Hex> {
 }
 
 /// Her move, a team lost, a gem placed: the chapter's sounds.
-fn sounds(what: &str) -> Option<&'static str> {
+pub fn sounds(what: &str) -> Option<&'static str> {
     match ron::from_str::<Told>(what).ok()? {
         Told::Walked { .. } => Some("sfx/move"),
         Told::TeamLost { .. } => Some("sfx/defeat"),
@@ -193,15 +192,4 @@ fn sounds(what: &str) -> Option<&'static str> {
         Told::Relic { .. } | Told::Escaped { .. } => Some("sfx/portal"),
         _ => None,
     }
-}
-
-/// Installs the chapter's marks, sounds and help.
-pub fn install() {
-    chapter_map::install(ID, marks);
-    crate::view::sound::install_chapter(ID, sounds);
-    crate::view::help::install_chapter(
-        ID,
-        include_str!("../../../assets/help/chapters/dragoness.en.md"),
-        include_str!("../../../assets/help/chapters/dragoness.fr.md"),
-    );
 }

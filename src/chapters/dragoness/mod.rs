@@ -22,10 +22,14 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::ai::ScorerAppExt;
+use crate::content::Chapter;
+use crate::content::ChapterContent;
 use crate::content::{At, Camp, Who};
-use crate::rules::chapter::{self, ChapterAction, ChapterAppExt, ChapterRefusal, Place, TurnUse};
+use crate::rules::chapter::{ChapterAction, ChapterAppExt, ChapterRefusal, Place, TurnUse};
 use crate::rules::outcome::EndReason;
 use crate::rules::{GameWorld, StepDef, StepKind, StepSchedule};
+use crate::text::chapter::ChapterWordsExt;
+use crate::view::chapter_view::ChapterViewExt;
 
 use data::level;
 use guide::Pos;
@@ -256,7 +260,7 @@ fn victory(world: &mut World) -> Option<(Camp, EndReason)> {
     None
 }
 
-/// The chapter's plugin: every seam it uses, in one place.
+/// The chapter's rules and AI: every seam of `rules::chapter` it uses, in one place.
 pub fn build(app: &mut App) {
     app.add_chapter_state::<Dragoness>()
         .add_chapter_actions::<DragonAction>()
@@ -285,10 +289,28 @@ pub fn build(app: &mut App) {
         .add_chapter_scorer(ID, Camp::Eladrins, ai::expedition);
 }
 
-/// Installs the chapter in this program: its rules, its words, its panel.
-pub fn install() {
-    chapter::install(ID, build);
-    words::install();
-    panel::install();
-    map::install();
+/// The chapter *the White Tomb*, as the program passes it to the app (`chapters::shipped`).
+pub struct WhiteTomb;
+
+impl Chapter for WhiteTomb {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn content(&self, content: &mut ChapterContent) {
+        content.level_fields::<data::DragonessLevel>();
+    }
+    fn build(&self, app: &mut App) {
+        build(app);
+        app.add_chapter_words(ID, words::WORDS);
+    }
+    fn build_view(&self, app: &mut App) {
+        app.add_chapter_panel::<Dragoness>(ID, panel::draw)
+            .add_chapter_marks(ID, map::marks)
+            .add_chapter_sounds(ID, map::sounds)
+            .add_chapter_help(
+                ID,
+                include_str!("../../../assets/help/chapters/dragoness.en.md"),
+                include_str!("../../../assets/help/chapters/dragoness.fr.md"),
+            );
+    }
 }

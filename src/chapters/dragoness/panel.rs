@@ -6,12 +6,12 @@
 use bevy_egui::egui;
 
 use crate::rules::Action;
-use crate::view::chapter_panel::{self, PanelCx};
+use crate::view::chapter_panel::PanelCx;
 
 use super::ID;
 use super::state::{Dragoness, Gone};
 
-fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
+pub fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
     let tr = cx.tr;
     let mut asked = None;
     ui.heading(tr.t("The Dragoness"));
@@ -54,10 +54,10 @@ fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
     for (id, t) in &s.teams {
         let mut line = tr.f("Team {}", &[id]);
         for q in &t.quests {
-            line.push_str(&format!(" · {}", tr.t(&super::words::quest_name(q))));
+            line.push_str(&format!(" · {}", tr.t(&super::words::quest_name(tr, q))));
         }
         for q in &t.relics {
-            let relic = tr.f("relic of {}", &[&tr.t(&super::words::quest_name(q))]);
+            let relic = tr.f("relic of {}", &[&tr.t(&super::words::quest_name(tr, q))]);
             line.push_str(&format!(" · {relic}"));
         }
         if t.ring {
@@ -91,9 +91,4 @@ fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
         }
     }
     asked
-}
-
-/// Installs the panel.
-pub fn install() {
-    chapter_panel::install::<Dragoness>(ID, draw);
 }

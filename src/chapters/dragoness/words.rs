@@ -2,8 +2,11 @@
 //! refusals citing their rule, its ends and its events, in the player's language (French in
 //! `assets/i18n/fr.ron`).
 
+use super::data::DragonessLevel;
+use crate::content::ContentDb;
+use crate::content::level_fields::LevelFields;
 use crate::text::Translations;
-use crate::text::chapter::{self, ChapterWords};
+use crate::text::chapter::ChapterWords;
 
 use super::guide::{Spared, Told};
 use super::{DragonAction, DragonRefusal, ID};
@@ -13,10 +16,10 @@ fn at(a: &(i32, i32)) -> String {
     format!("({}, {})", a.0, a.1)
 }
 
-/// A quest's name from its id, for words that have no level at hand: as the level read names
-/// it, else the id (its French comes from the name).
-pub fn quest_name(id: &str) -> String {
-    chapter::name_of(ID, id)
+/// A quest's name from its id: as the level in play names it, else the id (its French comes
+/// from the name).
+pub fn quest_name(tr: &Translations, id: &str) -> String {
+    tr.chapters.name_of(ID, id)
 }
 
 fn action(tr: &Translations, act: &str) -> String {
@@ -36,11 +39,11 @@ fn action(tr: &Translations, act: &str) -> String {
         ),
         Ok(DragonAction::RevealQuest { army, quest }) => tr.f(
             "Team {}: reveal the quest {} (step I)",
-            &[&army, &tr.t(&quest_name(&quest))],
+            &[&army, &tr.t(&quest_name(tr, &quest))],
         ),
         Ok(DragonAction::PlaceRelic { army, quest }) => tr.f(
             "Team {}: place the relic of {} in the White Tomb (D13)",
-            &[&army, &tr.t(&quest_name(&quest))],
+            &[&army, &tr.t(&quest_name(tr, &quest))],
         ),
         Ok(DragonAction::Escape { army }) => {
             tr.f("Team {}: leave by the portal token (D9)", &[&army])
@@ -198,15 +201,18 @@ fn event(tr: &Translations, what: &str) -> String {
     }
 }
 
-/// Installs the chapter's words.
-pub fn install() {
-    chapter::install(
-        ID,
-        ChapterWords {
-            action,
-            refusal,
-            end,
-            event,
-        },
-    );
+/// The chapter's words (`text::chapter`).
+pub const WORDS: ChapterWords = ChapterWords {
+    action,
+    refusal,
+    end,
+    event,
+    names,
+};
+
+/// The names the level `level` gives the chapter's things.
+fn names(db: &ContentDb, level: &str) -> Vec<(String, String)> {
+    db.level_fields::<DragonessLevel>(level)
+        .map(|l| l.names())
+        .unwrap_or_default()
 }

@@ -10,7 +10,11 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::content::At;
+use crate::content::catalogue::Check;
+use crate::content::level_fields::{LevelFields, checks_from_lines};
+use crate::content::{ContentDb, Level};
 use crate::rules::chapter;
+use crate::text::Translations;
 
 use super::ID;
 
@@ -408,24 +412,29 @@ impl MercLevel {
     }
 }
 
-/// The chapter's fields of the level in play, read once per content and level (the AI asks
-/// for them at every candidate).
-pub fn level(world: &World) -> MercLevel {
-    chapter::level_fields::<MercLevel>(world, ID, remember_names)
+/// The chapter's fields of the level in play, typed when content loaded (the AI asks for them
+/// at every candidate).
+pub fn level(world: &World) -> std::sync::Arc<MercLevel> {
+    chapter::level_fields::<MercLevel>(world)
 }
 
-/// Keeps the places' and cards' names for the words and the panel (`text::chapter::name_of`).
-fn remember_names(lvl: &MercLevel) {
-    let places = lvl.places.iter().map(|p| (p.id.as_str(), p.name.as_str()));
-    let cards = lvl
-        .decks
-        .values()
-        .flatten()
-        .map(|c| (c.id.as_str(), c.name.as_str()));
-    crate::text::chapter::remember_names(ID, places.chain(cards));
+impl LevelFields for MercLevel {
+    const CHAPTER: &'static str = ID;
+    fn check(&self, level: &Level, _db: &ContentDb) -> Vec<Check> {
+        checks_from_lines(self.check(|a| crate::content::on_map(&level.map, a)))
+    }
+    fn names(&self) -> Vec<(String, String)> {
+        let places = self.places.iter().map(|p| (p.id.clone(), p.name.clone()));
+        let cards = self
+            .decks
+            .values()
+            .flatten()
+            .map(|c| (c.id.clone(), c.name.clone()));
+        places.chain(cards).collect()
+    }
 }
 
-/// A place's or a card's name from its id, as the last level read names it; else the id.
-pub fn name_of(id: &str) -> String {
-    crate::text::chapter::name_of(ID, id)
+/// A place's or a card's name from its id, as the level in play names it; else the id.
+pub fn name_of(tr: &Translations, id: &str) -> String {
+    tr.chapters.name_of(ID, id)
 }

@@ -8,9 +8,8 @@ use bevy::prelude::*;
 use hexx::Hex;
 
 use crate::text::Translations;
-use crate::text::chapter::name_of;
 use crate::view::chapter_map::{self, Mark};
-use crate::view::chapter_show::{self, Beat};
+use crate::view::chapter_show::Beat;
 
 use super::ID;
 use super::data::level;
@@ -26,7 +25,7 @@ const POACHERS: [u8; 4] = [220, 60, 60, 255];
 const PLACE_NAME: [u8; 4] = [200, 235, 255, 255];
 const SPECIAL_NAME: [u8; 4] = [255, 228, 160, 255];
 
-fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
+pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     let Some(st) = world.get_resource::<Mercs>().cloned() else {
         return Vec::new();
     };
@@ -98,7 +97,7 @@ fn who(world: &World, tr: &Translations, o: Owner) -> String {
 }
 
 /// A claim (M13) on its place's card; a raid's Flame (M14) on the outpost's.
-fn beat(world: &World, tr: &Translations, what: &str) -> Option<Beat> {
+pub fn beat(world: &World, tr: &Translations, what: &str) -> Option<Beat> {
     match ron::from_str::<Told>(what).ok()? {
         Told::Claimed { owner, place, card } => {
             let lvl = level(world);
@@ -107,10 +106,16 @@ fn beat(world: &World, tr: &Translations, what: &str) -> Option<Beat> {
                 at: Hex::new(p.at.0, p.at.1),
                 title: tr.f("Rewards: {}", &[&tr.t(&p.name)]),
                 line: match owner {
-                    Owner::Poachers => tr.f("The poachers claim {}", &[&tr.t(&name_of(ID, &card))]),
+                    Owner::Poachers => tr.f(
+                        "The poachers claim {}",
+                        &[&tr.t(&tr.chapters.name_of(ID, &card))],
+                    ),
                     Owner::Seat(_) => tr.f(
                         "{} claims {}",
-                        &[&who(world, tr, owner), &tr.t(&name_of(ID, &card))],
+                        &[
+                            &who(world, tr, owner),
+                            &tr.t(&tr.chapters.name_of(ID, &card)),
+                        ],
                     ),
                 },
             })
@@ -125,15 +130,4 @@ fn beat(world: &World, tr: &Translations, what: &str) -> Option<Beat> {
         }
         Told::Fed { .. } => None,
     }
-}
-
-/// Installs the marks, the reward show and the help.
-pub fn install() {
-    chapter_map::install(ID, marks);
-    chapter_show::install(ID, beat);
-    crate::view::help::install_chapter(
-        ID,
-        include_str!("../../../assets/help/chapters/mercenaries.en.md"),
-        include_str!("../../../assets/help/chapters/mercenaries.fr.md"),
-    );
 }

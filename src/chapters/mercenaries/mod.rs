@@ -23,9 +23,13 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::ai::ScorerAppExt;
+use crate::content::Chapter;
+use crate::content::ChapterContent;
 use crate::content::{Among, Camp};
 use crate::rules::chapter::{self, ChapterAction, ChapterAppExt, ChapterRefusal, Place, TurnUse};
 use crate::rules::{StepDef, StepKind, StepSchedule};
+use crate::text::chapter::ChapterWordsExt;
+use crate::view::chapter_view::ChapterViewExt;
 
 use data::{Assistant, Group, Merc};
 use state::Mercs;
@@ -186,7 +190,7 @@ impl ChapterAction for MercAction {
     }
 }
 
-/// The chapter's plugin: every seam it uses, in one place.
+/// The chapter's rules and AI: every seam of `rules::chapter` it uses, in one place.
 pub fn build(app: &mut App) {
     app.add_chapter_state::<Mercs>()
         .add_chapter_actions::<MercAction>()
@@ -223,10 +227,28 @@ pub fn build(app: &mut App) {
         .add_chapter_scorer(ID, Camp::Chaos, ai::act);
 }
 
-/// Installs the chapter in this program: its rules, its words, its panel.
-pub fn install() {
-    chapter::install(ID, build);
-    words::install();
-    panel::install();
-    map::install();
+/// The chapter *Wyvern Wardens*, as the program passes it to the app (`chapters::shipped`).
+pub struct WyvernWardens;
+
+impl Chapter for WyvernWardens {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn content(&self, content: &mut ChapterContent) {
+        content.level_fields::<data::MercLevel>();
+    }
+    fn build(&self, app: &mut App) {
+        build(app);
+        app.add_chapter_words(ID, words::WORDS);
+    }
+    fn build_view(&self, app: &mut App) {
+        app.add_chapter_panel::<Mercs>(ID, panel::draw)
+            .add_chapter_marks(ID, map::marks)
+            .add_chapter_show(ID, map::beat)
+            .add_chapter_help(
+                ID,
+                include_str!("../../../assets/help/chapters/mercenaries.en.md"),
+                include_str!("../../../assets/help/chapters/mercenaries.fr.md"),
+            );
+    }
 }

@@ -6,7 +6,7 @@
 use bevy_egui::egui;
 
 use crate::rules::Action;
-use crate::view::chapter_panel::{self, PanelCx};
+use crate::view::chapter_panel::PanelCx;
 
 use super::data::{Assistant, MercLevel, name_of};
 use super::phases::final_glory;
@@ -14,9 +14,12 @@ use super::state::{Mercs, Owner};
 use super::words::{assistant, group};
 use super::{ID, MercAction};
 
-fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &PanelCx) -> Option<Action> {
+pub fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &PanelCx) -> Option<Action> {
     let tr = cx.tr;
-    let lvl: MercLevel = chapter_panel::fields(cx.db, cx.level, ID);
+    let lvl = cx
+        .db
+        .level_fields::<MercLevel>(cx.level)
+        .unwrap_or_default();
     let mut asked = None;
     ui.heading(tr.t("Wyvern Wardens"));
     ui.label(tr.f("Round {}", &[&s.round]));
@@ -72,7 +75,7 @@ fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &PanelCx) -> Option<Action> {
             .cards
             .iter()
             .flatten()
-            .map(|c| tr.t(&name_of(c)).into_owned())
+            .map(|c| tr.t(&name_of(tr, c)).into_owned())
             .collect();
         ui.label(egui::RichText::new(format!("{} {}", tr.t(&p.name), slots.join(" "))).strong());
         if !cards.is_empty() {
@@ -100,7 +103,7 @@ fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &PanelCx) -> Option<Action> {
                 .chain(&sh.heroes)
                 .chain(&sh.plots)
                 .chain(&sh.objectives)
-                .map(|c| tr.t(&name_of(c)).into_owned())
+                .map(|c| tr.t(&name_of(tr, c)).into_owned())
                 .collect();
             ui.label(format!("  {}", won.join(", ")));
         }
@@ -153,9 +156,4 @@ fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &PanelCx) -> Option<Action> {
         });
     }
     asked
-}
-
-/// Installs the panel.
-pub fn install() {
-    chapter_panel::install::<Mercs>(ID, draw);
 }

@@ -2,13 +2,16 @@
 //! refusals citing their rule, its events, in the player's language (French in
 //! `assets/i18n/fr.ron`). Places and cards are named as the level names them.
 
+use super::data::MercLevel;
+use crate::content::ContentDb;
+use crate::content::level_fields::LevelFields;
 use crate::text::Translations;
-use crate::text::chapter::{self, ChapterWords};
+use crate::text::chapter::ChapterWords;
 
 use super::data::{Assistant, Group, Merc, name_of};
 use super::phases::Told;
 use super::state::Owner;
-use super::{ID, MercAction, MercRefusal};
+use super::{MercAction, MercRefusal};
 
 /// A kind of mercenary, plural when `n` is not one.
 pub fn merc(tr: &Translations, k: Merc, n: u32) -> String {
@@ -47,7 +50,7 @@ pub fn assistant(tr: &Translations, a: Assistant) -> String {
 }
 
 fn place(tr: &Translations, id: &str) -> String {
-    tr.t(&name_of(id)).into_owned()
+    tr.t(&name_of(tr, id)).into_owned()
 }
 
 fn action(tr: &Translations, act: &str) -> String {
@@ -149,7 +152,7 @@ fn event(tr: &Translations, what: &str) -> String {
             card,
         }) => tr.f(
             "At {}, {} claims {} (M13)",
-            &[&place(tr, &p), &owner(tr, o), &tr.t(&name_of(&card))],
+            &[&place(tr, &p), &owner(tr, o), &tr.t(&name_of(tr, &card))],
         ),
         Ok(Told::Flame { seat, up }) => tr.f(
             "The raid: seat {} can't discard {} demanded, Flame +{} (M14)",
@@ -164,15 +167,18 @@ fn event(tr: &Translations, what: &str) -> String {
     }
 }
 
-/// Installs the chapter's words.
-pub fn install() {
-    chapter::install(
-        ID,
-        ChapterWords {
-            action,
-            refusal,
-            end,
-            event,
-        },
-    );
+/// The chapter's words (`text::chapter`).
+pub const WORDS: ChapterWords = ChapterWords {
+    action,
+    refusal,
+    end,
+    event,
+    names,
+};
+
+/// The names the level `level` gives the chapter's things.
+fn names(db: &ContentDb, level: &str) -> Vec<(String, String)> {
+    db.level_fields::<MercLevel>(level)
+        .map(|l| l.names())
+        .unwrap_or_default()
 }

@@ -25,6 +25,7 @@ pub(super) struct Actions<'a> {
     pub outposts: &'a [&'a Outpost],
     pub activation: Option<u32>,
     pub shortcuts: &'a Shortcuts<'a>,
+    pub help: &'a crate::view::help::ChapterHelp,
 }
 
 /// Does this action concern the selected tile (its army, outpost or the tile itself)?
@@ -69,6 +70,7 @@ pub(super) fn draw(ui: &mut egui::Ui, a: &Actions, out: &mut Out) {
         outposts,
         activation,
         shortcuts,
+        help,
     } = *a;
     if !cache.selected.is_empty() {
         ui.heading(tr.t("Selected tile"));
@@ -120,7 +122,7 @@ pub(super) fn draw(ui: &mut egui::Ui, a: &Actions, out: &mut Out) {
         ui.horizontal_wrapped(|ui| {
             ui.colored_label(egui::Color32::LIGHT_RED, &r);
             // The rule it cites, one click away.
-            if let Some(rule) = rule_button(ui, &r, tr) {
+            if let Some(rule) = rule_button(ui, &r, tr, help) {
                 out.rule = Some(rule);
             }
         });
@@ -149,7 +151,7 @@ pub(super) fn draw(ui: &mut egui::Ui, a: &Actions, out: &mut Out) {
                         ui.label(egui::RichText::new(format!("✖ {name}")).weak());
                         let words = r.words(tr);
                         ui.label(egui::RichText::new(&words).weak().small());
-                        if let Some(rule) = rule_button(ui, &words, tr) {
+                        if let Some(rule) = rule_button(ui, &words, tr, help) {
                             out.rule = Some(rule);
                         }
                     }

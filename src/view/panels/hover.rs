@@ -8,7 +8,13 @@ use crate::text::Translations;
 use crate::view::help::rule_button;
 
 /// Draws the box when the pointer is over a tile (or over the box itself).
-pub(super) fn draw(ctx: &egui::Context, tr: &Translations, lines: &[String], out: &mut Out) {
+pub(super) fn draw(
+    ctx: &egui::Context,
+    tr: &Translations,
+    help: &crate::view::help::ChapterHelp,
+    lines: &[String],
+    out: &mut Out,
+) {
     if lines.is_empty() {
         return;
     }
@@ -21,7 +27,7 @@ pub(super) fn draw(ctx: &egui::Context, tr: &Translations, lines: &[String], out
                 for l in lines {
                     ui.horizontal(|ui| {
                         ui.label(l);
-                        if let Some(rule) = rule_button(ui, l, tr) {
+                        if let Some(rule) = rule_button(ui, l, tr, help) {
                             out.rule = Some(rule);
                         }
                     });

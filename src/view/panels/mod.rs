@@ -46,6 +46,14 @@ impl Shortcuts<'_> {
     }
 }
 
+/// The words the panels write: the language's table, and the chapters' rules (a rule a line
+/// cites gets its button to the help).
+#[derive(bevy::ecs::system::SystemParam)]
+struct Words<'w> {
+    tr: Res<'w, Translations>,
+    rules: Res<'w, super::help::ChapterHelp>,
+}
+
 /// What the panels ask for, gathered while drawing and sent once the frame's panels are
 /// drawn: actions (in the order clicked) and a rule to open in the help.
 #[derive(Default)]
@@ -69,15 +77,19 @@ fn draw_panels(
     cache: Res<ViewCache>,
     mut view: ResMut<ViewState>,
     icons: Res<IconIds>,
-    (mut undo, mut driver, mut help, tr, shortcuts): (
+    (mut undo, mut driver, mut help, words, shortcuts): (
         ResMut<super::undo::UndoStack>,
         ResMut<Driver>,
         ResMut<super::help::Help>,
-        Res<Translations>,
+        Words,
         Shortcuts,
     ),
     mut send: MessageWriter<ActionRequest>,
 ) -> Result {
+    let Words {
+        tr,
+        rules: rules_help,
+    } = words;
     let ctx = contexts.ctx_mut()?;
     let mut root = egui::Ui::new(
         ctx.clone(),
@@ -127,13 +139,16 @@ fn draw_panels(
                 };
                 out.actions
                     .extend(crate::view::chapter_panel::draw_all(ui, panels, &cx));
-                if let Some(rule) = sheets::forecast(ui, &icons, &tr, db, &cache.forecast) {
+                if let Some(rule) =
+                    sheets::forecast(ui, &icons, &tr, db, &cache.forecast, &rules_help)
+                {
                     out.rule = Some(rule);
                 }
                 let cx = sheets::Cx {
                     icons: &icons,
                     tr: &tr,
                     db,
+                    help: &rules_help,
                 };
                 let mut clicked: Option<Action> = None;
                 if !cache.armies.is_empty() {
@@ -161,6 +176,7 @@ fn draw_panels(
                     outposts: &ops,
                     activation: cycle.activation,
                     shortcuts: &shortcuts,
+                    help: &rules_help,
                 };
                 actions::draw(ui, &list, &mut out);
                 log::draw(ui, &tr, &cache.log);
@@ -178,7 +194,7 @@ fn draw_panels(
     if view.map_rect != Some(r) {
         view.map_rect = Some(r);
     }
-    hover::draw(ctx, &tr, &cache.hover, &mut out);
+    hover::draw(ctx, &tr, &rules_help, &cache.hover, &mut out);
     for action in out.actions {
         send.write(ActionRequest {
             by: Camp::Eladrins,

@@ -1,0 +1,184 @@
+//! A chapter's own fields of a level (`Level::ext[CHAPTER]`: the Wyvern Wardens' places and
+//! decks, the clans' provinces), typed and checked when content loads, like the core's fields.
+//!
+//! A chapter registers its fields' type from its `Chapter::content`
+//! (`content.level_fields::<T>()`). Loading a level then reads `ext[CHAPTER]` as `T`: a value
+//! that does not read is a problem at its file, line and column with the field path
+//! (`ext.mercenaries.places[1].slots`), and so is each finding of `LevelFields::check`. The
+//! rules read the typed value (`ContentDb::level_fields::<T>`), read once per load.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+
+use super::catalogue::Check;
+use super::{ContentDb, Level, Problem, Severity, locate, ron_text};
+
+/// A chapter's fields of a level, read from `Level::ext[CHAPTER]`.
+pub trait LevelFields: DeserializeOwned + Default + Send + Sync + 'static {
+    /// The chapter (the key under `ext`).
+    const CHAPTER: &'static str;
+    /// What is wrong with them, read against their level (its map) and the content: each check
+    /// names its field path below `ext.CHAPTER` (`places[2].slots`).
+    fn check(&self, _level: &Level, _db: &ContentDb) -> Vec<Check> {
+        Vec::new()
+    }
+    /// The names they give the chapter's things (a place, a card), `(id, name)`, for the words.
+    fn names(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+/// A typed level's fields, type-erased.
+pub type Typed = Arc<dyn Any + Send + Sync>;
+
+/// A chapter's level fields, type-erased (`ChapterContent::level_fields`).
+#[derive(Clone, Copy)]
+pub struct FieldsKind {
+    /// The chapter.
+    pub chapter: &'static str,
+    default: fn() -> Typed,
+    read: fn(&str) -> Result<Typed, ron::error::SpannedError>,
+    check: fn(&Typed, &Level, &ContentDb) -> Vec<Check>,
+    names: fn(&Typed) -> Vec<(String, String)>,
+}
+
+impl FieldsKind {
+    pub(super) fn of<T: LevelFields>() -> FieldsKind {
+        FieldsKind {
+            chapter: T::CHAPTER,
+            default: || Arc::new(T::default()) as Typed,
+            read: |text| ron::from_str::<T>(text).map(|v| Arc::new(v) as Typed),
+            check: |v, level, db| {
+                v.downcast_ref::<T>()
+                    .map(|v| v.check(level, db))
+                    .unwrap_or_default()
+            },
+            names: |v| v.downcast_ref::<T>().map(T::names).unwrap_or_default(),
+        }
+    }
+
+    /// The level's fields of this chapter, typed: the default when the level gives none;
+    /// `None` when they do not read (the load reported it).
+    pub fn read(&self, level: &Level) -> Option<Typed> {
+        match level.ext.get(self.chapter) {
+            None => Some((self.default)()),
+            Some(raw) => (self.read)(raw.get_ron()).ok(),
+        }
+    }
+
+    /// The names the fields give, where they read.
+    pub fn names(&self, v: &Typed) -> Vec<(String, String)> {
+        (self.names)(v)
+    }
+
+    /// The problems of the level's fields of this chapter: a value that does not read, or the
+    /// chapter's checks, each at its place in the level's file `file` (text `text`).
+    pub(super) fn problems(
+        &self,
+        db: &ContentDb,
+        level: &Level,
+        file: &str,
+        text: &str,
+    ) -> Vec<Problem> {
+        let Some(raw) = level.ext.get(self.chapter) else {
+            return Vec::new();
+        };
+        let chapter = self.chapter;
+        let raw = raw.get_ron();
+        // The value's place in the file: its text is the file's, as written.
+        let base = text.find(raw);
+        let problem = |line: usize, col: usize, field: String, message: String| Problem {
+            severity: Severity::Error,
+            file: file.to_string(),
+            line,
+            col,
+            field,
+            message,
+            mod_id: String::new(),
+        };
+        match (self.read)(raw) {
+            Err(e) => {
+                let (line, col) = match base {
+                    Some(at) => {
+                        let (l0, c0) = ron_text::line_col(text, at);
+                        let (l, c) = (e.span.start.line, e.span.start.col);
+                        if l <= 1 {
+                            (l0, c0 + c.saturating_sub(1))
+                        } else {
+                            (l0 + l - 1, c)
+                        }
+                    }
+                    None => locate(text, &["ext", chapter]),
+                };
+                let offset = base.map(|b| b + offset_of(raw, e.span.start.line, e.span.start.col));
+                let path = offset
+                    .map(|o| ron_text::path_at(raw, o - base.unwrap_or(0)))
+                    .filter(|p| !p.is_empty())
+                    .map(|p| format!("ext.{chapter}.{p}"))
+                    .unwrap_or_else(|| format!("ext.{chapter}"));
+                vec![problem(line, col, path, e.code.to_string())]
+            }
+            Ok(v) => (self.check)(&v, level, db)
+                .into_iter()
+                .map(|c| {
+                    let field = if c.field.is_empty() {
+                        format!("ext.{chapter}")
+                    } else {
+                        format!("ext.{chapter}.{}", c.field)
+                    };
+                    // Each part of the path an anchor (`places`, `[2]` as the list's 3rd
+                    // entry is not findable by text: its name or id is).
+                    let mut anchors: Vec<String> = vec!["ext".into(), format!("{chapter}:")];
+                    anchors.extend(
+                        c.field
+                            .split(['.', '['])
+                            .map(|p| p.trim_end_matches(']'))
+                            .filter(|p| !p.is_empty() && p.parse::<usize>().is_err())
+                            .map(|p| format!("{p}:")),
+                    );
+                    let anchors: Vec<&str> = anchors.iter().map(String::as_str).collect();
+                    let (line, col) = locate(text, &anchors);
+                    let mut p = problem(line, col, field, c.message);
+                    p.severity = c.severity;
+                    p
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The byte offset of a 1-based line and column in `text`.
+fn offset_of(text: &str, line: usize, col: usize) -> usize {
+    let mut at = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            return at
+                + l.char_indices()
+                    .nth(col.saturating_sub(1))
+                    .map_or(l.len(), |(b, _)| b);
+        }
+        at += l.len();
+    }
+    text.len()
+}
+
+/// Checks written as lines `field: what is wrong` (a chapter's own check) as `Check`s on their
+/// field; a line without a field is on the whole value.
+pub fn checks_from_lines(lines: Vec<String>) -> Vec<Check> {
+    lines
+        .into_iter()
+        .map(|l| match l.split_once(": ") {
+            Some((field, message))
+                if !field.is_empty()
+                    && field
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c)) =>
+            {
+                Check::error(field, message)
+            }
+            _ => Check::error("", l),
+        })
+        .collect()
+}
