@@ -88,7 +88,11 @@ impl fmt::Debug for ChapterSet {
 /// What the chapters bring to content: their catalogue files, by file name, and their level
 /// fields, by chapter (a value: each `ChapterSet` holds its own, and content is loaded with it).
 #[derive(Clone, Default)]
-pub struct ChapterContent(Vec<Registered>, Vec<FieldsKind>);
+pub struct ChapterContent(
+    Vec<Registered>,
+    Vec<FieldsKind>,
+    Vec<(&'static str, &'static [&'static str])>,
+);
 
 impl std::fmt::Debug for ChapterContent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -101,6 +105,7 @@ impl std::fmt::Debug for ChapterContent {
                 "fields",
                 &self.1.iter().map(|k| k.chapter).collect::<Vec<_>>(),
             )
+            .field("tracks", &self.2)
             .finish()
     }
 }
@@ -112,6 +117,21 @@ impl ChapterContent {
         let k = FieldsKind::of::<T>();
         self.1.retain(|x| x.chapter != k.chapter);
         self.1.push(k);
+    }
+
+    /// Declares the tracks (`tracks.ron`) the chapter `chapter` keeps: a level that plays it
+    /// while one of them is not declared is refused when content loads.
+    pub fn tracks(&mut self, chapter: &'static str, ids: &'static [&'static str]) {
+        self.2.retain(|(c, _)| *c != chapter);
+        self.2.push((chapter, ids));
+    }
+
+    /// The tracks the chapter `chapter` keeps.
+    pub fn tracks_of(&self, chapter: &str) -> &[&'static str] {
+        self.2
+            .iter()
+            .find(|(c, _)| *c == chapter)
+            .map_or(&[], |(_, ids)| ids)
     }
 
     /// The chapters' level fields, in the order they were registered.

@@ -110,7 +110,7 @@ impl FieldsKind {
                             (l0 + l - 1, c)
                         }
                     }
-                    None => locate(text, &["ext", chapter]),
+                    None => locate(text, &["ext:", &format!("\"{chapter}\"")]),
                 };
                 let offset = base.map(|b| b + offset_of(raw, e.span.start.line, e.span.start.col));
                 let path = offset
@@ -128,18 +128,29 @@ impl FieldsKind {
                     } else {
                         format!("ext.{chapter}.{}", c.field)
                     };
-                    // Each part of the path an anchor (`places`, `[2]` as the list's 3rd
-                    // entry is not findable by text: its name or id is).
-                    let mut anchors: Vec<String> = vec!["ext".into(), format!("{chapter}:")];
-                    anchors.extend(
-                        c.field
-                            .split(['.', '['])
-                            .map(|p| p.trim_end_matches(']'))
-                            .filter(|p| !p.is_empty() && p.parse::<usize>().is_err())
-                            .map(|p| format!("{p}:")),
-                    );
-                    let anchors: Vec<&str> = anchors.iter().map(String::as_str).collect();
-                    let (line, col) = locate(text, &anchors);
+                    // The value the path names, where the level's text has it; else each
+                    // part of the path as an anchor: a field as `name:`, a list's entry by its
+                    // id as `"id"`.
+                    let (line, col) = match base.zip(ron_text::offset_of_path(raw, &c.field)) {
+                        Some((b, o)) => ron_text::line_col(text, b + o),
+                        None => {
+                            let mut anchors: Vec<String> =
+                                vec!["ext:".into(), format!("\"{chapter}\"")];
+                            for part in c.field.split('.') {
+                                let (name, ids) = part.split_once('[').unwrap_or((part, ""));
+                                if !name.is_empty() {
+                                    anchors.push(format!("{name}:"));
+                                }
+                                for id in ids.split('[').map(|i| i.trim_end_matches(']')) {
+                                    if !id.is_empty() && id.parse::<usize>().is_err() {
+                                        anchors.push(format!("\"{id}\""));
+                                    }
+                                }
+                            }
+                            let anchors: Vec<&str> = anchors.iter().map(String::as_str).collect();
+                            locate(text, &anchors)
+                        }
+                    };
                     let mut p = problem(line, col, field, c.message);
                     p.severity = c.severity;
                     p

@@ -278,6 +278,91 @@ pub fn path_at(text: &str, at: usize) -> String {
     out
 }
 
+/// The top-level elements of the list whose `[` is at `open`: each one's offset.
+fn elements(text: &str, open: usize) -> Option<Vec<usize>> {
+    let b = text.as_bytes();
+    if b.get(open) != Some(&b'[') {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut at = open + 1;
+    loop {
+        at = skip_blank(text, at);
+        match b.get(at) {
+            None => return None,
+            Some(b']') => return Some(out),
+            _ => {}
+        }
+        out.push(at);
+        let mut depth = 0usize;
+        let mut i = at;
+        while i < b.len() {
+            if let Some(end) = end_of_literal(b, i) {
+                i = end;
+                continue;
+            }
+            if b.get(i..i + 2) == Some(b"//") || b.get(i..i + 2) == Some(b"/*") {
+                i = skip_blank(text, i).max(i + 1);
+                continue;
+            }
+            match b[i] {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' if depth == 0 => return Some(out),
+                b')' | b']' | b'}' => depth -= 1,
+                b',' if depth == 0 => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        at = i + 1;
+    }
+}
+
+/// The offset, in a RON value's text, of the value at `path` (`places[2].slots`,
+/// `places[guild].at`: a list entry by its index or by its `id`, a map entry by its key), where
+/// the text has it.
+pub fn offset_of_path(text: &str, path: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut at = skip_blank(text, 0);
+    let mut rest = path;
+    while !rest.is_empty() {
+        // A struct written with its name (`Some(…)`, `Level(…)`): its bracket.
+        while at < b.len() && (b[at].is_ascii_alphanumeric() || b[at] == b'_') {
+            at += 1;
+        }
+        at = skip_blank(text, at);
+        if let Some(r) = rest.strip_prefix('[') {
+            let (key, r) = r.split_once(']')?;
+            rest = r;
+            if let Ok(i) = key.parse::<usize>() {
+                at = *elements(text, at)?.get(i)?;
+            } else if b.get(at) == Some(&b'{') {
+                let (es, _) = entries(text, at).ok()?;
+                at = es.iter().find(|e| e.string_key() == Some(key))?.value_at;
+            } else {
+                let quoted = format!("\"{key}\"");
+                at = elements(text, at)?.into_iter().find(|&e| {
+                    entries(text, skip_blank(text, e))
+                        .ok()
+                        .and_then(|(es, _)| es.into_iter().find(|x| x.key == "id"))
+                        .is_some_and(|x| x.value == quoted)
+                })?;
+            }
+        } else {
+            let r = rest.strip_prefix('.').unwrap_or(rest);
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            let (name, r) = r.split_at(end);
+            rest = r;
+            let (es, _) = entries(text, at).ok()?;
+            at = es
+                .iter()
+                .find(|e| e.key == name || e.string_key() == Some(name))?
+                .value_at;
+        }
+    }
+    Some(at)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,6 +375,27 @@ mod tests {
         assert_eq!(path_at(t, t.find("\"b\"").unwrap()), "places[1].id");
         assert_eq!(path_at(t, t.find("[]").unwrap()), "decks.d");
         assert_eq!(path_at(t, 0), "");
+    }
+
+    /// A path finds its value back: by field, list index, entry id and map key.
+    #[test]
+    fn offset_of_path_finds_fields_indexes_ids_and_keys() {
+        let t = "(places: [(id: \"a\", at: (1, 2)), // b's\n (id: \"b\", at: Some((3, 4)))], decks: {\"d\": [7]})";
+        let at = |p: &str| offset_of_path(t, p).map(|i| &t[i..i + 6]);
+        assert_eq!(at("places[1].at"), Some("Some(("));
+        assert_eq!(at("places[b].at"), Some("Some(("));
+        assert_eq!(at("places[a].at"), Some("(1, 2)"));
+        assert_eq!(offset_of_path(t, "decks[d][0]"), t.find('7'));
+        assert_eq!(offset_of_path(t, "places[c]"), None);
+        assert_eq!(offset_of_path(t, "nothing"), None);
+        for p in ["places", "places[0].id", "decks.d"] {
+            let i = offset_of_path(t, p).expect(p);
+            assert_eq!(
+                path_at(t, i + 1).split('[').next(),
+                p.split('[').next(),
+                "{p}"
+            );
+        }
     }
 
     #[test]

@@ -1132,6 +1132,21 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
     for k in db.chapters.catalogues().fields() {
         r.out.extend(k.problems(db, l, file, text));
     }
+    // The tracks the chapters it plays keep, declared in tracks.ron.
+    for c in &l.chapters {
+        for t in db.chapters.catalogues().tracks_of(c) {
+            if !db.set.tracks.iter().any(|d| d.id == *t) {
+                r.err(
+                    &["chapters:", &format!("\"{c}\"")],
+                    "chapters".into(),
+                    format!(
+                        "the chapter `{c}` keeps the track `{t}`, which tracks.ron does not \
+                         declare: add it (docs/schema.md, TrackDef)"
+                    ),
+                );
+            }
+        }
+    }
     if r.out.iter().all(|p| p.severity != Severity::Error) {
         portal_reachable(db, l, &mut r);
     }

@@ -30,6 +30,17 @@ impl Tracks {
     }
 }
 
+/// A track the code names is one `tracks.ron` declares: content that plays a chapter without
+/// its tracks is refused at load (`ChapterContent::tracks`), so a miss here is a misspelt id in
+/// the code, loud in a debug build (every test) rather than a silent 0.
+fn declared(world: &World, track: &str) {
+    debug_assert!(
+        world.content().set.tracks.iter().any(|t| t.id == track),
+        "the track `{track}` is not declared in tracks.ron: declare it, and in the chapter's \
+         `ChapterContent::tracks`"
+    );
+}
+
 /// The definition of a track of a chapter in play.
 pub fn def(world: &World, track: &str) -> Option<TrackDef> {
     let db = world.content();
@@ -69,6 +80,7 @@ pub fn holders(def: &TrackDef, seats: u8) -> Vec<Holder> {
 
 /// The value `holder` has on `track` (0 for a track not in play).
 pub fn get(world: &World, track: &str, holder: Holder) -> i32 {
+    declared(world, track);
     let Some(d) = def(world, track) else {
         return 0;
     };
@@ -83,6 +95,7 @@ pub fn get(world: &World, track: &str, holder: Holder) -> i32 {
 /// Moves `holder`'s value of `track` by `change`, within the track's bounds; returns the new
 /// value (none for a track not in play: nothing happens).
 pub fn add(world: &mut World, track: &str, holder: Holder, change: i32) -> Option<i32> {
+    declared(world, track);
     let d = def(world, track)?;
     let old = get(world, track, holder);
     let new = old.saturating_add(change).clamp(d.min, d.max);

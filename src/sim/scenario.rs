@@ -547,6 +547,14 @@ fn look(world: &mut World, check: &Check) -> (bool, String) {
             (is.holds(v), v.to_string())
         }
         Check::Track { track, holder, is } => {
+            let db = world.content();
+            if !db.set.tracks.iter().any(|t| t.id == *track) {
+                let known: Vec<&str> = db.set.tracks.iter().map(|t| t.id.as_str()).collect();
+                return missing(format!(
+                    "track `{track}` (tracks.ron declares: {})",
+                    known.join(", ")
+                ));
+            }
             let v = crate::rules::tracks::get(world, track, *holder).max(0) as u32;
             (is.holds(v), v.to_string())
         }

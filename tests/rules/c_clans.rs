@@ -1303,3 +1303,45 @@ fn c17_a_clan_defends_a_province_it_can_hold_for_its_reward() {
         "the reward counts for the defender"
     );
 }
+
+/// The chapter's level fields are checked when content loads: a village outside its province
+/// is named by `check` at its line and field path; and a level that plays the clans while
+/// `tracks.ron` lacks their Rage is refused at its `chapters` field (a track the chapter keeps,
+/// `ChapterContent::tracks`), not silently read as 0.
+#[test]
+fn a_broken_field_or_a_missing_track_is_reported_by_check_at_its_line() {
+    let (text, ps) = common::check_edited_level("clans", |t| {
+        t.replace(
+            "villages: [(2, -1), (3, -2)], reward: Glory(3)",
+            "villages: [(2, -1), (9, 9)], reward: Glory(3)",
+        )
+    });
+    let p = ps
+        .iter()
+        .find(|p| {
+            p.field
+                .starts_with("ext.clans.provinces[stonecrest].villages")
+        })
+        .unwrap_or_else(|| panic!("no problem at Stonecrest's villages: {ps:?}"));
+    assert_eq!(p.severity, chaos_outpost::content::Severity::Error);
+    assert_eq!(p.line, common::line_of(&text, "(9, 9)"), "{p:?}");
+    // Without Rage in tracks.ron.
+    let mut files = chaos_outpost::content::embedded_files();
+    let tracks = files
+        .iter_mut()
+        .find(|f| f.path.ends_with("tracks.ron"))
+        .expect("tracks.ron");
+    let id = tracks.text.find("id: \"rage\"").expect("rage");
+    let start = tracks.text[..id].rfind("\n    (").expect("its start");
+    let end = id + tracks.text[id..].find("\n    ),").expect("its end") + "\n    ),".len();
+    tracks.text.replace_range(start..end, "");
+    let ps =
+        chaos_outpost::content::ContentDb::from_files(files, &chaos_outpost::chapters::shipped())
+            .expect_err("refused");
+    let p = ps
+        .iter()
+        .find(|p| p.message.contains("keeps the track `rage`"))
+        .unwrap_or_else(|| panic!("no problem for the missing track: {ps:?}"));
+    assert!(p.file.ends_with("levels/clans.ron"), "{p:?}");
+    assert_eq!(p.field, "chapters", "{p:?}");
+}

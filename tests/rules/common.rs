@@ -426,3 +426,43 @@ pub fn with_chapter_level<T: serde::Serialize + serde::de::DeserializeOwned>(
     db.reindex();
     db
 }
+
+/// `chaos-outpost check FILE` on the shipped level file `levels/NAME.ron` edited by `edit`
+/// (laid over the base content, as the command does): the edited text and the problems found
+/// in that file.
+pub fn check_edited_level(
+    name: &str,
+    edit: impl FnOnce(String) -> String,
+) -> (String, Vec<Problem>) {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join(format!("levels/{name}.ron"))).expect("level");
+    let text = edit(text);
+    let dir = std::env::temp_dir().join(format!(
+        "chaos-outpost-edited-{name}-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join(format!("{name}.ron"));
+    std::fs::write(&file, &text).expect("write");
+    let r = chaos_outpost::cli::check::check(
+        std::slice::from_ref(&file),
+        &[],
+        &chaos_outpost::chapters::shipped(),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let mine: Vec<Problem> = r
+        .problems
+        .into_iter()
+        .filter(|p| p.file.ends_with(&format!("{name}.ron")))
+        .collect();
+    (text, mine)
+}
+
+/// The 1-based line of `text` where `needle` first stands.
+pub fn line_of(text: &str, needle: &str) -> usize {
+    text.lines()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("`{needle}` is not in the text"))
+        + 1
+}

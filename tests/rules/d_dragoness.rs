@@ -1186,3 +1186,22 @@ fn a_levels_own_quest_is_worded_by_its_name() {
     let words = chaos_outpost::text::chapter::action(&tr, dragon::ID, &act);
     assert!(words.contains("lyre_of_dawn"), "{words}");
 }
+
+/// The chapter's level fields are checked when content loads: a cell of the route off the map
+/// is named by `check` at its line and field path (`route[5]`).
+#[test]
+fn a_broken_route_is_reported_by_check_at_its_line_and_field() {
+    let (text, ps) = common::check_edited_level("dragoness", |t| {
+        t.replacen(
+            "(at: (4, -2), kind: Course)",
+            "(at: (40, -2), kind: Course)",
+            1,
+        )
+    });
+    let p = ps
+        .iter()
+        .find(|p| p.field == "ext.dragoness.route[3]" && p.message.contains("not on the map"))
+        .unwrap_or_else(|| panic!("no problem at route[3]: {ps:?}"));
+    assert_eq!(p.severity, chaos_outpost::content::Severity::Error);
+    assert_eq!(p.line, common::line_of(&text, "(at: (40, -2)"), "{p:?}");
+}

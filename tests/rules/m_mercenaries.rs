@@ -1055,3 +1055,43 @@ fn m12_the_phase_ends_when_the_round_is_over_not_before_the_seats_run_out() {
         "the last assistant taken, the go-round over: the phase ends with groups unsent"
     );
 }
+
+/// The chapter's level fields are checked when content loads, like the core's: `check` names
+/// the file, the line and column, and the field path, of a value that does not read and of a
+/// place off the map, and the level never reaches a game.
+#[test]
+fn a_broken_field_of_the_level_is_reported_by_check_at_its_line_and_field() {
+    let (text, ps) = common::check_edited_level("mercenaries", |t| {
+        t.replace(
+            "kind: Tavern, at: (1, 0), slots: [1, 2]",
+            "kind: Tavern, at: (1, 0), slots: [1, \"two\"]",
+        )
+    });
+    let p = ps
+        .iter()
+        .find(|p| p.field == "ext.mercenaries.places[1].slots[1]")
+        .unwrap_or_else(|| panic!("no problem at the tavern's slot: {ps:?}"));
+    assert_eq!(p.severity, chaos_outpost::content::Severity::Error);
+    assert_eq!(
+        p.line,
+        common::line_of(&text, "slots: [1, \"two\"]"),
+        "{p:?}"
+    );
+    let col = text
+        .lines()
+        .nth(p.line - 1)
+        .expect("line")
+        .find("\"two\"")
+        .expect("col")
+        + 1;
+    assert_eq!(p.col, col, "{p:?}");
+    let (text, ps) = common::check_edited_level("mercenaries", |t| {
+        t.replace("kind: Guild, at: (0, 1)", "kind: Guild, at: (40, 1)")
+    });
+    let p = ps
+        .iter()
+        .find(|p| p.field == "ext.mercenaries.places[guild].at")
+        .unwrap_or_else(|| panic!("no problem at the guild's hex: {ps:?}"));
+    assert!(p.message.contains("(40, 1) is not on the map"), "{p:?}");
+    assert_eq!(p.line, common::line_of(&text, "at: (40, 1)"), "{p:?}");
+}

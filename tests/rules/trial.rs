@@ -609,6 +609,7 @@ impl Chapter for TrialChapter {
             types: &["Spark"],
         });
         content.level_fields::<TrialLevel>();
+        content.tracks(ID, &[FLAME]);
     }
     fn build(&self, app: &mut App) {
         build(app);

@@ -271,6 +271,7 @@ impl Chapter for ClansOfTheRift {
         ID
     }
     fn content(&self, content: &mut ChapterContent) {
+        content.tracks(ID, &[RAGE, GLORY]);
         content.level_fields::<data::ClanLevel>();
     }
     fn build(&self, app: &mut App) {

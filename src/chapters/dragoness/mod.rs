@@ -297,6 +297,7 @@ impl Chapter for WhiteTomb {
         ID
     }
     fn content(&self, content: &mut ChapterContent) {
+        content.tracks(ID, &[GEMS]);
         content.level_fields::<data::DragonessLevel>();
     }
     fn build(&self, app: &mut App) {
