@@ -2,6 +2,7 @@
 //! a replay — is one `Action`, validated (`validate` only reads; an illegal action gets a typed
 //! `Refusal` and nothing changes) and then applied (`apply`), emitting `GameEvent`s.
 
+use super::chapter::ChapterValue;
 use bevy::prelude::*;
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
@@ -162,13 +163,14 @@ pub enum Action {
         /// Amount.
         amount: u32,
     },
-    /// A chapter's own action: its typed enum (`chapter::ChapterAction`) in canonical RON,
-    /// made by `chapter::encode` and read back by the chapter (`chapter::decode`).
+    /// A chapter's own action: its typed enum (`chapter::ChapterAction`), made by
+    /// `chapter::encode` and read back by the chapter (`chapter::decode`). A file writes it as
+    /// a string holding the action in RON: `Chapter(chapter: "trial", act: "Play(card: 3)")`.
     Chapter {
         /// The chapter's id.
         chapter: String,
-        /// The chapter's action, in RON.
-        act: String,
+        /// The chapter's action.
+        act: ChapterValue,
     },
 }
 
@@ -357,14 +359,14 @@ pub enum Refusal {
     DetachSome,
     /// A plugin's own reason.
     Other(String),
-    /// A chapter's rule refused it: its own typed refusal (`chapter::ChapterRefusal`) in RON.
+    /// A chapter's rule refused it: its own typed refusal (`chapter::ChapterRefusal`).
     Chapter {
         /// The chapter's id.
         chapter: String,
         /// The rule it cites.
         rule: String,
-        /// The chapter's refusal, in RON (`chapter::refusal_of` reads it back).
-        reason: String,
+        /// The chapter's refusal (`chapter::refusal_of` reads it back).
+        reason: ChapterValue,
     },
     /// The chapter is not played in this level.
     NotInPlay(String),
@@ -732,6 +734,8 @@ fn apply(world: &mut World, by: Camp, action: &Action) {
 
 /// Validates, records and applies an action, then lets the cycle run on to the next decision.
 pub fn submit(world: &mut World, by: Camp, action: Action) -> Result<(), Refusal> {
+    // A chapter's action as a file wrote it (a replay, a scenario) is typed here, once.
+    let action = super::chapter::resolve_action(world, action)?;
     validate(world, by, &action)?;
     world
         .resource_mut::<ActionLog>()

@@ -402,13 +402,13 @@ pub enum GameEvent {
     },
     /// Something worth telling that changed nothing (or a plugin's note).
     Note(Notice),
-    /// Something a chapter's rule did: its own event enum in RON, worded by the chapter
-    /// (`text::chapter`), heard by the view's sounds by its first word.
+    /// Something a chapter's rule did: its own event enum (told with `chapter::tell`), worded
+    /// by the chapter (`text::chapter`).
     Chapter {
         /// The chapter's id.
         chapter: String,
-        /// The chapter's event, in RON.
-        what: String,
+        /// The chapter's event.
+        what: super::chapter::ChapterValue,
     },
 }
 

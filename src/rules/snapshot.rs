@@ -243,6 +243,8 @@ pub fn restore(world: &mut World, s: &Snapshot) -> Result<(), String> {
             s.armies.iter().map(|a| a.units.len() as u32).sum();
     }
     world.insert_resource(super::Chronicle::default());
+    // The chapters' actions of the log, as the file wrote them, typed by their chapters.
+    super::chapter::resolve_restored(world);
     Ok(())
 }
 

@@ -62,7 +62,9 @@ pub fn junk(k: u32, n: u32) -> Action {
         // A chapter action that is not one: an unknown chapter, or junk for a known one.
         11 => Action::Chapter {
             chapter: ["trial", "nope", ""][n as usize % 3].into(),
-            act: ["Play(card: 99)", "((", "Stake(7)", ""][n as usize % 4].into(),
+            act: crate::rules::chapter::ChapterValue::text(
+                ["Play(card: 99)", "((", "Stake(7)", ""][n as usize % 4],
+            ),
         },
         _ => Action::Done,
     }

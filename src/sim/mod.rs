@@ -310,7 +310,10 @@ impl Tally {
                     None => {}
                 },
                 crate::rules::GameEvent::Chapter { chapter, what } => {
-                    *self.chapter.entry(chapter_kind(chapter, what)).or_default() += 1;
+                    *self
+                        .chapter
+                        .entry(chapter_kind(chapter, &what.ron()))
+                        .or_default() += 1;
                 }
                 _ => {}
             }

@@ -643,7 +643,12 @@ pub fn run(content: Arc<ContentDb>, s: &Scenario) -> Result<usize, Failure> {
                         ));
                     }
                     Err(r) => {
-                        let text = r.to_string();
+                        // In the words of the game's table, which has its chapters' words.
+                        let tr = world
+                            .get_resource::<crate::text::Translations>()
+                            .cloned()
+                            .unwrap_or_default();
+                        let text = r.words(&tr);
                         if !text.contains(reason.as_str()) {
                             return Err(fail(
                                 n,

@@ -1,5 +1,6 @@
 //! The words of a chapter's actions, refusals, events and end reasons. The rules carry a
-//! chapter's action and refusal as its own typed value (`rules::chapter`); the chapter says how
+//! chapter's action, refusal and event as its own typed value (`rules::chapter::ChapterValue`,
+//! read back with `get`); the chapter says how
 //! each reads by adding its `ChapterWords` to the app (`app.add_chapter_words`, from its
 //! `Chapter::build`), so this layer never names a chapter. The words travel with the language's
 //! table (`Translations::chapters`): whoever words a thing in a language words a chapter's too.
@@ -16,18 +17,19 @@ use bevy::prelude::*;
 
 use super::Translations;
 use crate::content::ContentDb;
+use crate::rules::chapter::ChapterValue;
 
 /// How a chapter words its values, in the language of a table.
 #[derive(Clone, Copy)]
 pub struct ChapterWords {
-    /// An action (its RON text) as a button or log line reads it.
-    pub action: fn(&Translations, &str) -> String,
-    /// A refusal (its RON text), citing its rule.
-    pub refusal: fn(&Translations, &str) -> String,
+    /// An action (`ChapterValue::get` reads it typed) as a button or log line reads it.
+    pub action: fn(&Translations, &ChapterValue) -> String,
+    /// A refusal, citing its rule.
+    pub refusal: fn(&Translations, &ChapterValue) -> String,
     /// An end reason the chapter gave (its code).
     pub end: fn(&Translations, &str) -> String,
-    /// An event the chapter told (`GameEvent::Chapter`, its RON text), for the log.
-    pub event: fn(&Translations, &str) -> String,
+    /// An event the chapter told (`GameEvent::Chapter`), for the log.
+    pub event: fn(&Translations, &ChapterValue) -> String,
     /// The names a level gives the chapter's things, `(id, name)`: its level fields read from
     /// the level `level` of `db` (none when it does not play the chapter).
     pub names: fn(&ContentDb, &str) -> Vec<(String, String)>,
@@ -129,7 +131,7 @@ impl ChapterWordsExt for App {
 }
 
 /// A chapter's action in words.
-pub fn action(tr: &Translations, chapter: &str, act: &str) -> String {
+pub fn action(tr: &Translations, chapter: &str, act: &ChapterValue) -> String {
     match tr.chapters.words_of(chapter) {
         Some(w) => (w.action)(tr, act),
         None => format!("{chapter}: {act}"),
@@ -137,7 +139,7 @@ pub fn action(tr: &Translations, chapter: &str, act: &str) -> String {
 }
 
 /// A chapter's refusal in words.
-pub fn refusal(tr: &Translations, chapter: &str, rule: &str, reason: &str) -> String {
+pub fn refusal(tr: &Translations, chapter: &str, rule: &str, reason: &ChapterValue) -> String {
     match tr.chapters.words_of(chapter) {
         Some(w) => (w.refusal)(tr, reason),
         None => format!("{rule}: {reason}"),
@@ -145,7 +147,7 @@ pub fn refusal(tr: &Translations, chapter: &str, rule: &str, reason: &str) -> St
 }
 
 /// A chapter's event in words.
-pub fn event(tr: &Translations, chapter: &str, what: &str) -> String {
+pub fn event(tr: &Translations, chapter: &str, what: &ChapterValue) -> String {
     match tr.chapters.words_of(chapter) {
         Some(w) => (w.event)(tr, what),
         None => format!("{chapter}: {what}"),

@@ -37,6 +37,24 @@ pub struct PanelCx<'a> {
     pub level: &'a str,
 }
 
+impl PanelCx<'_> {
+    /// The legal actions of the chapter whose actions are `A`, typed, each with the action as
+    /// the core carries it (what a button sends).
+    pub fn legal_of<A: crate::rules::chapter::ChapterAction>(&self) -> Vec<(&Action, A)> {
+        self.legal
+            .iter()
+            .filter_map(|a| crate::rules::chapter::decode::<A>(a).map(|t| (a, t)))
+            .collect()
+    }
+
+    /// A button for the legal action `a`, in its chapter's words: the action, when clicked.
+    pub fn button(&self, ui: &mut egui::Ui, a: &Action) -> Option<Action> {
+        ui.button(crate::text::label(a, self.db, self.tr))
+            .clicked()
+            .then(|| a.clone())
+    }
+}
+
 /// A chapter's panel, ready to draw: the drawing function with the state it may show.
 pub struct Seen {
     /// The chapter.

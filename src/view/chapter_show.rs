@@ -12,7 +12,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use hexx::Hex;
 
 use super::map_cache;
-use crate::rules::chapter::InPlay;
+use crate::rules::chapter::{ChapterValue, InPlay};
 use crate::rules::{Chronicle, GameEvent, GameSetup};
 use crate::text::Translations;
 
@@ -29,7 +29,7 @@ pub struct Beat {
 
 /// Turns one of the chapter's told events (`GameEvent::Chapter`'s `what`) into a beat, or
 /// `None` for what it does not show.
-pub type Beats = fn(&World, &Translations, &str) -> Option<Beat>;
+pub type Beats = fn(&World, &Translations, &ChapterValue) -> Option<Beat>;
 
 /// The chapters' shows in this app, by chapter.
 #[derive(Resource, Default, Clone)]
@@ -56,7 +56,7 @@ struct Card {
     at: Hex,
     title: String,
     lines: Vec<String>,
-    told: Vec<(String, String)>,
+    told: Vec<(String, ChapterValue)>,
 }
 
 /// The show: the cards waiting, the one showing and how long it has left.
@@ -132,7 +132,7 @@ fn queue_beats(world: &mut World) {
         return;
     };
     let from = world.resource::<Show>().seen.min(len);
-    let told: Vec<(String, String)> = world.resource::<Chronicle>().0[from..]
+    let told: Vec<(String, ChapterValue)> = world.resource::<Chronicle>().0[from..]
         .iter()
         .filter_map(|e| match e {
             GameEvent::Chapter { chapter, what } => Some((chapter.clone(), what.clone())),
@@ -295,7 +295,8 @@ fn draw_card(mut contexts: EguiContexts, mut show: ResMut<Show>, tr: Res<Transla
 mod tests {
     use super::*;
 
-    fn beat(_: &World, _: &Translations, what: &str) -> Option<Beat> {
+    fn beat(_: &World, _: &Translations, what: &ChapterValue) -> Option<Beat> {
+        let what = what.get::<String>()?;
         let (x, line) = what.split_once(':')?;
         Some(Beat {
             at: Hex::new(x.parse().ok()?, 0),
@@ -310,7 +311,7 @@ mod tests {
             .0
             .push(GameEvent::Chapter {
                 chapter: "show_test".into(),
-                what: what.into(),
+                what: ChapterValue::new(what.to_string()),
             });
     }
 

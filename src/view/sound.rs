@@ -185,7 +185,7 @@ fn crossfade_music(
 
 /// A chapter's sounds: the effect (`sfx/move`, one of `assets/audio/sfx/`) for one of its events
 /// (`GameEvent::Chapter`, its RON text), if any.
-pub type ChapterSounds = fn(&str) -> Option<&'static str>;
+pub type ChapterSounds = fn(&crate::rules::chapter::ChapterValue) -> Option<&'static str>;
 
 /// The chapters' sounds in this app, by chapter.
 #[derive(Resource, Default, Clone)]
@@ -200,7 +200,11 @@ pub(super) fn add(app: &mut App, chapter: &'static str, sounds: ChapterSounds) {
 
 impl ChapterSoundTable {
     /// The effect a chapter plays for one of its events.
-    fn sound(&self, chapter: &str, what: &str) -> Option<&'static str> {
+    fn sound(
+        &self,
+        chapter: &str,
+        what: &crate::rules::chapter::ChapterValue,
+    ) -> Option<&'static str> {
         self.0
             .iter()
             .find(|(c, _)| *c == chapter)

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use chaos_outpost::chapters::clans::battle::Told;
 use chaos_outpost::chapters::clans::data::{ClanLevel, Fig, Slot, Track};
 use chaos_outpost::chapters::clans::state::{Clans, HIDDEN, Owner, Placed, Spot, Stage};
 use chaos_outpost::chapters::clans::{self as clans, ClanAction, ClanRefusal};
@@ -724,7 +725,7 @@ fn c17_every_figure_there_fights_cards_raise_str_the_highest_wins_the_others_die
     assert!(
         events.iter().any(|e| matches!(e,
             chaos_outpost::rules::GameEvent::Chapter { chapter, what }
-                if chapter == clans::ID && what.contains("Battle"))),
+                if chapter == clans::ID && matches!(what.get(), Some(Told::Battle { .. })))),
         "{events:?}"
     );
 }
@@ -825,7 +826,10 @@ fn a_whole_game_played_twice_is_the_same_game() {
             battles += s
                 .events()
                 .iter()
-                .filter(|e| matches!(e, chaos_outpost::rules::GameEvent::Chapter { what, .. } if what.starts_with("Battle") || what.starts_with("Pillaged")))
+                .filter(|e| {
+                    matches!(e, chaos_outpost::rules::GameEvent::Chapter { what, .. }
+                    if matches!(what.get(), Some(Told::Battle { .. } | Told::Pillaged { .. })))
+                })
                 .count();
             s.clear_events();
         }
@@ -1240,7 +1244,7 @@ fn c17_the_winner_takes_the_reward_even_when_it_defends() {
     assert!(
         s.events().iter().any(|e| matches!(e,
             chaos_outpost::rules::GameEvent::Chapter { chapter, what }
-                if chapter == clans::ID && what.contains("Defended"))),
+                if chapter == clans::ID && matches!(what.get(), Some(Told::Defended { .. })))),
         "told"
     );
     // Under rules 2 only a winning pillager took it.

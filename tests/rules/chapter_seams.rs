@@ -203,7 +203,7 @@ fn t2_chaos_decides_its_stake_and_a_wrong_stake_is_refused_citing_t2() {
             Camp::Chaos,
             Action::Chapter {
                 chapter: "trial".into(),
-                act: "((".into()
+                act: chapter::ChapterValue::text("((")
             }
         ),
         Err(Refusal::Malformed { .. })

@@ -95,9 +95,7 @@ fn told(s: &mut Scn) -> Vec<Told> {
         .0
         .iter()
         .filter_map(|e| match e {
-            GameEvent::Chapter { chapter, what } if chapter == dragon::ID => {
-                ron::from_str(what).ok()
-            }
+            GameEvent::Chapter { chapter, what } if chapter == dragon::ID => what.get(),
             _ => None,
         })
         .collect()
@@ -1161,11 +1159,10 @@ fn a_levels_own_quest_is_worded_by_its_name() {
             protects: false,
         })
     });
-    let act = ron::to_string(&DragonAction::RevealQuest {
+    let act = chapter::ChapterValue::new(DragonAction::RevealQuest {
         army: 4,
         quest: "lyre_of_dawn".into(),
-    })
-    .expect("writes");
+    });
     let content = s
         .w()
         .resource::<chaos_outpost::content::Content>()

@@ -10,9 +10,10 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use chaos_outpost::chapters::clans;
 use chaos_outpost::rules::snapshot;
 use chaos_outpost::rules::version::{OLDEST_RULES, RULES_VERSION, Rules};
-use chaos_outpost::rules::{GameWorld, Outcome, setup, submit};
+use chaos_outpost::rules::{Action, GameWorld, Outcome, setup, submit};
 use chaos_outpost::sim;
 
 use crate::common::*;
@@ -259,4 +260,46 @@ fn a_levels_ai_fields_are_not_in_the_content_hash() {
         .difficulty_tweaks
         .clear();
     assert_ne!(other.hash(), before, "what the level plays counts");
+}
+
+/// Replays and saves of the three chapter levels written before chapters' actions, refusals
+/// and events were carried typed in memory (recorded with `chaos-outpost sim --level L --seed 9
+/// --cycles 40 --record FILE --autosave DIR` by that program; the hashes are what its
+/// `replay` printed): their text reads into the chapters' typed values and plays to the same
+/// hashes, and a save's chapter actions are written back byte for byte.
+#[test]
+fn chapter_replays_and_saves_written_as_text_play_to_their_hashes_typed() {
+    for (name, hash) in [
+        ("mercenaries_seed9.rules3.replay.ron", "b427631450dee9f5"),
+        ("clans_seed9.rules3.replay.ron", "73074f61d79a89e7"),
+        ("dragoness_seed9.rules3.replay.ron", "e8390388782a8e28"),
+    ] {
+        let r = snapshot::read_replay(&golden(name)).expect("reads");
+        assert_eq!(r.rules, Rules(3), "{name}");
+        assert_eq!(replay_hash(name), hash, "{name}");
+    }
+    // The clans' autosave of cycle 6: it loads, its log's chapter actions are typed, and
+    // saved again it is the same file, byte for byte (so the same state hash: the hash is
+    // that of the text).
+    let mut app = setup::headless_app(Arc::new(base()));
+    let w = app.world_mut();
+    let file = golden("clans_seed9_c0006.save.ron");
+    snapshot::load(w, &file).expect("the save loads");
+    let log = w.resource::<chaos_outpost::rules::ActionLog>().0.clone();
+    let typed = log
+        .iter()
+        .filter(|(_, a)| matches!(a, Action::Chapter { act, .. } if act.as_ref::<clans::ClanAction>().is_some()))
+        .count();
+    assert!(
+        typed > 10,
+        "the log holds the clans' actions typed: {typed}"
+    );
+    let out = std::env::temp_dir().join(format!("chaos-outpost-resave-{}.ron", std::process::id()));
+    snapshot::save(w, &out).expect("saves");
+    let again = std::fs::read(&out).expect("the new save");
+    let _ = std::fs::remove_file(&out);
+    assert!(
+        again == std::fs::read(&file).expect("the old save"),
+        "the save written again differs from the one read"
+    );
 }

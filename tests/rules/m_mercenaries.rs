@@ -519,7 +519,7 @@ fn m13_rewards_are_claimed_place_by_place_in_the_fixed_order() {
         .iter()
         .filter_map(|e| match e {
             chaos_outpost::rules::GameEvent::Chapter { chapter, what } if chapter == merc::ID => {
-                ron::from_str::<chaos_outpost::chapters::mercenaries::phases::Told>(what).ok()
+                what.get::<chaos_outpost::chapters::mercenaries::phases::Told>()
             }
             _ => None,
         })

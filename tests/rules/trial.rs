@@ -33,7 +33,8 @@ use chaos_outpost::content::{
     Among, Camp, Chapter, ChapterContent, ChapterSet, ContentDb, Level, Who, embedded_files, mods,
 };
 use chaos_outpost::rules::chapter::{
-    self, ChapterAction, ChapterAppExt, ChapterRefusal, ChapterState, Place, TurnUse, Viewer,
+    self, ChapterAction, ChapterAppExt, ChapterRefusal, ChapterState, ChapterValue, Place, TurnUse,
+    Viewer,
 };
 use chaos_outpost::rules::outcome::EndReason;
 use chaos_outpost::rules::tracks::{self, Holder};
@@ -245,6 +246,7 @@ pub const MAX_STAKE: u32 = 3;
 
 impl ChapterAction for TrialAction {
     type Refusal = TrialRefusal;
+    type Event = ();
     const CHAPTER: &'static str = ID;
     fn place(&self) -> Place {
         match self {
@@ -565,28 +567,28 @@ fn hand_panel(ui: &mut egui::Ui, t: &Trial, cx: &PanelCx) -> Option<Action> {
     asked
 }
 
-fn action_words(tr: &Translations, act: &str) -> String {
-    match ron::from_str::<TrialAction>(act) {
-        Ok(TrialAction::Stake(n)) => tr.f("Stake {}", &[&n]),
-        Ok(TrialAction::Play { card }) => tr.f("Play a card of {}", &[&card]),
-        Ok(TrialAction::Quench) => tr.t("Quench the highest flame").into_owned(),
-        Ok(TrialAction::Rally) => tr.t("Rally: +1 flame").into_owned(),
-        Err(_) => act.to_string(),
+fn action_words(tr: &Translations, act: &ChapterValue) -> String {
+    match act.get::<TrialAction>() {
+        Some(TrialAction::Stake(n)) => tr.f("Stake {}", &[&n]),
+        Some(TrialAction::Play { card }) => tr.f("Play a card of {}", &[&card]),
+        Some(TrialAction::Quench) => tr.t("Quench the highest flame").into_owned(),
+        Some(TrialAction::Rally) => tr.t("Rally: +1 flame").into_owned(),
+        None => act.to_string(),
     }
 }
 
-fn refusal_words(tr: &Translations, reason: &str) -> String {
-    match ron::from_str::<TrialRefusal>(reason) {
-        Ok(TrialRefusal::NotInHand(_)) => tr.t("T3: that card is not in your hand").into_owned(),
-        Ok(TrialRefusal::StakeRange { max }) => tr.f("T2: a stake is 1 to {}", &[&max]),
-        Ok(TrialRefusal::StakeSet) => tr.t("T2: Chaos has staked this cycle").into_owned(),
-        Ok(TrialRefusal::NothingToQuench) => tr.t("T4: no flame to quench").into_owned(),
-        Ok(TrialRefusal::AlreadyRallied(_)) => {
+fn refusal_words(tr: &Translations, reason: &ChapterValue) -> String {
+    match reason.get::<TrialRefusal>() {
+        Some(TrialRefusal::NotInHand(_)) => tr.t("T3: that card is not in your hand").into_owned(),
+        Some(TrialRefusal::StakeRange { max }) => tr.f("T2: a stake is 1 to {}", &[&max]),
+        Some(TrialRefusal::StakeSet) => tr.t("T2: Chaos has staked this cycle").into_owned(),
+        Some(TrialRefusal::NothingToQuench) => tr.t("T4: no flame to quench").into_owned(),
+        Some(TrialRefusal::AlreadyRallied(_)) => {
             tr.t("T5: this seat rallied this cycle").into_owned()
         }
-        Ok(TrialRefusal::EladrinsOnly) => tr.t("T3: only the Eladrins do this").into_owned(),
-        Ok(TrialRefusal::ChaosOnly) => tr.t("T2: only Chaos does this").into_owned(),
-        Err(_) => reason.to_string(),
+        Some(TrialRefusal::EladrinsOnly) => tr.t("T3: only the Eladrins do this").into_owned(),
+        Some(TrialRefusal::ChaosOnly) => tr.t("T2: only Chaos does this").into_owned(),
+        None => reason.to_string(),
     }
 }
 

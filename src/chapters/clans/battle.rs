@@ -542,8 +542,5 @@ pub enum Told {
 
 /// Tells something of the chapter.
 pub fn tell(world: &mut World, t: Told) {
-    world.emit(crate::rules::GameEvent::Chapter {
-        chapter: ID.into(),
-        what: ron::to_string(&t).unwrap_or_default(),
-    });
+    chapter::tell(world, ID, t);
 }

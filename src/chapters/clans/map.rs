@@ -7,6 +7,7 @@
 use bevy::prelude::*;
 use hexx::Hex;
 
+use crate::rules::chapter::ChapterValue;
 use crate::text::Translations;
 use crate::view::chapter_map::{self, Mark};
 use crate::view::chapter_show::Beat;
@@ -158,10 +159,10 @@ fn who(world: &World, tr: &Translations, o: Owner) -> String {
 }
 
 /// A battle (C17) or a pillage (C13) on its province.
-pub fn beat(world: &World, tr: &Translations, what: &str) -> Option<Beat> {
+pub fn beat(world: &World, tr: &Translations, what: &ChapterValue) -> Option<Beat> {
     let lvl = level(world);
     let at = |p: &str| lvl.province(p).map(|p| middle(&p.hexes));
-    match ron::from_str::<Told>(what).ok()? {
+    match what.get::<Told>()? {
         Told::Battle {
             province,
             eladrins,

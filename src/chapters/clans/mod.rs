@@ -193,6 +193,7 @@ impl ChapterRefusal for ClanRefusal {
 
 impl ChapterAction for ClanAction {
     type Refusal = ClanRefusal;
+    type Event = battle::Told;
     const CHAPTER: &'static str = ID;
     fn place(&self) -> Place {
         match self {

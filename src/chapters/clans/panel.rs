@@ -11,12 +11,12 @@ use crate::rules::Action;
 use crate::text::Translations;
 use crate::view::chapter_panel::PanelCx;
 
+use super::ClanAction;
 use super::battle::sides;
 use super::data::{ClanLevel, Fig, Reward, SHEET, Track};
 use super::reckon::{odds, unseen};
 use super::state::{Clans, Owner, Sheet, Spot, Stage};
 use super::words::{fig, named, slot, track};
-use super::{ClanAction, ID};
 
 /// A clan's name as the table knows it: the player's name, or Chaos.
 fn who(tr: &Translations, cx: &PanelCx, o: Owner) -> String {
@@ -171,16 +171,7 @@ pub fn draw(ui: &mut egui::Ui, s: &Clans, cx: &PanelCx) -> Option<Action> {
         }
     }
     // The actions the rules accept now.
-    let ours: Vec<(&Action, ClanAction)> = cx
-        .legal
-        .iter()
-        .filter_map(|a| match a {
-            Action::Chapter { chapter, act } if chapter == ID => {
-                ron::from_str::<ClanAction>(act).ok().map(|m| (a, m))
-            }
-            _ => None,
-        })
-        .collect();
+    let ours = cx.legal_of::<ClanAction>();
     if ours.is_empty() && s.call.is_none() && cx.legal.contains(&Action::Pass) {
         ui.label(
             egui::RichText::new(tr.t(
@@ -190,13 +181,7 @@ pub fn draw(ui: &mut egui::Ui, s: &Clans, cx: &PanelCx) -> Option<Action> {
         );
     }
     let mut button = |ui: &mut egui::Ui, a: &Action| {
-        if let Action::Chapter { act, .. } = a
-            && ui
-                .button(crate::text::chapter::action(tr, ID, act))
-                .clicked()
-        {
-            asked = Some(a.clone());
-        }
+        asked = asked.take().or(cx.button(ui, a));
     };
     let folded = |m: &ClanAction| {
         matches!(

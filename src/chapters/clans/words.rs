@@ -6,6 +6,7 @@
 use super::data::ClanLevel;
 use crate::content::ContentDb;
 use crate::content::level_fields::LevelFields;
+use crate::rules::chapter::ChapterValue;
 use crate::text::Translations;
 use crate::text::chapter::ChapterWords;
 
@@ -67,16 +68,16 @@ pub fn owner(tr: &Translations, o: Owner) -> String {
     }
 }
 
-fn action(tr: &Translations, act: &str) -> String {
-    match ron::from_str::<ClanAction>(act) {
-        Ok(ClanAction::Invade { fig: f, to }) => {
+fn action(tr: &Translations, act: &ChapterValue) -> String {
+    match act.get::<ClanAction>() {
+        Some(ClanAction::Invade { fig: f, to }) => {
             tr.f("Invade {} with {}", &[&spot(tr, &to), &fig(tr, &f)])
         }
-        Ok(ClanAction::March { fig: f, from, to }) => tr.f(
+        Some(ClanAction::March { fig: f, from, to }) => tr.f(
             "March {} from {} to {}",
             &[&fig(tr, &f), &named(tr, &from), &named(tr, &to)],
         ),
-        Ok(ClanAction::Upgrade {
+        Some(ClanAction::Upgrade {
             card,
             slot: i,
             invade,
@@ -90,73 +91,77 @@ fn action(tr: &Translations, act: &str) -> String {
             }
             s
         }
-        Ok(ClanAction::Quest { card }) => tr.f("Commit to the quest {} (C9)", &[&named(tr, &card)]),
-        Ok(ClanAction::Pillage { province }) => tr.f("Pillage {} (C13)", &[&named(tr, &province)]),
-        Ok(ClanAction::Join { fig: f, from }) => tr.f(
+        Some(ClanAction::Quest { card }) => {
+            tr.f("Commit to the quest {} (C9)", &[&named(tr, &card)])
+        }
+        Some(ClanAction::Pillage { province }) => {
+            tr.f("Pillage {} (C13)", &[&named(tr, &province)])
+        }
+        Some(ClanAction::Join { fig: f, from }) => tr.f(
             "Answer the call: {} from {} (C14)",
             &[&fig(tr, &f), &named(tr, &from)],
         ),
-        Ok(ClanAction::Decline) => tr.t("Bring no one (C14)").into_owned(),
-        Ok(ClanAction::Play { card: Some(c) }) => {
+        Some(ClanAction::Decline) => tr.t("Bring no one (C14)").into_owned(),
+        Some(ClanAction::Play { card: Some(c) }) => {
             tr.f("Play {} face down (C17)", &[&named(tr, &c)])
         }
-        Ok(ClanAction::Play { card: None }) => tr.t("Play no card (C17)").into_owned(),
-        Err(_) => act.to_string(),
+        Some(ClanAction::Play { card: None }) => tr.t("Play no card (C17)").into_owned(),
+        None => act.to_string(),
     }
 }
 
-fn refusal(tr: &Translations, text: &str) -> String {
+fn refusal(tr: &Translations, text: &ChapterValue) -> String {
     use ClanRefusal::*;
-    match ron::from_str::<ClanRefusal>(text) {
-        Ok(NoRage) => tr
+    match text.get::<ClanRefusal>() {
+        Some(NoRage) => tr
             .t("C11: at 0 Rage a clan takes no action at all, not even a free one: pass")
             .into_owned(),
-        Ok(TooLittleRage { needs, has }) => {
+        Some(TooLittleRage { needs, has }) => {
             tr.f("C2: it costs {} Rage, the clan has {}", &[&needs, &has])
         }
-        Ok(NotInHand(c)) => tr.f("C2: {} is not in your hand", &[&named(tr, &c)]),
-        Ok(NotAnUpgrade(c)) => tr.f("C2: {} is not an upgrade card", &[&named(tr, &c)]),
-        Ok(NoSlot(i)) => tr.f("C1: a sheet has 8 slots, not slot {}", &[&(i + 1)]),
-        Ok(WrongSlot { slot: s, needs }) => tr.f(
+        Some(NotInHand(c)) => tr.f("C2: {} is not in your hand", &[&named(tr, &c)]),
+        Some(NotAnUpgrade(c)) => tr.f("C2: {} is not an upgrade card", &[&named(tr, &c)]),
+        Some(NoSlot(i)) => tr.f("C1: a sheet has 8 slots, not slot {}", &[&(i + 1)]),
+        Some(WrongSlot { slot: s, needs }) => tr.f(
             "C1: that is a {} slot; the card goes on a {} slot",
             &[&slot(tr, s), &slot(tr, needs)],
         ),
-        Ok(MonsterTaken(m)) => tr.f("C8: {} already serves a clan", &[&named(tr, &m)]),
-        Ok(NotInReserve(f)) => tr.f("C5: {} is not in your reserve", &[&fig(tr, &f)]),
-        Ok(NotItsFigure(_)) => tr
+        Some(MonsterTaken(m)) => tr.f("C8: {} already serves a clan", &[&named(tr, &m)]),
+        Some(NotInReserve(f)) => tr.f("C5: {} is not in your reserve", &[&fig(tr, &f)]),
+        Some(NotItsFigure(_)) => tr
             .t("C5: only a warrior, leader, ship or monster upgrade brings a figure")
             .into_owned(),
-        Ok(NoSpot(s)) => tr.f("C13: there is no province or fjord {}", &[&s]),
-        Ok(WrongWater) => tr
+        Some(NoSpot(s)) => tr.f("C13: there is no province or fjord {}", &[&s]),
+        Some(WrongWater) => tr
             .t("Ships stand on fjords, every other figure in a province")
             .into_owned(),
-        Ok(VillagesFull(p)) => tr.f("C14: every village of {} is taken", &[&named(tr, &p)]),
-        Ok(HornsFull(n)) => tr.f(
+        Some(VillagesFull(p)) => tr.f("C14: every village of {} is taken", &[&named(tr, &p)]),
+        Some(HornsFull(n)) => tr.f(
             "Your Horns allow {} figures on the board: raise them first",
             &[&n],
         ),
-        Ok(NotAQuest(c)) => tr.f("C9: {} is not a quest card", &[&named(tr, &c)]),
-        Ok(AlreadyPillaged(p)) => {
+        Some(NotAQuest(c)) => tr.f("C9: {} is not a quest card", &[&named(tr, &c)]),
+        Some(AlreadyPillaged(p)) => {
             tr.f("C13: {} was pillaged already this cycle", &[&named(tr, &p)])
         }
-        Ok(NotThere(p)) => tr.f(
+        Some(NotThere(p)) => tr.f(
             "C13: none of your figures stands in {} or on a fjord beside it",
             &[&named(tr, &p)],
         ),
-        Ok(CallOpen) => tr
+        Some(CallOpen) => tr
             .t("C14: a call to battle is open: answer it first")
             .into_owned(),
-        Ok(NoCall) => tr
+        Some(NoCall) => tr
             .t("C14: the call to battle does not ask you now")
             .into_owned(),
-        Ok(NotAdjacent(p)) => tr.f(
+        Some(NotAdjacent(p)) => tr.f(
             "C14: no figure of yours in {}, or it does not border the province",
             &[&named(tr, &p)],
         ),
-        Ok(ShipsStay) => tr.t("C14: ships do not move").into_owned(),
-        Ok(NotInBattle) => tr.t("C17: you have no figure in this battle").into_owned(),
-        Ok(NoSheet) => tr.t("C1: this clan has no sheet in this game").into_owned(),
-        Err(_) => text.to_string(),
+        Some(ShipsStay) => tr.t("C14: ships do not move").into_owned(),
+        Some(NotInBattle) => tr.t("C17: you have no figure in this battle").into_owned(),
+        Some(NoSheet) => tr.t("C1: this clan has no sheet in this game").into_owned(),
+        None => text.to_string(),
     }
 }
 
@@ -164,13 +169,13 @@ fn end(tr: &Translations, code: &str) -> String {
     tr.t(code).into_owned()
 }
 
-fn event(tr: &Translations, what: &str) -> String {
-    match ron::from_str::<Told>(what) {
-        Ok(Told::Called { owner: o, province }) => tr.f(
+fn event(tr: &Translations, what: &ChapterValue) -> String {
+    match what.get::<Told>() {
+        Some(Told::Called { owner: o, province }) => tr.f(
             "{} pillages {}: the call to battle (C14)",
             &[&owner(tr, o), &named(tr, &province)],
         ),
-        Ok(Told::Battle {
+        Some(Told::Battle {
             province,
             eladrins,
             chaos,
@@ -186,15 +191,15 @@ fn event(tr: &Translations, what: &str) -> String {
                 &[&named(tr, &province), &eladrins, &chaos, &who],
             )
         }
-        Ok(Told::Pillaged { owner: o, province }) => tr.f(
+        Some(Told::Pillaged { owner: o, province }) => tr.f(
             "{} pillages {} (C13)",
             &[&owner(tr, o), &named(tr, &province)],
         ),
-        Ok(Told::Defended { owner: o, province }) => tr.f(
+        Some(Told::Defended { owner: o, province }) => tr.f(
             "{} holds {} and takes its reward (C17)",
             &[&owner(tr, o), &named(tr, &province)],
         ),
-        Ok(Told::Quest {
+        Some(Told::Quest {
             owner: o,
             card,
             met,
@@ -211,12 +216,12 @@ fn event(tr: &Translations, what: &str) -> String {
                 )
             }
         }
-        Ok(Told::Released { owner: o, figures }) => tr.p(
+        Some(Told::Released { owner: o, figures }) => tr.p(
             "{} gets {} figure back from Valhalla (C7)|{} gets {} figures back from Valhalla (C7)",
             figures as u64,
             &[&owner(tr, o), &figures],
         ),
-        Err(_) => what.to_string(),
+        None => what.to_string(),
     }
 }
 

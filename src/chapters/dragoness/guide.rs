@@ -30,7 +30,7 @@ use crate::rules::event::Cause;
 use crate::rules::main_phase::at_of;
 use crate::rules::tracks::{self, Holder};
 use crate::rules::units::{self, Army};
-use crate::rules::{CycleOrder, GameEvent, GameRng, GameWorld, Outpost};
+use crate::rules::{CycleOrder, GameRng, GameWorld, Outpost};
 
 use super::data::{CellKind, DragonessLevel, RoomKind, hex, level};
 use super::state::{Dragoness, Gone};
@@ -134,10 +134,7 @@ pub enum Spared {
 
 /// Tells an event of the chapter.
 pub fn tell(world: &mut World, what: Told) {
-    world.emit(GameEvent::Chapter {
-        chapter: ID.to_string(),
-        what: ron::to_string(&what).unwrap_or_default(),
-    });
+    crate::rules::chapter::tell(world, ID, what);
 }
 
 /// Where she is.

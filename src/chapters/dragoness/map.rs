@@ -7,6 +7,7 @@
 use bevy::prelude::*;
 use hexx::Hex;
 
+use crate::rules::chapter::ChapterValue;
 use crate::text::Translations;
 use crate::view::chapter_map::{self, Mark};
 
@@ -182,8 +183,8 @@ fn army_hex(world: &mut World, id: u32) -> Option<Hex> {
 }
 
 /// Her move, a team lost, a gem placed: the chapter's sounds.
-pub fn sounds(what: &str) -> Option<&'static str> {
-    match ron::from_str::<Told>(what).ok()? {
+pub fn sounds(what: &ChapterValue) -> Option<&'static str> {
+    match what.get::<Told>()? {
         Told::Walked { .. } => Some("sfx/move"),
         Told::TeamLost { .. } => Some("sfx/defeat"),
         Told::Gem { .. } => Some("sfx/dice"),

@@ -154,6 +154,7 @@ impl ChapterRefusal for DragonRefusal {
 
 impl ChapterAction for DragonAction {
     type Refusal = DragonRefusal;
+    type Event = guide::Told;
     const CHAPTER: &'static str = ID;
     fn place(&self) -> Place {
         match self {

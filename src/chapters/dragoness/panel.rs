@@ -8,7 +8,7 @@ use bevy_egui::egui;
 use crate::rules::Action;
 use crate::view::chapter_panel::PanelCx;
 
-use super::ID;
+use super::DragonAction;
 use super::state::{Dragoness, Gone};
 
 pub fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
@@ -78,17 +78,8 @@ pub fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
         ui.label(tr.f("Ghost-Guides (D6): {}", &[&who.join(", ")]));
     }
     // The orders the rules accept now.
-    for a in cx.legal {
-        let Action::Chapter { chapter, act } = a else {
-            continue;
-        };
-        if chapter == ID
-            && ui
-                .button(crate::text::chapter::action(tr, ID, act))
-                .clicked()
-        {
-            asked = Some(a.clone());
-        }
+    for (a, _) in cx.legal_of::<DragonAction>() {
+        asked = asked.or(cx.button(ui, a));
     }
     asked
 }

@@ -5,6 +5,7 @@
 use super::data::DragonessLevel;
 use crate::content::ContentDb;
 use crate::content::level_fields::LevelFields;
+use crate::rules::chapter::ChapterValue;
 use crate::text::Translations;
 use crate::text::chapter::ChapterWords;
 
@@ -22,39 +23,39 @@ pub fn quest_name(tr: &Translations, id: &str) -> String {
     tr.chapters.name_of(ID, id)
 }
 
-fn action(tr: &Translations, act: &str) -> String {
-    match ron::from_str::<DragonAction>(act) {
-        Ok(DragonAction::Advance { toward: None }) => {
+fn action(tr: &Translations, act: &ChapterValue) -> String {
+    match act.get::<DragonAction>() {
+        Some(DragonAction::Advance { toward: None }) => {
             tr.t("Advance the dragoness (D2)").into_owned()
         }
-        Ok(DragonAction::Advance { toward: Some(a) }) => {
+        Some(DragonAction::Advance { toward: Some(a) }) => {
             tr.f("Advance the dragoness towards {} (D2, D7)", &[&at(&a)])
         }
-        Ok(DragonAction::Brake { toward: None }) => tr
+        Some(DragonAction::Brake { toward: None }) => tr
             .t("Brake the dragoness: one cell, one gem (D2)")
             .into_owned(),
-        Ok(DragonAction::Brake { toward: Some(a) }) => tr.f(
+        Some(DragonAction::Brake { toward: Some(a) }) => tr.f(
             "Brake the dragoness towards {}: one cell, one gem (D2, D7)",
             &[&at(&a)],
         ),
-        Ok(DragonAction::RevealQuest { army, quest }) => tr.f(
+        Some(DragonAction::RevealQuest { army, quest }) => tr.f(
             "Team {}: reveal the quest {} (step I)",
             &[&army, &tr.t(&quest_name(tr, &quest))],
         ),
-        Ok(DragonAction::PlaceRelic { army, quest }) => tr.f(
+        Some(DragonAction::PlaceRelic { army, quest }) => tr.f(
             "Team {}: place the relic of {} in the White Tomb (D13)",
             &[&army, &tr.t(&quest_name(tr, &quest))],
         ),
-        Ok(DragonAction::Escape { army }) => {
+        Some(DragonAction::Escape { army }) => {
             tr.f("Team {}: leave by the portal token (D9)", &[&army])
         }
-        Err(_) => act.to_string(),
+        None => act.to_string(),
     }
 }
 
-fn refusal(tr: &Translations, reason: &str) -> String {
+fn refusal(tr: &Translations, reason: &ChapterValue) -> String {
     use DragonRefusal::*;
-    let Ok(r) = ron::from_str::<DragonRefusal>(reason) else {
+    let Some(r) = reason.get::<DragonRefusal>() else {
         return reason.to_string();
     };
     match r {
@@ -129,8 +130,8 @@ fn spared(tr: &Translations, why: Spared) -> String {
     .into_owned()
 }
 
-fn event(tr: &Translations, what: &str) -> String {
-    let Ok(t) = ron::from_str::<Told>(what) else {
+fn event(tr: &Translations, what: &ChapterValue) -> String {
+    let Some(t) = what.get::<Told>() else {
         return what.to_string();
     };
     match t {

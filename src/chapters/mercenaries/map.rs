@@ -7,6 +7,7 @@
 use bevy::prelude::*;
 use hexx::Hex;
 
+use crate::rules::chapter::ChapterValue;
 use crate::text::Translations;
 use crate::view::chapter_map::{self, Mark};
 use crate::view::chapter_show::Beat;
@@ -97,8 +98,8 @@ fn who(world: &World, tr: &Translations, o: Owner) -> String {
 }
 
 /// A claim (M13) on its place's card; a raid's Flame (M14) on the outpost's.
-pub fn beat(world: &World, tr: &Translations, what: &str) -> Option<Beat> {
-    match ron::from_str::<Told>(what).ok()? {
+pub fn beat(world: &World, tr: &Translations, what: &ChapterValue) -> Option<Beat> {
+    match what.get::<Told>()? {
         Told::Claimed { owner, place, card } => {
             let lvl = level(world);
             let p = lvl.places.iter().find(|p| p.id == place)?;

@@ -164,6 +164,7 @@ impl ChapterRefusal for MercRefusal {
 
 impl ChapterAction for MercAction {
     type Refusal = MercRefusal;
+    type Event = phases::Told;
     const CHAPTER: &'static str = ID;
     fn place(&self) -> Place {
         match self {

@@ -8,11 +8,11 @@ use bevy_egui::egui;
 use crate::rules::Action;
 use crate::view::chapter_panel::PanelCx;
 
+use super::MercAction;
 use super::data::{Assistant, MercLevel, name_of};
 use super::phases::final_glory;
 use super::state::{Mercs, Owner};
 use super::words::{assistant, group};
-use super::{ID, MercAction};
 
 pub fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &PanelCx) -> Option<Action> {
     let tr = cx.tr;
@@ -113,24 +113,9 @@ pub fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &PanelCx) -> Option<Action> {
         &[&group(tr, &s.poachers.reserve), &s.poachers.flame],
     ));
     // The actions the rules accept now; the many groups folded away.
-    let ours: Vec<(&Action, MercAction)> = cx
-        .legal
-        .iter()
-        .filter_map(|a| match a {
-            Action::Chapter { chapter, act } if chapter == ID => {
-                ron::from_str::<MercAction>(act).ok().map(|m| (a, m))
-            }
-            _ => None,
-        })
-        .collect();
+    let ours = cx.legal_of::<MercAction>();
     let mut button = |ui: &mut egui::Ui, a: &Action| {
-        if let Action::Chapter { act, .. } = a
-            && ui
-                .button(crate::text::chapter::action(tr, ID, act))
-                .clicked()
-        {
-            asked = Some(a.clone());
-        }
+        asked = asked.take().or(cx.button(ui, a));
     };
     for (a, m) in &ours {
         if !matches!(m, MercAction::Send { .. }) {

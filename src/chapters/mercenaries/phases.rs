@@ -20,7 +20,7 @@ use hexx::Hex;
 
 use crate::content::Camp;
 use crate::rules::chapter;
-use crate::rules::{GameRng, GameWorld, Modifiers};
+use crate::rules::{GameRng, Modifiers};
 
 use super::data::{Assistant, Gain, Merc, MercLevel, Need, PlaceKind, level, size};
 use super::state::{Board, Mercs, Owner, Sheet};
@@ -401,8 +401,5 @@ pub enum Told {
 }
 
 fn tell(world: &mut World, t: Told) {
-    world.emit(crate::rules::GameEvent::Chapter {
-        chapter: super::ID.into(),
-        what: ron::to_string(&t).unwrap_or_default(),
-    });
+    chapter::tell(world, super::ID, t);
 }

@@ -5,6 +5,7 @@
 use super::data::MercLevel;
 use crate::content::ContentDb;
 use crate::content::level_fields::LevelFields;
+use crate::rules::chapter::ChapterValue;
 use crate::text::Translations;
 use crate::text::chapter::ChapterWords;
 
@@ -53,9 +54,9 @@ fn place(tr: &Translations, id: &str) -> String {
     tr.t(&name_of(tr, id)).into_owned()
 }
 
-fn action(tr: &Translations, act: &str) -> String {
-    match ron::from_str::<MercAction>(act) {
-        Ok(MercAction::Send {
+fn action(tr: &Translations, act: &ChapterValue) -> String {
+    match act.get::<MercAction>() {
+        Some(MercAction::Send {
             place: p,
             slot,
             group: g,
@@ -63,8 +64,8 @@ fn action(tr: &Translations, act: &str) -> String {
             "Send {} to {}, slot {} (M2, M4)",
             &[&group(tr, &g), &place(tr, &p), &(slot + 1)],
         ),
-        Ok(MercAction::Special { place: p }) => tr.f("Use the {} (M10)", &[&place(tr, &p)]),
-        Ok(MercAction::Assist { who, recall, raid }) => {
+        Some(MercAction::Special { place: p }) => tr.f("Use the {} (M10)", &[&place(tr, &p)]),
+        Some(MercAction::Assist { who, recall, raid }) => {
             let mut s = tr.f("Take the {} (M11)", &[&assistant(tr, who)]);
             if let Some(r) = recall {
                 s.push_str(&tr.f(
@@ -77,59 +78,59 @@ fn action(tr: &Translations, act: &str) -> String {
             }
             s
         }
-        Ok(MercAction::Swap { from, to }) => tr.f(
+        Some(MercAction::Swap { from, to }) => tr.f(
             "Spend an equipment token: {} for {} (M9)",
             &[&merc(tr, from, 1), &merc(tr, to, 1)],
         ),
-        Err(_) => act.to_string(),
+        None => act.to_string(),
     }
 }
 
-fn refusal(tr: &Translations, text: &str) -> String {
+fn refusal(tr: &Translations, text: &ChapterValue) -> String {
     use MercRefusal::*;
-    match ron::from_str::<MercRefusal>(text) {
-        Ok(NoPlace(p)) => tr.f("M2: there is no place {}", &[&p]),
-        Ok(NotOrdinary(p)) => tr.f(
+    match text.get::<MercRefusal>() {
+        Some(NoPlace(p)) => tr.f("M2: there is no place {}", &[&p]),
+        Some(NotOrdinary(p)) => tr.f(
             "M2: {} takes no group: use it as a special place",
             &[&place(tr, &p)],
         ),
-        Ok(SpecialUsed(p)) => tr.f("M10: you used {} this round already", &[&place(tr, &p)]),
-        Ok(NotSpecial(p)) => tr.f(
+        Some(SpecialUsed(p)) => tr.f("M10: you used {} this round already", &[&place(tr, &p)]),
+        Some(NotSpecial(p)) => tr.f(
             "M10: {} is an ordinary place: send a group there",
             &[&place(tr, &p)],
         ),
-        Ok(NoSlot(i)) => tr.f("M2: there is no slot {}", &[&(i + 1)]),
-        Ok(SlotTaken(i)) => tr.f("M2: a group already stands on slot {}", &[&(i + 1)]),
-        Ok(EmptyGroup) => tr
+        Some(NoSlot(i)) => tr.f("M2: there is no slot {}", &[&(i + 1)]),
+        Some(SlotTaken(i)) => tr.f("M2: a group already stands on slot {}", &[&(i + 1)]),
+        Some(EmptyGroup) => tr
             .t("M4: a group needs at least one mercenary")
             .into_owned(),
-        Ok(WrongSize { slot, group }) => tr.f(
+        Some(WrongSize { slot, group }) => tr.f(
             "M4: the slot is numbered {}, the group has {}: they must be equal",
             &[&slot, &group],
         ),
-        Ok(VeteranBarred { kind, place: p }) => tr.f(
+        Some(VeteranBarred { kind, place: p }) => tr.f(
             "M7: {} may not go to {}",
             &[&merc(tr, kind, 2), &place(tr, &p)],
         ),
-        Ok(Lacks(k)) => tr.f("M1: the reserve has too few {}", &[&merc(tr, k, 2)]),
-        Ok(PoachersRecruitsOnly) => tr.t("M1: the poachers send recruits only").into_owned(),
-        Ok(AssistantTaken(a)) => tr.f("M11: the {} is taken this round", &[&assistant(tr, a)]),
-        Ok(OneAssistant) => tr.t("M11: one assistant per seat a round").into_owned(),
-        Ok(NoRaidCard(i)) => tr.f(
+        Some(Lacks(k)) => tr.f("M1: the reserve has too few {}", &[&merc(tr, k, 2)]),
+        Some(PoachersRecruitsOnly) => tr.t("M1: the poachers send recruits only").into_owned(),
+        Some(AssistantTaken(a)) => tr.f("M11: the {} is taken this round", &[&assistant(tr, a)]),
+        Some(OneAssistant) => tr.t("M11: one assistant per seat a round").into_owned(),
+        Some(NoRaidCard(i)) => tr.f(
             "M11: the Defender discards one of two face-up raid cards, not card {}",
             &[&(i + 1)],
         ),
-        Ok(RecallNotYours) => tr
+        Some(RecallNotYours) => tr
             .t("M11: the Chief recalls one of your own groups")
             .into_owned(),
-        Ok(NoEquipment) => tr.t("M9: no equipment token to spend").into_owned(),
-        Ok(SameKind) => tr.t("M9: the exchange is for another kind").into_owned(),
-        Ok(EladrinsOnly) => tr.t("Only an Eladrin seat does this").into_owned(),
-        Ok(NoSheet) => tr.t("M1: this seat has no sheet in this game").into_owned(),
-        Ok(MustAct) => tr
+        Some(NoEquipment) => tr.t("M9: no equipment token to spend").into_owned(),
+        Some(SameKind) => tr.t("M9: the exchange is for another kind").into_owned(),
+        Some(EladrinsOnly) => tr.t("Only an Eladrin seat does this").into_owned(),
+        Some(NoSheet) => tr.t("M1: this seat has no sheet in this game").into_owned(),
+        Some(MustAct) => tr
             .t("M1: a seat that can send a group, use a special place or take an assistant may not pass")
             .into_owned(),
-        Err(_) => text.to_string(),
+        None => text.to_string(),
     }
 }
 
@@ -144,9 +145,9 @@ fn owner(tr: &Translations, o: Owner) -> String {
     }
 }
 
-fn event(tr: &Translations, what: &str) -> String {
-    match ron::from_str::<Told>(what) {
-        Ok(Told::Claimed {
+fn event(tr: &Translations, what: &ChapterValue) -> String {
+    match what.get::<Told>() {
+        Some(Told::Claimed {
             owner: o,
             place: p,
             card,
@@ -154,16 +155,16 @@ fn event(tr: &Translations, what: &str) -> String {
             "At {}, {} claims {} (M13)",
             &[&place(tr, &p), &owner(tr, o), &tr.t(&name_of(tr, &card))],
         ),
-        Ok(Told::Flame { seat, up }) => tr.f(
+        Some(Told::Flame { seat, up }) => tr.f(
             "The raid: seat {} can't discard {} demanded, Flame +{} (M14)",
             &[&(seat + 1), &up, &up],
         ),
-        Ok(Told::Fed { attempts }) => tr.p(
+        Some(Told::Fed { attempts }) => tr.p(
             "The Flame feeds Chaos: {} more corruption attempt in R6|The Flame feeds Chaos: {} more corruption attempts in R6",
             attempts as u64,
             &[&attempts],
         ),
-        Err(_) => what.to_string(),
+        None => what.to_string(),
     }
 }
 

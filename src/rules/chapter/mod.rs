@@ -39,6 +39,8 @@ use bevy::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+pub mod value;
+
 pub use super::InPlay;
 use super::outcome::Victories;
 pub use super::outcome::VictoryCheck;
@@ -47,9 +49,10 @@ use super::{
 };
 use crate::content::level_fields::LevelFields;
 use crate::content::{Among, Camp, ChapterSet, Content, Level, Who};
+pub use value::{ChapterValue, Value};
 
 /// Longest encoded chapter action or refusal accepted (a replay or save is untrusted).
-pub const MAX_ACTION_TEXT: usize = 16 * 1024;
+pub const MAX_ACTION_TEXT: usize = value::MAX_VALUE_TEXT;
 /// Longest encoded chapter state accepted from a save.
 pub const MAX_STATE_TEXT: usize = 2 * 1024 * 1024;
 
@@ -88,17 +91,18 @@ impl Place {
 }
 
 /// A chapter's refusal: its own enum, citing its own rule numbers.
-pub trait ChapterRefusal: Serialize + DeserializeOwned + Debug {
+pub trait ChapterRefusal: Value + Clone {
     /// The rule it enforces (`"D4"`, `"T2"`).
     fn rule(&self) -> &'static str;
 }
 
-/// A chapter's action: its own enum, serialised in saves and replays inside `Action::Chapter`.
-pub trait ChapterAction:
-    Serialize + DeserializeOwned + Clone + PartialEq + Debug + Send + Sync + 'static
-{
+/// A chapter's action: its own enum, carried typed inside `Action::Chapter` (and written as
+/// RON in saves and replays).
+pub trait ChapterAction: Value + Clone {
     /// Its refusals.
     type Refusal: ChapterRefusal;
+    /// What its rules tell (`tell`): the events of `GameEvent::Chapter`.
+    type Event: Value + Clone;
     /// The chapter's id.
     const CHAPTER: &'static str;
     /// The steps it belongs to and how it uses the turn (checked by the core before `validate`).
@@ -166,16 +170,28 @@ pub fn refusal<R: ChapterRefusal>(chapter: &str, r: &R) -> Refusal {
     Refusal::Chapter {
         chapter: chapter.to_string(),
         rule: r.rule().to_string(),
-        reason: ron::to_string(r).unwrap_or_default(),
+        reason: ChapterValue::new(r.clone()),
     }
+}
+
+/// Tells what the chapter `chapter`'s rule did (its own event, `ChapterAction::Event`): the
+/// log words it, the map shows it, the view's sounds hear it.
+pub fn tell<E: Value>(world: &mut World, chapter: &str, event: E) {
+    world.emit(super::GameEvent::Chapter {
+        chapter: chapter.to_string(),
+        what: ChapterValue::new(event),
+    });
 }
 
 /// A chapter's actions, type-erased.
 #[derive(Clone, Copy)]
 struct ActionKind {
-    validate: fn(&mut World, Camp, &str) -> Result<(), Refusal>,
-    apply: fn(&mut World, Camp, &str),
+    validate: fn(&mut World, Camp, &ChapterValue) -> Result<(), Refusal>,
+    apply: fn(&mut World, Camp, &ChapterValue),
     candidates: fn(&mut World, Camp) -> Vec<Action>,
+    /// Types a value a file wrote: an action, an event of the chapter.
+    action: fn(&ChapterValue) -> Result<ChapterValue, String>,
+    event: fn(&ChapterValue) -> Result<ChapterValue, String>,
 }
 
 /// A chapter's state, type-erased.
@@ -298,6 +314,8 @@ impl ChapterAppExt for App {
                     validate: validate_erased::<A>,
                     apply: apply_erased::<A>,
                     candidates: candidates_erased::<A>,
+                    action: ChapterValue::resolve::<A>,
+                    event: ChapterValue::resolve::<A::Event>,
                 },
             );
         self
@@ -328,18 +346,18 @@ impl ChapterAppExt for App {
     }
 }
 
-/// The action as the core carries it (canonical RON, so equal actions compare equal).
+/// The action as the core carries it.
 pub fn encode<A: ChapterAction>(a: &A) -> Action {
     Action::Chapter {
         chapter: A::CHAPTER.to_string(),
-        act: ron::to_string(a).unwrap_or_default(),
+        act: ChapterValue::new(a.clone()),
     }
 }
 
 /// The typed action inside an `Action::Chapter` of chapter `A`, if it is one.
 pub fn decode<A: ChapterAction>(a: &Action) -> Option<A> {
     match a {
-        Action::Chapter { chapter, act } if chapter == A::CHAPTER => read::<A>(act).ok(),
+        Action::Chapter { chapter, act } if chapter == A::CHAPTER => act.get::<A>(),
         _ => None,
     }
 }
@@ -349,38 +367,27 @@ pub fn refusal_of<A: ChapterAction>(r: &Refusal) -> Option<A::Refusal> {
     match r {
         Refusal::Chapter {
             chapter, reason, ..
-        } if chapter == A::CHAPTER => ron::from_str(reason).ok(),
+        } if chapter == A::CHAPTER => reason.get::<A::Refusal>(),
         _ => None,
     }
-}
-
-fn read<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    if text.len() > MAX_ACTION_TEXT {
-        return Err(format!("{} bytes, over {MAX_ACTION_TEXT}", text.len()));
-    }
-    ron::from_str(text).map_err(|e| e.to_string())
 }
 
 fn validate_erased<A: ChapterAction>(
     world: &mut World,
     by: Camp,
-    act: &str,
+    act: &ChapterValue,
 ) -> Result<(), Refusal> {
-    let a: A = read(act).map_err(|why| Refusal::Malformed {
+    let a = act.typed::<A>().map_err(|why| Refusal::Malformed {
         chapter: A::CHAPTER.to_string(),
         why,
     })?;
     let place = a.place();
     check_place(world, by, place)?;
-    a.validate(world, by).map_err(|r| Refusal::Chapter {
-        chapter: A::CHAPTER.to_string(),
-        rule: r.rule().to_string(),
-        reason: ron::to_string(&r).unwrap_or_default(),
-    })
+    a.validate(world, by).map_err(|r| refusal(A::CHAPTER, &r))
 }
 
-fn apply_erased<A: ChapterAction>(world: &mut World, by: Camp, act: &str) {
-    let Ok(a) = read::<A>(act) else {
+fn apply_erased<A: ChapterAction>(world: &mut World, by: Camp, act: &ChapterValue) {
+    let Ok(a) = act.typed::<A>() else {
         return;
     };
     a.apply(world, by);
@@ -484,7 +491,7 @@ pub(super) fn validate(
     world: &mut World,
     by: Camp,
     chapter: &str,
-    act: &str,
+    act: &ChapterValue,
 ) -> Result<(), Refusal> {
     let kind = world
         .get_resource::<Chapters>()
@@ -497,7 +504,7 @@ pub(super) fn validate(
 }
 
 /// Applies a validated `Action::Chapter`.
-pub(super) fn apply(world: &mut World, by: Camp, chapter: &str, act: &str) {
+pub(super) fn apply(world: &mut World, by: Camp, chapter: &str, act: &ChapterValue) {
     if let Some(kind) = world
         .get_resource::<Chapters>()
         .and_then(|c| c.actions.get(chapter).copied())
@@ -1004,5 +1011,58 @@ pub fn level_ext<T: DeserializeOwned + Default>(world: &World, chapter: &str) ->
                 level.id, e.span.start.line, e.span.start.col, e.code
             )
         }),
+    }
+}
+
+/// A chapter's action as a file wrote it (a replay, a scenario), typed by its chapter; the
+/// chapter's refusal when it is not one of its actions (nothing else changes).
+pub(super) fn resolve_action(world: &World, action: Action) -> Result<Action, Refusal> {
+    let Action::Chapter { chapter, act } = &action else {
+        return Ok(action);
+    };
+    if !act.is_text() {
+        return Ok(action);
+    }
+    let Some(kind) = world
+        .get_resource::<Chapters>()
+        .and_then(|c| c.actions.get(chapter.as_str()).copied())
+    else {
+        return Err(Refusal::UnknownKind(chapter.to_string()));
+    };
+    let act = (kind.action)(act).map_err(|why| Refusal::Malformed {
+        chapter: chapter.to_string(),
+        why,
+    })?;
+    Ok(Action::Chapter {
+        chapter: chapter.to_string(),
+        act,
+    })
+}
+
+/// The chapters' values a restored save holds as its file wrote them (the actions of its log,
+/// the events of its chronicle), typed by their chapters; a value a chapter cannot read stays
+/// as its text (it is still written back as it was).
+pub fn resolve_restored(world: &mut World) {
+    let Some(chapters) = world.get_resource::<Chapters>().cloned() else {
+        return;
+    };
+    let kind = |c: &str| chapters.actions.get(c).copied();
+    for (_, a) in world.resource_mut::<super::ActionLog>().0.iter_mut() {
+        if let Action::Chapter { chapter, act } = a
+            && act.is_text()
+            && let Some(k) = kind(chapter)
+            && let Ok(v) = (k.action)(act)
+        {
+            *act = v;
+        }
+    }
+    for e in world.resource_mut::<super::Chronicle>().0.iter_mut() {
+        if let super::GameEvent::Chapter { chapter, what } = e
+            && what.is_text()
+            && let Some(k) = kind(chapter)
+            && let Ok(v) = (k.event)(what)
+        {
+            *what = v;
+        }
     }
 }
