@@ -334,11 +334,14 @@ pub fn offset_of_path(text: &str, path: &str) -> Option<usize> {
         if let Some(r) = rest.strip_prefix('[') {
             let (key, r) = r.split_once(']')?;
             rest = r;
-            if let Ok(i) = key.parse::<usize>() {
-                at = *elements(text, at)?.get(i)?;
-            } else if b.get(at) == Some(&b'{') {
+            if b.get(at) == Some(&b'{') {
                 let (es, _) = entries(text, at).ok()?;
-                at = es.iter().find(|e| e.string_key() == Some(key))?.value_at;
+                at = es
+                    .iter()
+                    .find(|e| e.string_key() == Some(key) || e.key == key)?
+                    .value_at;
+            } else if let Ok(i) = key.parse::<usize>() {
+                at = *elements(text, at)?.get(i)?;
             } else {
                 let quoted = format!("\"{key}\"");
                 at = elements(text, at)?.into_iter().find(|&e| {
@@ -361,6 +364,30 @@ pub fn offset_of_path(text: &str, path: &str) -> Option<usize> {
         }
     }
     Some(at)
+}
+
+/// The text of the value at `path` in a RON value's text (`offset_of_path`), up to the end of
+/// that value.
+pub fn value_at<'t>(text: &'t str, path: &str) -> Option<&'t str> {
+    let start = offset_of_path(text, path)?;
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = start;
+    while i < b.len() {
+        if let Some(end) = end_of_literal(b, i) {
+            i = end;
+            continue;
+        }
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => break,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => break,
+            _ => {}
+        }
+        i += 1;
+    }
+    Some(text[start..i].trim_end())
 }
 
 #[cfg(test)]
@@ -386,6 +413,16 @@ mod tests {
         assert_eq!(at("places[b].at"), Some("Some(("));
         assert_eq!(at("places[a].at"), Some("(1, 2)"));
         assert_eq!(offset_of_path(t, "decks[d][0]"), t.find('7'));
+        assert_eq!(value_at(t, "places[b].at"), Some("Some((3, 4))"));
+        assert_eq!(value_at(t, "decks"), Some("{\"d\": [7]}"));
+        let keyed =
+            "(sheets:{Seat(0):(won:1,hand:[\"a\",\"b\"]),Chaos:(won:2,hand:[])},seats:{1:(f:3)})";
+        assert_eq!(value_at(keyed, "seats[1].f"), Some("3"));
+        assert_eq!(
+            value_at(keyed, "sheets[Seat(0)].hand"),
+            Some("[\"a\",\"b\"]")
+        );
+        assert_eq!(value_at(keyed, "sheets[Chaos].won"), Some("2"));
         assert_eq!(offset_of_path(t, "places[c]"), None);
         assert_eq!(offset_of_path(t, "nothing"), None);
         for p in ["places", "places[0].id", "decks.d"] {

@@ -61,6 +61,14 @@ impl GameRng {
         }
         self.rng.random_range(0..n)
     }
+    /// Shuffles `v` (Fisher–Yates, from the last item down: each swap draws `below(i + 1)`),
+    /// so that a chapter's decks are shuffled the one way replays expect.
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below(i + 1);
+            v.swap(i, j);
+        }
+    }
     /// The raw generator, for shuffles.
     pub fn inner(&mut self) -> &mut ChaCha8Rng {
         &mut self.rng

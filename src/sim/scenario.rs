@@ -237,6 +237,79 @@ pub enum Check {
         /// Expected value.
         is: Cmp,
     },
+    /// A value of a chapter's state, by its path in the state as a save writes it:
+    /// `seats[0].flame`, `sheets[Seat(1)].hand`, `pillaged` (a field by its name, a map's entry
+    /// by its key, a list's by its index or its entries' `id`). `is` compares a number as it is
+    /// (below 0 reads 0), `true`/`false` as 1/0, a list, a map or a text by its length, `None`
+    /// as 0; `text` compares the value written in RON (`["?", "?"]`). Read as `seen_by` may know
+    /// the state (everything when left out): `Seat(1)` sees no other seat's hidden cards,
+    /// `Chaos` none.
+    Chapter {
+        /// The chapter (`"mercenaries"`).
+        chapter: String,
+        /// The value's path in the chapter's state.
+        path: String,
+        /// Expected value, as a number.
+        #[serde(default)]
+        is: Option<Cmp>,
+        /// Expected value, as RON.
+        #[serde(default)]
+        text: Option<String>,
+        /// Who looks: `Some(Seat(0))`, `Some(Chaos)`.
+        #[serde(default)]
+        seen_by: Option<Seen>,
+    },
+    /// The chapter's events the last action told (an AI step: its last action), of one kind:
+    /// the event's name as the chapter's words and saves write it (`Flame`, `Pillaged`).
+    Told {
+        /// The chapter.
+        chapter: String,
+        /// The event's name.
+        kind: String,
+        /// How many.
+        is: Cmp,
+    },
+}
+
+/// Who looks at a chapter's state in a check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Seen {
+    /// Chaos (its AI): no Eladrin seat's hidden things.
+    Chaos,
+    /// One Eladrin seat: its own hidden things, no one else's.
+    Seat(u8),
+}
+
+/// Where the chronicle stood before the scenario's last action (its events since are what it
+/// told).
+#[derive(Resource, Default)]
+struct ToldFrom(usize);
+
+/// The value at `path` in a chapter's state (its RON text), as a number to compare, and its
+/// text; or why there is none there.
+fn chapter_value(text: &str, path: &str) -> Result<(u32, String), String> {
+    use ron::Value;
+    let found = crate::content::ron_text::value_at(text, path)
+        .ok_or_else(|| format!("no `{path}` in the state"))?;
+    let shown = found.to_string();
+    let mut v: Value = ron::from_str(found).map_err(|e| format!("`{path}` is {shown}: {e}"))?;
+    while let Value::Option(Some(inner)) = v {
+        v = *inner;
+    }
+    let n = match &v {
+        Value::Number(_) => v.clone().into_rust::<i64>().map_or(0, |n| n.max(0)) as u32,
+        Value::Bool(b) => u32::from(*b),
+        Value::Seq(xs) => xs.len() as u32,
+        Value::Map(m) => m.len() as u32,
+        Value::String(t) => t.chars().count() as u32,
+        Value::Option(None) | Value::Unit => 0,
+        _ => {
+            return Err(format!(
+                "`{path}` is {shown}: not a number, a list or a map"
+            ));
+        }
+    };
+    Ok((n, shown))
 }
 
 /// One step of a scenario.
@@ -558,6 +631,61 @@ fn look(world: &mut World, check: &Check) -> (bool, String) {
             let v = crate::rules::tracks::get(world, track, *holder).max(0) as u32;
             (is.holds(v), v.to_string())
         }
+        Check::Chapter {
+            chapter,
+            path,
+            is,
+            text,
+            seen_by,
+        } => {
+            use crate::rules::chapter::Viewer;
+            let viewer = match seen_by {
+                None => Viewer::All,
+                Some(Seen::Chaos) => Viewer::Chaos,
+                Some(Seen::Seat(s)) => Viewer::Seat(*s),
+            };
+            let states = crate::rules::chapter::capture(world, viewer);
+            let Some(states_text) = states.get(chapter) else {
+                let in_play: Vec<&String> = states.keys().collect();
+                return missing(format!(
+                    "the state of the chapter `{chapter}` (chapters with a state in play: {in_play:?})"
+                ));
+            };
+            match chapter_value(states_text, path) {
+                Ok((v, shown)) => {
+                    let same_text = text.as_ref().is_none_or(|t| {
+                        let want: Result<ron::Value, _> = ron::from_str(t);
+                        let have: Result<ron::Value, _> = ron::from_str(&shown);
+                        matches!((want, have), (Ok(a), Ok(b)) if a == b)
+                    });
+                    let holds = is.is_none_or(|c| c.holds(v));
+                    if is.is_none() && text.is_none() {
+                        (false, "nothing to compare: give `is` or `text`".into())
+                    } else {
+                        // A failure shows the value, up to a line's worth.
+                        let short: String = shown.chars().take(300).collect();
+                        (holds && same_text, short)
+                    }
+                }
+                Err(why) => (false, why),
+            }
+        }
+        Check::Told { chapter, kind, is } => {
+            let from = world.get_resource::<ToldFrom>().map_or(0, |t| t.0);
+            let told = &world.resource::<crate::rules::Chronicle>().0;
+            let names: Vec<String> = told[from.min(told.len())..]
+                .iter()
+                .filter_map(|e| match e {
+                    crate::rules::GameEvent::Chapter { chapter: c, what } if c == chapter => {
+                        Some(super::chapter_kind(c, &what.ron()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let want = format!("{chapter}:{kind}");
+            let v = names.iter().filter(|n| **n == want).count() as u32;
+            (is.holds(v), format!("{v} (told: {names:?})"))
+        }
         Check::Step(s) => {
             let v = world.step_id();
             (v == s, v.to_string())
@@ -594,6 +722,8 @@ pub fn run(content: Arc<ContentDb>, s: &Scenario) -> Result<usize, Failure> {
         let what = ron::to_string(step).unwrap_or_else(|_| format!("{step:?}"));
         let play = |world: &mut World, by: Camp, a: Action, after: &mut Option<String>| {
             let text = ron::to_string(&a).unwrap_or_default();
+            let told = world.resource::<crate::rules::Chronicle>().0.len();
+            world.insert_resource(ToldFrom(told));
             match submit(world, by, a) {
                 Ok(()) => {
                     *after = Some(format!("step {n}: {by:?} {text}"));
@@ -754,6 +884,27 @@ fn expectation(c: &Check) -> String {
         Check::Step(s) => format!("step {s}"),
         Check::Winner(w) => format!("winner {w:?}"),
         Check::Track { track, holder, is } => format!("track {track} of {holder:?}: {is}"),
+        Check::Chapter {
+            chapter,
+            path,
+            is,
+            text,
+            seen_by,
+        } => {
+            let want = match (is, text) {
+                (Some(c), Some(t)) => format!("{c}, {t}"),
+                (Some(c), None) => c.to_string(),
+                (None, Some(t)) => t.clone(),
+                (None, None) => "?".into(),
+            };
+            match seen_by {
+                None => format!("{chapter}'s {path}: {want}"),
+                Some(v) => format!("{chapter}'s {path} as {v:?} sees it: {want}"),
+            }
+        }
+        Check::Told { chapter, kind, is } => {
+            format!("{chapter}'s {kind} events told by the last action: {is}")
+        }
     }
 }
 

@@ -554,3 +554,50 @@ fn a_level_opened_from_a_file_is_kept_when_the_content_is_rebuilt() {
     assert_eq!(broken.disk_levels, vec![path.clone()], "still watched");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A chapter check whose path leads nowhere, or that names a chapter the level does not play,
+/// or that compares nothing, fails naming why; a value seen by Chaos hides a seat's hand.
+#[test]
+fn a_chapter_check_names_a_wrong_path_or_chapter_and_hides_what_the_viewer_may_not_see() {
+    let run = |check: &str| {
+        let text = format!(
+            "(name: \"t\", level: \"clans\", seed: 12, steps: [AiUntilCycle(1), Expect({check})])"
+        );
+        let s = scenario::parse(&SourceFile {
+            path: "x.ron".into(),
+            text,
+        })
+        .expect("parses");
+        scenario::run(Arc::new(common_base()), &s)
+    };
+    let f = run("Chapter(chapter: \"clans\", path: \"sheets[Seat(7)].won\", is: Some(Eq(0)))")
+        .expect_err("no seat 7");
+    assert!(
+        f.detail.contains("no `sheets[Seat(7)].won` in the state"),
+        "{f}"
+    );
+    let f = run("Chapter(chapter: \"mercenaries\", path: \"round\", is: Some(Eq(1)))")
+        .expect_err("not played here");
+    assert!(
+        f.detail.contains("the state of the chapter `mercenaries`"),
+        "{f}"
+    );
+    let f = run("Chapter(chapter: \"clans\", path: \"deck\")").expect_err("nothing to compare");
+    assert!(f.detail.contains("give `is` or `text`"), "{f}");
+    // Seen by Chaos, the seat's hand is five hidden cards; seen by the seat, its own.
+    let f = run(
+        "Chapter(chapter: \"clans\", path: \"sheets[Seat(0)].hand\", text: Some(\"[]\"), \
+         seen_by: Some(Chaos))",
+    )
+    .expect_err("not empty");
+    assert!(f.detail.contains(r#"actual: ["?","?","?","?","?"]"#), "{f}");
+    let f = run(
+        "Chapter(chapter: \"clans\", path: \"sheets[Seat(0)].hand\", text: Some(\"[]\"), \
+         seen_by: Some(Seat(0)))",
+    )
+    .expect_err("not empty");
+    assert!(
+        f.detail.contains("hall_of_heroes") && !f.detail.contains("\"?\""),
+        "{f}"
+    );
+}

@@ -390,11 +390,7 @@ fn deal(world: &mut World, n: usize, more: bool) {
                         return;
                     }
                     let mut deck = full.clone();
-                    let mut rng = world.resource_mut::<GameRng>();
-                    for i in (1..deck.len()).rev() {
-                        let j = rng.below(i + 1);
-                        deck.swap(i, j);
-                    }
+                    world.resource_mut::<GameRng>().shuffle(&mut deck);
                     t.deck = deck;
                 }
                 let Some(card) = t.deck.pop() else {

@@ -24,19 +24,11 @@ use super::reckon::{boost, holder, strength};
 use super::state::{Clans, Owner, Sheet, Spot};
 use super::{GLORY, RAGE};
 
-/// Shuffles `v` with the game's dice (Fisher–Yates).
-fn shuffle<T>(world: &mut World, v: &mut [T]) {
-    for i in (1..v.len()).rev() {
-        let j = world.resource_mut::<GameRng>().below(i + 1);
-        v.swap(i, j);
-    }
-}
-
 /// Draws a card for `o`: the top of the deck, the discard pile shuffled back when it is empty.
 fn draw_one(world: &mut World, st: &mut Clans, o: Owner) {
     if st.deck.is_empty() {
         let mut back = std::mem::take(&mut st.discard);
-        shuffle(world, &mut back);
+        world.resource_mut::<GameRng>().shuffle(&mut back);
         st.deck = back;
     }
     if let Some(c) = st.deck.pop()
@@ -77,7 +69,7 @@ pub fn setup(world: &mut World) -> Result<(), String> {
         st.sheets.insert(*o, s);
     }
     let mut deck = lvl.deck();
-    shuffle(world, &mut deck);
+    world.resource_mut::<GameRng>().shuffle(&mut deck);
     st.deck = deck;
     for _ in 0..lvl.start.hand {
         for o in &owners {

@@ -35,14 +35,6 @@ pub fn gain(s: &mut Sheet, g: &Gain) {
     s.glory += g.glory;
 }
 
-/// Shuffles `v` with the game's dice (Fisher–Yates).
-fn shuffle<T>(world: &mut World, v: &mut [T]) {
-    for i in (1..v.len()).rev() {
-        let j = world.resource_mut::<GameRng>().below(i + 1);
-        v.swap(i, j);
-    }
-}
-
 /// Sets the chapter up for a new game: the level's fields checked, each seat's sheet, the
 /// decks shuffled, the places' cards dealt, two raid cards face up.
 pub fn setup(world: &mut World) -> Result<(), String> {
@@ -69,11 +61,11 @@ pub fn setup(world: &mut World) -> Result<(), String> {
     st.poachers.reserve[Merc::Recruit.ix()] = lvl.poachers.recruits;
     for (id, cards) in &lvl.decks {
         let mut ids: Vec<String> = cards.iter().map(|c| c.id.clone()).collect();
-        shuffle(world, &mut ids);
+        world.resource_mut::<GameRng>().shuffle(&mut ids);
         st.decks.insert(id.clone(), ids);
     }
     let mut raids: Vec<usize> = (0..lvl.raids.len()).collect();
-    shuffle(world, &mut raids);
+    world.resource_mut::<GameRng>().shuffle(&mut raids);
     st.raid_deck = raids;
     for p in lvl.places.iter().filter(|p| !p.kind.special()) {
         st.boards.insert(
@@ -105,7 +97,7 @@ fn refill(world: &mut World, lvl: &MercLevel, st: &mut Mercs) {
             let deck = &p.decks[i % p.decks.len()];
             if st.decks.get(deck).is_some_and(|d| d.is_empty()) {
                 let mut back = st.discards.remove(deck).unwrap_or_default();
-                shuffle(world, &mut back);
+                world.resource_mut::<GameRng>().shuffle(&mut back);
                 st.decks.insert(deck.clone(), back);
             }
             *c = st.decks.get_mut(deck).and_then(|d| d.pop());
