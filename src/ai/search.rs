@@ -31,7 +31,6 @@
 //! is a difficulty's skill, measured to matter far more than the nodes); `sim --chaos-ai` and
 //! tests set `Brains`.
 
-use std::cell::RefCell;
 use std::sync::Arc;
 
 use bevy::prelude::*;
@@ -210,11 +209,13 @@ pub fn refine(
         mix(mix(s, n), by as u64)
     };
     let content = world.content();
+    let scratch = world.remove_resource::<SearchScratch>().unwrap_or_default();
     let mut best: Option<(i64, usize)> = None;
     let mut start = Start {
         snap: &snap,
         mark: None,
         drained: drain(world),
+        scratch,
     };
     for (i, p) in props.iter().enumerate() {
         let mut total = 0i64;
@@ -246,6 +247,7 @@ pub fn refine(
             best = Some((if i == 0 { mean } else { bar }, i));
         }
     }
+    world.insert_resource(start.scratch);
     best.and_then(|(_, i)| props.into_iter().nth(i))
         .unwrap_or(heuristic)
 }
@@ -344,24 +346,17 @@ fn alternatives(world: &mut World, by: Camp, legal: &[Action]) -> Vec<Choice> {
     out
 }
 
-thread_local! {
-    /// This thread's copy of the game for playouts, with the content it was made for.
-    static SCRATCH: RefCell<Option<(Arc<ContentDb>, App)>> = const { RefCell::new(None) };
-    /// (Copies made, actions simulated) on this thread so far, for `bench`.
-    static COUNT: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
-}
-
-/// (Copies of the game restored, actions simulated) by this thread's searches so far: the
-/// search's throughput is these over its time (`bench`).
-pub fn counted() -> (u64, u64) {
-    COUNT.with(|c| c.get())
-}
-
-fn count(copies: u64, nodes: u64) {
-    COUNT.with(|c| {
-        let (a, b) = c.get();
-        c.set((a + copies, b + nodes));
-    });
+/// The search's copy of the game for its playouts, kept by the world that searches (a
+/// resource of it) so that a decision after the first restores into it instead of building
+/// one: the copy's world, with the content it was made for; and what the searches counted.
+/// The window's AI, thinking in a task on a world of its own, hands it from task to task
+/// (`view::driver`).
+#[derive(Resource, Default)]
+pub struct SearchScratch {
+    copy: Option<(Arc<ContentDb>, World)>,
+    /// (Copies of the game restored, actions simulated) by this world's searches so far: the
+    /// search's throughput is these over its time (`bench`).
+    pub counted: (u64, u64),
 }
 
 /// The position a decision's playouts start from, and where this thread's copy stood after it
@@ -371,6 +366,8 @@ struct Start<'a> {
     mark: Option<snapshot::Restored>,
     /// The Eladrins' `drain` there: a playout is charged only for the upkeep it adds.
     drained: i64,
+    /// The copy the playouts play on.
+    scratch: SearchScratch,
 }
 
 /// Plays `first` then both camps' candidates for up to `horizon` actions on a copy of
@@ -386,9 +383,13 @@ fn playout(
     settings: &SearchSettings,
 ) -> Option<i64> {
     let (turns, upkeep) = (settings.turns.of(by), settings.upkeep);
-    SCRATCH.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.as_ref().is_none_or(|(c, _)| !Arc::ptr_eq(c, content)) {
+    let scratch = &mut start.scratch;
+    {
+        if scratch
+            .copy
+            .as_ref()
+            .is_none_or(|(c, _)| !Arc::ptr_eq(c, content))
+        {
             // The copy plays with the candidates' odds from fewer simulated battles.
             let mut playing = (**content).clone();
             for ai in playing.ai_mut() {
@@ -397,10 +398,12 @@ fn playout(
             }
             let mut app = setup::headless_app(Arc::new(playing));
             app.insert_resource(Brains::heuristic());
-            *slot = Some((content.clone(), app));
+            // The world alone plays: its schedules are resources of it.
+            let world = std::mem::take(app.world_mut());
+            scratch.copy = Some((content.clone(), world));
         }
-        let (_, app) = slot.as_mut()?;
-        let w = app.world_mut();
+        let counted = &mut scratch.counted;
+        let (_, w) = scratch.copy.as_mut()?;
         // After the first playout of a decision, the copy holds `snap` but for what that
         // playout changed: only those tiles are put back.
         let restored = match start.mark.take() {
@@ -408,7 +411,8 @@ fn playout(
             None => snapshot::restore_trusted(w, start.snap),
         };
         start.mark = Some(restored.ok()?);
-        count(1, 1);
+        counted.0 += 1;
+        counted.1 += 1;
         // The copy's messages are read by nobody: dropped, so a long search keeps no backlog.
         w.resource_mut::<Messages<crate::rules::GameEvent>>()
             .clear();
@@ -467,7 +471,7 @@ fn playout(
                 Some(s) => stop = s,
                 None => break,
             }
-            count(0, 1);
+            counted.1 += 1;
         }
         let score = match stop {
             Some(s) => s,
@@ -477,7 +481,7 @@ fn playout(
             Camp::Chaos => score,
             Camp::Eladrins => -score,
         })
-    })
+    }
 }
 
 /// The score, from Chaos' side, of the position a playout ends on as `by`'s search sees it:

@@ -122,7 +122,7 @@ pub fn search(
     nodes: u32,
     max_cycles: u32,
 ) -> Result<SearchReport, String> {
-    use crate::ai::search::{Brain, Brains, counted};
+    use crate::ai::search::{Brain, Brains, SearchScratch};
     let mut copies = Vec::new();
     let mut decisions = Vec::new();
     let (mut think_us, mut done) = (0u64, (0u64, 0u64));
@@ -150,14 +150,18 @@ pub fn search(
                 crate::rules::snapshot::restore_trusted(scratch.world_mut(), &snap)?;
                 copies.push(t.elapsed().as_micros() as u64);
             }
-            let before = counted();
+            let counted = |w: &bevy::prelude::World| {
+                w.get_resource::<SearchScratch>()
+                    .map_or((0, 0), |s| s.counted)
+            };
+            let before = counted(world);
             let t = Instant::now();
             let (by, action) = super::next_action(world);
             let us = t.elapsed().as_micros() as u64;
             if by == Camp::Chaos {
                 decisions.push(us);
                 think_us += us;
-                let after = counted();
+                let after = counted(world);
                 done.0 += after.0 - before.0;
                 done.1 += after.1 - before.1;
             }

@@ -8,13 +8,15 @@
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 
+use crate::ai::search::SearchScratch;
 use crate::content::{Camp, Content, Who};
 use crate::rules::chapter::Viewer;
 use crate::rules::snapshot::{capture_seen_by, restore};
 use crate::rules::{Action, ActionLog, ActionRequest, Cycle, GameWorld, Outcome, StepKind, setup};
 
-/// The AI's answer to come: who acts, and what (none if the snapshot could not be restored).
-type Thought = Task<Option<(Camp, Action)>>;
+/// The AI's answer to come: who acts, and what (none if the snapshot could not be restored),
+/// with the search's copy of the game handed back for the next thought.
+type Thought = Task<(Option<(Camp, Action)>, Option<SearchScratch>)>;
 
 /// Pacing, the player's request for autoplay, and the AI thinking in the background.
 #[derive(Resource)]
@@ -28,6 +30,8 @@ pub struct Driver {
     pub skip_chaos: bool,
     /// The AI at work: the action count it started from, and its answer to come.
     thinking: Option<(usize, Thought)>,
+    /// The search's copy of the game between two thoughts (a thought builds it once).
+    scratch: Option<SearchScratch>,
 }
 
 impl Default for Driver {
@@ -38,6 +42,7 @@ impl Default for Driver {
             autoplay_eladrins: false,
             skip_chaos: false,
             thinking: None,
+            scratch: None,
         }
     }
 }
@@ -91,7 +96,8 @@ fn play_ai_turns(world: &mut World) {
             None => None,
         }
     };
-    if let Some((started, answer)) = ready {
+    if let Some((started, (answer, scratch))) = ready {
+        world.resource_mut::<Driver>().scratch = scratch;
         // Only if nothing happened while it thought.
         if started == Some(moves)
             && let Some((by, action)) = answer
@@ -135,11 +141,18 @@ fn play_ai_turns(world: &mut World) {
     };
     let snap = capture_seen_by(world, viewer);
     let content = world.resource::<Content>().0.clone();
+    let scratch = world.resource_mut::<Driver>().scratch.take();
     let task = AsyncComputeTaskPool::get().spawn(async move {
         let mut app = setup::headless_app(content);
-        restore(app.world_mut(), &snap).ok()?;
+        if let Some(s) = scratch {
+            app.insert_resource(s);
+        }
+        if restore(app.world_mut(), &snap).is_err() {
+            return (None, app.world_mut().remove_resource::<SearchScratch>());
+        }
         let (by, choice) = crate::ai::decide(app.world_mut());
-        Some((by, choice.action))
+        let scratch = app.world_mut().remove_resource::<SearchScratch>();
+        (Some((by, choice.action)), scratch)
     });
     world.resource_mut::<Driver>().thinking = Some((moves, task));
 }
