@@ -48,6 +48,8 @@ pub const MAX_TEXT: usize = 4096;
 pub const MAX_MAP_RADIUS: u32 = 200;
 /// Most cards in one deck, copies counted.
 pub const MAX_DECK: u32 = 10_000;
+/// Most names a level's chapter fields give (`ContentDb::chapter_names`).
+pub const MAX_NAMES: usize = 1024;
 /// Most entries in one catalog or level list.
 pub const MAX_ENTRIES: usize = 100_000;
 
@@ -342,6 +344,22 @@ impl ContentDb {
                 (id.clone(), typed)
             })
             .collect();
+    }
+
+    /// The names the chapters' fields of the level `level` give their things (a place, a card,
+    /// a quest): `(chapter, id, name)`, at most `MAX_NAMES` (levels are untrusted).
+    pub fn chapter_names(&self, level: &str) -> Vec<(&'static str, String, String)> {
+        let Some(typed) = self.level_fields.get(level) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for k in self.chapters.catalogues().fields() {
+            if let Some(v) = typed.get(k.chapter) {
+                out.extend(k.names(v).into_iter().map(|(id, n)| (k.chapter, id, n)));
+            }
+        }
+        out.truncate(MAX_NAMES);
+        out
     }
 
     /// The chapter `T::CHAPTER`'s fields of the level `level`, typed when content loaded;

@@ -278,6 +278,33 @@ pub fn path_at(text: &str, at: usize) -> String {
     out
 }
 
+/// Where the value starting at `at` ends: the next `,` or unmatched closing bracket outside
+/// brackets, strings and comments (the text's end if none).
+fn end_of_value(text: &str, at: usize) -> usize {
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = at;
+    while i < b.len() {
+        if let Some(end) = end_of_literal(b, i) {
+            i = end;
+            continue;
+        }
+        if b.get(i..i + 2) == Some(b"//") || b.get(i..i + 2) == Some(b"/*") {
+            i = skip_blank(text, i).max(i + 1);
+            continue;
+        }
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => return i,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
 /// The top-level elements of the list whose `[` is at `open`: each one's offset.
 fn elements(text: &str, open: usize) -> Option<Vec<usize>> {
     let b = text.as_bytes();
@@ -294,27 +321,12 @@ fn elements(text: &str, open: usize) -> Option<Vec<usize>> {
             _ => {}
         }
         out.push(at);
-        let mut depth = 0usize;
-        let mut i = at;
-        while i < b.len() {
-            if let Some(end) = end_of_literal(b, i) {
-                i = end;
-                continue;
-            }
-            if b.get(i..i + 2) == Some(b"//") || b.get(i..i + 2) == Some(b"/*") {
-                i = skip_blank(text, i).max(i + 1);
-                continue;
-            }
-            match b[i] {
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' if depth == 0 => return Some(out),
-                b')' | b']' | b'}' => depth -= 1,
-                b',' if depth == 0 => break,
-                _ => {}
-            }
-            i += 1;
+        let end = end_of_value(text, at);
+        match b.get(end) {
+            Some(b',') => at = end + 1,
+            Some(_) => return Some(out),
+            None => return None,
         }
-        at = i + 1;
     }
 }
 
@@ -370,24 +382,7 @@ pub fn offset_of_path(text: &str, path: &str) -> Option<usize> {
 /// that value.
 pub fn value_at<'t>(text: &'t str, path: &str) -> Option<&'t str> {
     let start = offset_of_path(text, path)?;
-    let b = text.as_bytes();
-    let mut depth = 0usize;
-    let mut i = start;
-    while i < b.len() {
-        if let Some(end) = end_of_literal(b, i) {
-            i = end;
-            continue;
-        }
-        match b[i] {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' if depth == 0 => break,
-            b')' | b']' | b'}' => depth -= 1,
-            b',' if depth == 0 => break,
-            _ => {}
-        }
-        i += 1;
-    }
-    Some(text[start..i].trim_end())
+    Some(text[start..end_of_value(text, start)].trim_end())
 }
 
 #[cfg(test)]

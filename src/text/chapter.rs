@@ -30,18 +30,7 @@ pub struct ChapterWords {
     pub end: fn(&Translations, &str) -> String,
     /// An event the chapter told (`GameEvent::Chapter`), for the log.
     pub event: fn(&Translations, &ChapterValue) -> String,
-    /// The names a level gives the chapter's things, `(id, name)`: its level fields read from
-    /// the level `level` of `db` (none when it does not play the chapter).
-    pub names: fn(&ContentDb, &str) -> Vec<(String, String)>,
 }
-
-/// A chapter that names nothing of its own.
-pub fn no_names(_: &ContentDb, _: &str) -> Vec<(String, String)> {
-    Vec::new()
-}
-
-/// Most names kept for one level (levels are untrusted).
-pub const MAX_NAMES: usize = 1024;
 
 /// The chapters' words a table carries, and the names the level in play gives their things.
 #[derive(Clone, Default)]
@@ -91,15 +80,12 @@ impl ChapterTexts {
         {
             return false;
         }
-        let mut names = BTreeMap::new();
-        for (chapter, w) in self.words.iter() {
-            for (id, name) in (w.names)(content, level) {
-                if names.len() >= MAX_NAMES {
-                    break;
-                }
-                names.insert((chapter.to_string(), id), name);
-            }
-        }
+        // The names the chapters' level fields give (`LevelFields::names`), read at load.
+        let names: BTreeMap<(String, String), String> = content
+            .chapter_names(level)
+            .into_iter()
+            .map(|(chapter, id, name)| ((chapter.to_string(), id), name))
+            .collect();
         self.names = Arc::new(names);
         self.from = Some((level.to_string(), content.clone()));
         true

@@ -40,7 +40,7 @@ use chaos_outpost::rules::outcome::EndReason;
 use chaos_outpost::rules::tracks::{self, Holder};
 use chaos_outpost::rules::{Action, GameRng, GameWorld, StepDef, StepKind, StepSchedule};
 use chaos_outpost::text::Translations;
-use chaos_outpost::text::chapter::{ChapterWords, ChapterWordsExt, no_names};
+use chaos_outpost::text::chapter::{ChapterWords, ChapterWordsExt};
 use chaos_outpost::view::chapter_panel::PanelCx;
 use chaos_outpost::view::chapter_view::ChapterViewExt;
 
@@ -618,7 +618,6 @@ impl Chapter for TrialChapter {
                 refusal: refusal_words,
                 end: end_words,
                 event: |_, what| what.to_string(),
-                names: no_names,
             },
         );
     }

@@ -3,9 +3,6 @@
 //! `assets/i18n/fr.ron`). Provinces, fjords, cards and monsters are named as the level names
 //! them.
 
-use super::data::ClanLevel;
-use crate::content::ContentDb;
-use crate::content::level_fields::LevelFields;
 use crate::rules::chapter::ChapterValue;
 use crate::text::Translations;
 use crate::text::chapter::ChapterWords;
@@ -231,12 +228,4 @@ pub const WORDS: ChapterWords = ChapterWords {
     refusal,
     end,
     event,
-    names,
 };
-
-/// The names the level `level` gives the chapter's things.
-fn names(db: &ContentDb, level: &str) -> Vec<(String, String)> {
-    db.level_fields::<ClanLevel>(level)
-        .map(|l| l.names())
-        .unwrap_or_default()
-}

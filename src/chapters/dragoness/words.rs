@@ -2,9 +2,6 @@
 //! refusals citing their rule, its ends and its events, in the player's language (French in
 //! `assets/i18n/fr.ron`).
 
-use super::data::DragonessLevel;
-use crate::content::ContentDb;
-use crate::content::level_fields::LevelFields;
 use crate::rules::chapter::ChapterValue;
 use crate::text::Translations;
 use crate::text::chapter::ChapterWords;
@@ -208,12 +205,4 @@ pub const WORDS: ChapterWords = ChapterWords {
     refusal,
     end,
     event,
-    names,
 };
-
-/// The names the level `level` gives the chapter's things.
-fn names(db: &ContentDb, level: &str) -> Vec<(String, String)> {
-    db.level_fields::<DragonessLevel>(level)
-        .map(|l| l.names())
-        .unwrap_or_default()
-}

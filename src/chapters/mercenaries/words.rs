@@ -2,9 +2,6 @@
 //! refusals citing their rule, its events, in the player's language (French in
 //! `assets/i18n/fr.ron`). Places and cards are named as the level names them.
 
-use super::data::MercLevel;
-use crate::content::ContentDb;
-use crate::content::level_fields::LevelFields;
 use crate::rules::chapter::ChapterValue;
 use crate::text::Translations;
 use crate::text::chapter::ChapterWords;
@@ -174,12 +171,4 @@ pub const WORDS: ChapterWords = ChapterWords {
     refusal,
     end,
     event,
-    names,
 };
-
-/// The names the level `level` gives the chapter's things.
-fn names(db: &ContentDb, level: &str) -> Vec<(String, String)> {
-    db.level_fields::<MercLevel>(level)
-        .map(|l| l.names())
-        .unwrap_or_default()
-}
