@@ -100,21 +100,13 @@ impl FieldsKind {
         };
         match (self.read)(raw) {
             Err(e) => {
+                // Where the error stands in the value, and so in the file.
+                let at = offset_of(raw, e.span.start.line, e.span.start.col);
                 let (line, col) = match base {
-                    Some(at) => {
-                        let (l0, c0) = ron_text::line_col(text, at);
-                        let (l, c) = (e.span.start.line, e.span.start.col);
-                        if l <= 1 {
-                            (l0, c0 + c.saturating_sub(1))
-                        } else {
-                            (l0 + l - 1, c)
-                        }
-                    }
+                    Some(b) => ron_text::line_col(text, b + at),
                     None => locate(text, &["ext:", &format!("\"{chapter}\"")]),
                 };
-                let offset = base.map(|b| b + offset_of(raw, e.span.start.line, e.span.start.col));
-                let path = offset
-                    .map(|o| ron_text::path_at(raw, o - base.unwrap_or(0)))
+                let path = Some(ron_text::path_at(raw, at))
                     .filter(|p| !p.is_empty())
                     .map(|p| format!("ext.{chapter}.{p}"))
                     .unwrap_or_else(|| format!("ext.{chapter}"));

@@ -25,6 +25,8 @@ use bevy::prelude::*;
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
 
+use crate::rules::chapter::Viewer;
+
 use crate::content::{At, Camp, ContentDb, Problem, Res, SourceFile, parse_ron};
 use crate::rules::{
     Action, Army, Cycle, GameRng, GameWorld, Outcome, Outpost, Portal, Research, Rift, setup,
@@ -257,7 +259,7 @@ pub enum Check {
         text: Option<String>,
         /// Who looks: `Some(Seat(0))`, `Some(Chaos)`.
         #[serde(default)]
-        seen_by: Option<Seen>,
+        seen_by: Option<Viewer>,
     },
     /// The chapter's events the last action told (an AI step: its last action), of one kind:
     /// the event's name as the chapter's words and saves write it (`Flame`, `Pillaged`).
@@ -269,15 +271,6 @@ pub enum Check {
         /// How many.
         is: Cmp,
     },
-}
-
-/// Who looks at a chapter's state in a check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Seen {
-    /// Chaos (its AI): no Eladrin seat's hidden things.
-    Chaos,
-    /// One Eladrin seat: its own hidden things, no one else's.
-    Seat(u8),
 }
 
 /// Where the chronicle stood before the scenario's last action (its events since are what it
@@ -638,12 +631,7 @@ fn look(world: &mut World, check: &Check) -> (bool, String) {
             text,
             seen_by,
         } => {
-            use crate::rules::chapter::Viewer;
-            let viewer = match seen_by {
-                None => Viewer::All,
-                Some(Seen::Chaos) => Viewer::Chaos,
-                Some(Seen::Seat(s)) => Viewer::Seat(*s),
-            };
+            let viewer = seen_by.unwrap_or(Viewer::All);
             let states = crate::rules::chapter::capture(world, viewer);
             let Some(states_text) = states.get(chapter) else {
                 let in_play: Vec<&String> = states.keys().collect();

@@ -51,8 +51,6 @@ use crate::content::level_fields::LevelFields;
 use crate::content::{Among, Camp, ChapterSet, Content, Level, Who};
 pub use value::{ChapterValue, Value};
 
-/// Longest encoded chapter action or refusal accepted (a replay or save is untrusted).
-pub const MAX_ACTION_TEXT: usize = value::MAX_VALUE_TEXT;
 /// Longest encoded chapter state accepted from a save.
 pub const MAX_STATE_TEXT: usize = 2 * 1024 * 1024;
 
@@ -116,8 +114,9 @@ pub trait ChapterAction: Value + Clone {
     fn candidates(world: &mut World, by: Camp) -> Vec<Self>;
 }
 
-/// Who looks at a state: everything (a save, the hash), a camp's AI, or one Eladrin seat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Who looks at a state: everything (a save, the hash), a camp's AI, or one Eladrin seat. A
+/// scenario check names one (`seen_by: Some(Seat(1))`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Viewer {
     /// Everything (saves, the state hash, undo).
     All,
