@@ -45,6 +45,9 @@ pub struct Args {
     /// Draw the map every frame (frame measurements of a map that keeps changing).
     #[arg(long)]
     redraw: bool,
+    /// Open on the main menu, as the game does when started with no command.
+    #[arg(long)]
+    menu: bool,
 }
 
 /// No command: the window on the first level, its menu open.
@@ -81,6 +84,7 @@ pub fn run(p: &Program, a: Args) -> Outcome {
             unpaced: a.unpaced,
             pan: a.pan,
             redraw: a.redraw,
+            open_menu: a.menu,
             ..Launch::default()
         },
     )

@@ -408,7 +408,7 @@ pub enum GameEvent {
         /// The chapter's id.
         chapter: String,
         /// The chapter's event.
-        what: super::chapter::ChapterValue,
+        what: super::chapter::value::ChapterValue,
     },
 }
 

@@ -20,6 +20,7 @@ mod warning;
 pub use action::label;
 pub use event::holder_words;
 pub use outcome::end_headline;
+pub use warning::corruption_chance;
 
 use std::borrow::Cow;
 use std::collections::HashMap;

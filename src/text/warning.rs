@@ -72,3 +72,19 @@ impl std::fmt::Display for Warning {
         f.write_str(&self.words(&Translations::default(), None))
     }
 }
+
+/// A tile's corruption at the next upkeep (R6.1–R6.2), as the tile box says it.
+pub fn corruption_chance(
+    tr: &Translations,
+    c: crate::rules::upkeep::corruption::CorruptionChance,
+) -> String {
+    use crate::rules::upkeep::corruption::CorruptionChance as C;
+    match c {
+        C::Corrupted => tr.t("Corrupted").into_owned(),
+        C::Safe => tr.t("Safe from corruption this upkeep").into_owned(),
+        C::Roll { at_least, chance } => tr.f(
+            "Chaos may corrupt it: 2d6 ≥ {} (R6.2), {} % per attempt",
+            &[&at_least, &format!("{:.0}", chance * 100.0)],
+        ),
+    }
+}

@@ -1,6 +1,10 @@
-//! What the panels show, computed once per frame from the game state by an exclusive system (the
-//! rules' read-only queries need `&mut World`): the Eladrins' legal actions, the selected army's
-//! reachable tiles, the hovered tile's description with the exact odds that Chaos corrupts it.
+//! What the panels show, worked out from the game state by one exclusive system (the rules'
+//! read-only queries need `&mut World`) into three caches, each read by its panels:
+//! `HoverCache` (the hovered tile's box and path preview), `SheetCache` (the selection's sheets
+//! and the actions list: legal actions, reach, combat odds, improvements) and `GameDigest` (the
+//! forecast, victory conditions, log, tracks, chapters' panels and glory). The numbers are the
+//! rules' answers (`rules::upkeep::corruption::chance_at`, `combat::battle_odds`…), worded by
+//! `text`.
 
 use bevy::prelude::*;
 use hexx::Hex;
@@ -9,13 +13,25 @@ use super::ViewState;
 use crate::content::Camp;
 use crate::rules::legal::legal_actions;
 use crate::rules::main_phase::activate::reach_preview;
-use crate::rules::upkeep::corruption::{difficulty, open_rifts, two_d6_at_least};
+use crate::rules::upkeep::corruption::chance_at;
 use crate::rules::upkeep::generation::tile_yield;
 use crate::rules::{Army, Cycle, GameWorld, Outcome, Outpost};
 
-/// The view's per-frame digest of the game (never game state itself).
+/// The hovered tile, for its box and the path preview (worked out again when the pointer
+/// moves to another tile or the game moves).
 #[derive(Resource, Default)]
-pub struct ViewCache {
+pub struct HoverCache {
+    /// Lines describing the hovered tile.
+    pub lines: Vec<String>,
+    /// The path the selected army would take to the hovered tile (R9.4, cheapest), from its
+    /// tile; empty when the hovered tile is out of reach.
+    pub path: Vec<Hex>,
+}
+
+/// The side panel's sheets and the actions list, for the selection (worked out again when the
+/// game or the selection moves).
+#[derive(Resource, Default)]
+pub struct SheetCache {
     /// Legal actions of the Eladrins now (empty while Chaos decides).
     pub legal: Vec<crate::rules::Action>,
     /// Reachable tiles of the selected army with their cost.
@@ -24,11 +40,6 @@ pub struct ViewCache {
     /// it there now (R9.1: one per tile, its terrain and technology, a control zone or a
     /// military unit, no enemy), in the content's order.
     pub improvements: Vec<(String, Result<(), crate::rules::Refusal>)>,
-    /// The path the selected army would take to the hovered tile (R9.4, cheapest), from its
-    /// tile; empty when the hovered tile is out of reach.
-    pub path: Vec<Hex>,
-    /// Lines describing the hovered tile.
-    pub hover: Vec<String>,
     /// Lines describing the selected tile.
     pub selected: Vec<String>,
     /// Combat preview for each possible attack: (target army, odds).
@@ -37,8 +48,20 @@ pub struct ViewCache {
     pub outpost: Option<OutpostSheet>,
     /// The armies on the selected tile, by id.
     pub armies: Vec<ArmySheet>,
+}
+
+/// What the panels show of the game as a whole: the forecast, the victory conditions, the log,
+/// the tracks, the chapters' panels and the seats' glory (worked out again when the game moves).
+#[derive(Resource, Default)]
+pub struct GameDigest {
     /// Warnings for the next upkeep (R5, R6), recomputed when the game moves.
     pub forecast: Vec<crate::rules::forecast::Warning>,
+    /// What the level asks of the Eladrins beyond the portal (`rules::outcome::conditions`,
+    /// the difficulty's share in), each with whether it is met now; recomputed with the
+    /// forecast. Empty where the portal alone wins.
+    pub victory: Vec<(crate::rules::outcome::Condition, bool)>,
+    /// (actions, cycle, step) the forecast was computed at.
+    forecast_at: Option<(usize, u32, usize)>,
     /// The last events, newest first, worded in the player's language (worded again only
     /// when the game moves or the language changes, not every frame).
     pub log: Vec<String>,
@@ -50,12 +73,6 @@ pub struct ViewCache {
     /// Each seat's glory where a chapter in play counts it (`rules::chapter::glory`), for the
     /// end-of-game window; empty otherwise.
     pub glory: Vec<u32>,
-    /// What the level asks of the Eladrins beyond the portal (`rules::outcome::conditions`,
-    /// the difficulty's share in), each with whether it is met now; recomputed with the
-    /// forecast. Empty where the portal alone wins.
-    pub victory: Vec<(crate::rules::outcome::Condition, bool)>,
-    /// (actions, cycle, step) the forecast was computed at.
-    forecast_at: Option<(usize, u32, usize)>,
 }
 
 /// What the outpost panel shows.
@@ -76,14 +93,30 @@ pub struct OutpostSheet {
 pub struct ArmySheet {
     /// The army.
     pub army: Army,
-    /// Per unit: hit points left (famine counted), its card's hit points, the d6 it hits on,
-    /// and what famine takes off each of its rolls (R5.4).
-    pub units: Vec<(crate::rules::units::Unit, i32, u8, u8, u8)>,
+    /// Its units, one row each.
+    pub units: Vec<UnitRow>,
+}
+
+/// One unit of an army sheet, with the rules' numbers for it.
+#[derive(Debug, Clone)]
+pub struct UnitRow {
+    /// The unit.
+    pub unit: crate::rules::units::Unit,
+    /// Hit points left, famine counted (`rules::units::hp_left`).
+    pub hp: i32,
+    /// Its card's hit points.
+    pub max_hp: u8,
+    /// The d6 each of its attack dice hits on (`rules::units::attack_hit_on`).
+    pub hit_on: u8,
+    /// What famine takes off each of its rolls (R5.4, `rules::units::attack_malus`).
+    pub famine_malus: u8,
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<ViewCache>()
-        .add_systems(Update, refresh_cache.after(super::input::pick_hexes));
+    app.init_resource::<HoverCache>()
+        .init_resource::<SheetCache>()
+        .init_resource::<GameDigest>()
+        .add_systems(Update, refresh_cache.in_set(super::screens::ViewSet::Cache));
 }
 
 /// Describes a tile: terrain, move cost, yields, what lies there, corruption and its odds, in
@@ -156,18 +189,7 @@ pub fn describe_tile(world: &mut World, h: Hex) -> Vec<String> {
         crate::rules::Rift::Closed => out.push(tr.t("A sealed rift").into_owned()),
         crate::rules::Rift::None => {}
     }
-    if t.is_corrupted() {
-        out.push(tr.t("Corrupted").into_owned());
-    } else {
-        let rifts = open_rifts(world);
-        match difficulty(world, &rifts, h) {
-            Some(d) => out.push(tr.f(
-                "Chaos may corrupt it: 2d6 ≥ {} (R6.2), {} % per attempt",
-                &[&d, &format!("{:.0}", two_d6_at_least(d) * 100.0)],
-            )),
-            None => out.push(tr.t("Safe from corruption this upkeep").into_owned()),
-        }
-    }
+    out.push(crate::text::corruption_chance(&tr, chance_at(world, h)));
     for a in armies_at(world, h) {
         let kinds: Vec<String> = a
             .units
@@ -242,6 +264,9 @@ fn armies_at(world: &mut World, h: Hex) -> Vec<Army> {
 /// Events the side panel's log shows.
 const LOG_LINES: usize = 40;
 
+/// Brings the three caches up to date: the hovered tile's when the pointer moved to another
+/// tile (or the game moved), the sheets and the digest when the game or the selection moved.
+/// Exclusive: the rules' read-only queries need `&mut World`.
 fn refresh_cache(
     world: &mut World,
     mut last: Local<Option<CacheKey>>,
@@ -273,22 +298,8 @@ fn refresh_cache(
     let now = Some((hover, key.chronicle, key.lang.clone()));
     if *hovered != now || last.as_ref().is_none_or(|k| k.selected != selected) {
         *hovered = now;
-        let lines = hover.map(|h| describe_tile(world, h)).unwrap_or_default();
-        // The path preview: the rules' own cheapest path for the selected Eladrin army.
-        let path = match (selected, hover) {
-            (Some(s), Some(h)) if s != h => eladrin_army_at(world, s)
-                .and_then(|a| crate::rules::main_phase::activate::path_to(world, &a, h))
-                .map(|(p, _)| {
-                    let mut full = vec![s];
-                    full.extend(p.into_iter().filter(|x| *x != s));
-                    full
-                })
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        let mut c = world.resource_mut::<ViewCache>();
-        c.hover = lines;
-        c.path = path;
+        let c = hover_cache(world, hover, selected);
+        world.insert_resource(c);
     }
     // Everything else only when the game or the selection moved: on a 10,000-hex map the
     // legal actions and the sheets cost more than drawing a frame.
@@ -297,16 +308,32 @@ fn refresh_cache(
     }
     let at_screen = key.at_screen;
     *last = Some(key);
-    let tracks = crate::rules::tracks::rows(world);
-    let glory = crate::rules::chapter::glory(world);
-    let panels = match at_screen {
-        Some(seat) => (seat, super::chapter_panel::seen(world, seat)),
-        None => (0, Vec::new()),
+    let sheets = sheet_cache(world, selected);
+    refresh_digest(world, at_screen);
+    world.insert_resource(sheets);
+}
+
+/// The hovered tile's lines, and the selected Eladrin army's path to it.
+fn hover_cache(world: &mut World, hover: Option<Hex>, selected: Option<Hex>) -> HoverCache {
+    let lines = hover.map(|h| describe_tile(world, h)).unwrap_or_default();
+    // The path preview: the rules' own cheapest path for the selected Eladrin army.
+    let path = match (selected, hover) {
+        (Some(s), Some(h)) if s != h => eladrin_army_at(world, s)
+            .and_then(|a| crate::rules::main_phase::activate::path_to(world, &a, h))
+            .map(|(p, _)| {
+                let mut full = vec![s];
+                full.extend(p.into_iter().filter(|x| *x != s));
+                full
+            })
+            .unwrap_or_default(),
+        _ => Vec::new(),
     };
-    let mut c = world.resource_mut::<ViewCache>();
-    c.tracks = tracks;
-    c.glory = glory;
-    c.chapter_panels = panels;
+    HoverCache { lines, path }
+}
+
+/// The sheets of the selection: the legal actions with their combat odds, the army's reach,
+/// the tile's lines and improvements, the outpost and the armies there.
+fn sheet_cache(world: &mut World, selected: Option<Hex>) -> SheetCache {
     let over = world.resource::<Outcome>().winner.is_some();
     let eladrins_decide = world.deciding() == Camp::Eladrins;
     let legal = if !over && eladrins_decide {
@@ -363,58 +390,20 @@ fn refresh_cache(
             let units = a
                 .units
                 .iter()
-                .map(|u| {
-                    (
-                        u.clone(),
-                        crate::rules::units::hp_left(world, &a, u),
-                        db.unit(&u.kind).map(|t| t.hp).unwrap_or(1),
-                        crate::rules::units::attack_hit_on(world, &a, u),
-                        crate::rules::units::attack_malus(world, &a),
-                    )
+                .map(|u| UnitRow {
+                    unit: u.clone(),
+                    hp: crate::rules::units::hp_left(world, &a, u),
+                    max_hp: db.unit(&u.kind).map(|t| t.hp).unwrap_or(1),
+                    hit_on: crate::rules::units::attack_hit_on(world, &a, u),
+                    famine_malus: crate::rules::units::attack_malus(world, &a),
                 })
                 .collect();
             armies.push(ArmySheet { army: a, units });
         }
     }
-    // The forecast plays R5 on a copy of the state: only when the game moved.
-    let key = {
-        let c = world.resource::<Cycle>();
-        (
-            world.resource::<crate::rules::ActionLog>().0.len(),
-            c.number,
-            c.step,
-        )
-    };
-    let forecast = if world.resource::<ViewCache>().forecast_at != Some(key) {
-        // Nothing to forecast once the game is over.
-        let warnings = if over {
-            Vec::new()
-        } else {
-            crate::rules::forecast::upkeep_forecast(world)
-        };
-        let victory = crate::rules::outcome::victory(world)
-            .map(|v| crate::rules::outcome::conditions(world, &v))
-            .unwrap_or_default();
-        Some((warnings, victory))
-    } else {
-        None
-    };
     let selected_lines = selected
         .map(|h| describe_tile(world, h))
         .unwrap_or_default();
-    let log = {
-        let tr = world
-            .get_resource::<crate::text::Translations>()
-            .cloned()
-            .unwrap_or_default();
-        let events = &world.resource::<crate::rules::Chronicle>().0;
-        let start = events.len().saturating_sub(LOG_LINES);
-        events[start..]
-            .iter()
-            .rev()
-            .map(|e| e.words(&tr, Some(&db)))
-            .collect::<Vec<_>>()
-    };
     // The improvement menu: the rules' own validation, read-only, for each improvement.
     let improvements = match selected {
         Some(h) if !over => db
@@ -429,18 +418,72 @@ fn refresh_cache(
             .collect(),
         _ => Vec::new(),
     };
-    let mut c = world.resource_mut::<ViewCache>();
-    c.legal = legal;
-    c.reach = reach;
-    c.selected = selected_lines;
-    c.improvements = improvements;
-    c.log = log;
-    c.odds = odds;
-    c.outpost = outpost;
-    c.armies = armies;
+    SheetCache {
+        legal,
+        reach,
+        improvements,
+        selected: selected_lines,
+        odds,
+        outpost,
+        armies,
+    }
+}
+
+/// The digest: tracks, glory, the chapters' panels as `at_screen` may see them, the log, and
+/// the forecast with the victory conditions (played on a copy of the state, so only when the
+/// game itself moved).
+fn refresh_digest(world: &mut World, at_screen: Option<u8>) {
+    let tracks = crate::rules::tracks::rows(world);
+    let glory = crate::rules::chapter::glory(world);
+    let panels = match at_screen {
+        Some(seat) => (seat, super::chapter_panel::seen(world, seat)),
+        None => (0, Vec::new()),
+    };
+    let over = world.resource::<Outcome>().winner.is_some();
+    let key = {
+        let c = world.resource::<Cycle>();
+        (
+            world.resource::<crate::rules::ActionLog>().0.len(),
+            c.number,
+            c.step,
+        )
+    };
+    let forecast = if world.resource::<GameDigest>().forecast_at != Some(key) {
+        // Nothing to forecast once the game is over.
+        let warnings = if over {
+            Vec::new()
+        } else {
+            crate::rules::forecast::upkeep_forecast(world)
+        };
+        let victory = crate::rules::outcome::victory(world)
+            .map(|v| crate::rules::outcome::conditions(world, &v))
+            .unwrap_or_default();
+        Some((warnings, victory))
+    } else {
+        None
+    };
+    let log = {
+        let db = world.content();
+        let tr = world
+            .get_resource::<crate::text::Translations>()
+            .cloned()
+            .unwrap_or_default();
+        let events = &world.resource::<crate::rules::Chronicle>().0;
+        let start = events.len().saturating_sub(LOG_LINES);
+        events[start..]
+            .iter()
+            .rev()
+            .map(|e| e.words(&tr, Some(&db)))
+            .collect::<Vec<_>>()
+    };
+    let mut d = world.resource_mut::<GameDigest>();
+    d.tracks = tracks;
+    d.glory = glory;
+    d.chapter_panels = panels;
+    d.log = log;
     if let Some((f, v)) = forecast {
-        c.forecast = f;
-        c.victory = v;
-        c.forecast_at = Some(key);
+        d.forecast = f;
+        d.victory = v;
+        d.forecast_at = Some(key);
     }
 }

@@ -20,7 +20,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use serde::{Deserialize, Serialize};
 
-use super::menu::Menu;
+use super::screens::{Overlay, Screen, Screens, ViewSet, playing_free};
 use crate::content::campaign::{Campaign, ChapterDef, Goto};
 use crate::content::{Content, ContentDb};
 use crate::rules::campaign::{self as camp, CampaignRun, CampaignState, ChapterRecord};
@@ -118,7 +118,7 @@ pub struct Finished {
 /// The campaign screen's state (never game state: the campaign itself is `state`, saved).
 #[derive(Resource, Default)]
 pub struct CampaignScreen {
-    /// The page shown (while `Menu::campaign`).
+    /// The page shown (on `Screen::Campaign`).
     pub page: Page,
     /// The campaign chosen.
     pub campaign: String,
@@ -150,17 +150,29 @@ pub struct CampaignScreen {
     pending: Option<Click>,
 }
 
+impl CampaignScreen {
+    /// Presses `click` (the main menu's Campaign button), acted on in the next commands.
+    pub fn ask(&mut self, click: Click) {
+        self.pending = Some(click);
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CampaignScreen>()
-        .add_systems(Update, run_clicks)
-        .add_systems(EguiPrimaryContextPass, (draw_screen, draw_chapter_end));
+        .add_systems(Update, run_clicks.in_set(ViewSet::Commands))
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                draw_screen.run_if(in_state(Screen::Campaign).and_then(in_state(Overlay::None))),
+                draw_chapter_end.run_if(playing_free),
+            ),
+        );
 }
 
 /// Whether `click` is offered now (a script waits until it is).
 pub fn offered(world: &World, click: &Click) -> bool {
-    let menu = world.resource::<Menu>();
     let s = world.resource::<CampaignScreen>();
-    let shown = menu.campaign;
+    let shown = super::screens::now(world).0 == Screen::Campaign;
     match click {
         Click::Open => !shown,
         Click::Choose(_) | Click::Setup { .. } | Click::StartAt(_) | Click::New => {
@@ -310,7 +322,7 @@ fn last_played(db: &ContentDb) -> Option<String> {
 /// campaign, at this chapter, not over (another game's autosaves may be newer: autosaves are
 /// shared by every game).
 fn resume_of(state: &CampaignState) -> Option<(PathBuf, u32)> {
-    let dir = super::menu::autosave_dir();
+    let dir = super::saves::autosave_dir();
     snapshot::autosaves(&dir)
         .into_iter()
         .rev()
@@ -345,9 +357,6 @@ fn show_briefing(world: &mut World) {
 }
 
 fn run_clicks(world: &mut World) {
-    if std::mem::take(&mut world.resource_mut::<Menu>().campaign_asked) {
-        world.resource_mut::<CampaignScreen>().pending = Some(Click::Open);
-    }
     let Some(click) = world.resource_mut::<CampaignScreen>().pending.take() else {
         return;
     };
@@ -356,11 +365,7 @@ fn run_clicks(world: &mut World) {
     info!("campaign: {click:?}");
     match click {
         Click::Open => {
-            {
-                let mut m = world.resource_mut::<Menu>();
-                m.campaign = true;
-                m.open = false;
-            }
+            super::screens::go(world, Screen::Campaign);
             // A chapter game that ended: its result first, so no end goes unrecorded.
             if world.resource::<Outcome>().winner.is_some()
                 && !world.resource::<CampaignRun>().is_none()
@@ -454,7 +459,7 @@ fn run_clicks(world: &mut World) {
             };
             let message = match snapshot::load(world, &path) {
                 Ok(()) => {
-                    world.resource_mut::<Menu>().campaign = false;
+                    super::screens::go(world, Screen::Playing);
                     tr.f("Continued from {}", &[&path.display()])
                 }
                 Err(e) => tr.f("Nothing loaded: {}", &[&e]),
@@ -503,11 +508,7 @@ fn run_clicks(world: &mut World) {
         Click::Back => {
             let page = world.resource::<CampaignScreen>().page;
             match page {
-                Page::Choose => {
-                    let mut m = world.resource_mut::<Menu>();
-                    m.campaign = false;
-                    m.open = true;
-                }
+                Page::Choose => super::screens::go(world, Screen::Menu),
                 Page::Chapters => {
                     let id = world.resource::<CampaignScreen>().campaign.clone();
                     world.resource_mut::<CampaignScreen>().page = Page::Choose;
@@ -598,9 +599,7 @@ fn begin(world: &mut World, tr: &Translations) {
         s.recorded = None;
         s.message = message;
     }
-    let mut m = world.resource_mut::<Menu>();
-    m.campaign = false;
-    m.open = false;
+    super::screens::go(world, Screen::Playing);
 }
 
 /// Records the chapter that just ended (`CampaignState::finish`), saves the campaign and
@@ -612,7 +611,7 @@ fn finish(world: &mut World, db: &ContentDb, tr: &Translations) {
     let Some(run) = world.resource::<CampaignRun>().0.clone() else {
         return;
     };
-    world.resource_mut::<Menu>().campaign = true;
+    super::screens::go(world, Screen::Campaign);
     if world.resource::<CampaignScreen>().recorded.as_ref() == Some(&run) {
         let mut s = world.resource_mut::<CampaignScreen>();
         s.page = if s.finished.is_some() {
@@ -647,7 +646,7 @@ fn finish(world: &mut World, db: &ContentDb, tr: &Translations) {
              Press “See what carries on” again to record it: the later progress is replaced.",
             &[&saved_line(&disk, &campaign, db, tr)],
         );
-        world.resource_mut::<Menu>().campaign = false;
+        super::screens::go(world, Screen::Playing);
         return;
     }
     let mut state = run.clone();
@@ -679,7 +678,6 @@ fn finish(world: &mut World, db: &ContentDb, tr: &Translations) {
 fn draw_chapter_end(
     mut contexts: EguiContexts,
     mut screen: ResMut<CampaignScreen>,
-    menu: Res<Menu>,
     outcome: Res<Outcome>,
     run: Res<CampaignRun>,
     tr: Res<Translations>,
@@ -687,11 +685,8 @@ fn draw_chapter_end(
     let (Some(w), Some(_)) = (outcome.winner, &run.0) else {
         return Ok(());
     };
-    if menu.open || menu.campaign {
-        return Ok(());
-    }
     let ctx = contexts.ctx_mut()?;
-    super::menu::end_window(ctx, &tr.t("The chapter ends"), "chapter_end").show(ctx, |ui| {
+    super::ending::end_window(ctx, &tr.t("The chapter ends"), "chapter_end").show(ctx, |ui| {
         ui.heading(tr.t(match w {
             crate::content::Camp::Eladrins => "Chapter won",
             crate::content::Camp::Chaos => "Chapter lost",
@@ -712,16 +707,14 @@ fn draw_chapter_end(
 fn draw_screen(
     mut contexts: EguiContexts,
     mut screen: ResMut<CampaignScreen>,
-    menu: Res<Menu>,
     content: Res<Content>,
     mut help: ResMut<super::help::Help>,
+    mut screens: Screens,
     tr: Res<Translations>,
 ) -> Result {
-    if !menu.campaign {
-        return Ok(());
-    }
     let ctx = contexts.ctx_mut()?;
     let db = &content.0;
+    let mut rule = None;
     let title = tr.t("Campaign");
     egui::Window::new(title.as_ref())
         .id(egui::Id::new("campaign_screen"))
@@ -734,7 +727,7 @@ fn draw_screen(
             match screen.page {
                 Page::Choose => choose_page(ui, &mut screen, db, &tr),
                 Page::Chapters => chapters_page(ui, &mut screen, db, &tr),
-                Page::Briefing => briefing_page(ui, &mut screen, db, &tr, &mut help),
+                Page::Briefing => briefing_page(ui, &mut screen, db, &tr, &mut rule),
                 Page::Result => result_page(ui, &mut screen, db, &tr),
             }
             if !screen.message.is_empty() {
@@ -742,6 +735,11 @@ fn draw_screen(
                 ui.label(egui::RichText::new(&screen.message).color(egui::Color32::LIGHT_RED));
             }
         });
+    // A rule's button: the help opens in the screen's place, at that rule.
+    if let Some(r) = rule {
+        help.show_rule(&r);
+        screens.open(Overlay::Help);
+    }
     Ok(())
 }
 
@@ -982,7 +980,7 @@ fn briefing_page(
     s: &mut CampaignScreen,
     db: &ContentDb,
     tr: &Translations,
-    help: &mut super::help::Help,
+    rule: &mut Option<String>,
 ) {
     let Some(state) = s.state.clone() else {
         return only_back(ui, s, tr);
@@ -1026,7 +1024,7 @@ fn briefing_page(
                             .on_hover_text(tr.t("Open the rules here"))
                             .clicked()
                         {
-                            help.show_rule(r);
+                            *rule = Some(r.clone());
                         }
                     }
                 });
@@ -1122,7 +1120,7 @@ fn result_page(ui: &mut egui::Ui, s: &mut CampaignScreen, db: &ContentDb, tr: &T
     if !f.record.glory.is_empty() {
         let mut here = f.record.glory.clone();
         here.sort_by_key(|(_, g)| std::cmp::Reverse(*g));
-        super::menu::glory_lines(ui, tr, &here);
+        super::ending::glory_lines(ui, tr, &here);
         let mut all = state.glory_by_seat();
         all.sort_by_key(|(_, g)| std::cmp::Reverse(*g));
         if !all.is_empty() {

@@ -42,10 +42,14 @@ pub struct History(pub Vec<CycleSummary>);
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CardQueue>()
         .init_resource::<History>()
-        .add_systems(Update, (queue_cards, record_history))
+        .add_systems(
+            Update,
+            (queue_cards, record_history).in_set(super::screens::ViewSet::Commands),
+        )
+        // Cards wait while anything is over the game (the intro first of all).
         .add_systems(
             EguiPrimaryContextPass,
-            draw_card.run_if(not(super::hints::intro_open)),
+            draw_card.run_if(super::screens::playing_free),
         );
 }
 

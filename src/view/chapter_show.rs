@@ -83,8 +83,17 @@ impl Show {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Show>()
-        .add_systems(Update, (queue_beats, (advance_show, ring_place)).chain())
-        .add_systems(EguiPrimaryContextPass, draw_card);
+        .add_systems(
+            Update,
+            (
+                queue_beats.in_set(super::screens::ViewSet::Cache),
+                (advance_show, ring_place).in_set(super::screens::ViewSet::Draw),
+            ),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw_card.run_if(super::screens::playing_free),
+        );
 }
 
 /// Turns the events told since last time into cards; a new game, a load or an undo (the

@@ -5,6 +5,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use super::screens::{Overlay, ViewSet};
 use crate::content::{Camp, Who};
 use crate::rules::{Cycle, GameSetup, GameWorld, Outcome, StepKind};
 
@@ -57,12 +58,29 @@ pub fn at_screen(world: &World) -> Option<u8> {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<HandOff>()
-        .add_systems(Update, watch_turns)
-        .add_systems(EguiPrimaryContextPass, draw_handoff);
+        .add_systems(Update, watch_turns.in_set(ViewSet::Commands))
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw_handoff.run_if(in_state(Overlay::HandOff)),
+        );
 }
 
-/// Hides the board when an Eladrin turn of another hot-seat player begins.
+/// Hides the board when an Eladrin turn of another hot-seat player begins: the hand-off is
+/// shown over anything else while it waits, and closes once the player took the keyboard.
 fn watch_turns(world: &mut World) {
+    decide_turns(world);
+    let waiting = world.resource::<HandOff>().waiting_for.is_some();
+    match (waiting, super::screens::now(world).1) {
+        (true, o) if o != Overlay::HandOff => {
+            super::screens::open(world, Overlay::HandOff);
+        }
+        (false, Overlay::HandOff) => super::screens::close(world, Overlay::HandOff),
+        _ => {}
+    }
+}
+
+/// Whether a hot-seat player's turn waits for them (`HandOff::waiting_for`).
+fn decide_turns(world: &mut World) {
     let players = world.resource::<GameSetup>().players.clone();
     if super::driver::human_seats(world) < 2 || world.resource::<Outcome>().winner.is_some() {
         world.resource_mut::<HandOff>().waiting_for = None;
@@ -98,6 +116,7 @@ fn draw_handoff(
     tr: Res<crate::text::Translations>,
 ) -> Result {
     let Some(name) = h.waiting_for.clone() else {
+        // Shown for a frame after the player took the keyboard: nothing more to hide.
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;

@@ -8,6 +8,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use super::screens::{Overlay, Screens, ViewSet};
 use crate::app::settings::Settings;
 
 /// The rules in English.
@@ -85,11 +86,9 @@ pub const MOUSE: [(&str, &str, &str); 4] = [
     ),
 ];
 
-/// Whether the help is shown, on which tab, and which rule to show.
+/// Which tab the help shows, and which rule (it is shown as `Overlay::Help`).
 #[derive(Resource, Default)]
 pub struct Help {
-    /// Shown.
-    pub open: bool,
     /// The rules tab (else the keys).
     pub rules_tab: bool,
     /// A rule to scroll to and highlight (`R9.1`).
@@ -99,9 +98,8 @@ pub struct Help {
 }
 
 impl Help {
-    /// Opens the rules at `rule`.
+    /// Turns to the rules at `rule` (the caller opens the help: `Overlay::Help`).
     pub fn show_rule(&mut self, rule: &str) {
-        self.open = true;
         self.rules_tab = true;
         self.focus = Some(rule.to_string());
         self.scrolled = false;
@@ -219,17 +217,20 @@ fn states(line: &str, rule: &str) -> bool {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Help>()
         .init_resource::<ChapterHelp>()
-        .add_systems(Update, help_key)
-        .add_systems(EguiPrimaryContextPass, draw_help);
+        .add_systems(Update, help_key.in_set(ViewSet::Input))
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw_help.run_if(in_state(Overlay::Help)),
+        );
 }
 
 fn help_key(
     keys: Res<ButtonInput<KeyCode>>,
     map: Res<crate::app::keys::Keymap>,
-    mut help: ResMut<Help>,
+    mut screens: Screens,
 ) {
     if map.just_pressed(crate::app::keys::Shortcut::Help, &keys) {
-        help.open = !help.open;
+        screens.toggle(Overlay::Help);
     }
 }
 
@@ -245,10 +246,8 @@ fn draw_help(
     keymap: Res<crate::app::keys::Keymap>,
     tr: Res<crate::text::Translations>,
     chapters: Res<ChapterHelp>,
+    mut screens: Screens,
 ) -> Result {
-    if !help.open {
-        return Ok(());
-    }
     let ctx = contexts.ctx_mut()?;
     let fr = settings.language == "fr";
     let mut open = true;
@@ -363,7 +362,7 @@ fn draw_help(
             }
         });
     if !open {
-        help.open = false;
+        screens.close(Overlay::Help);
         help.focus = None;
     }
     Ok(())

@@ -4,12 +4,14 @@
 //! an army or outpost selected, an activation, a refusal, a forecast warning, the Chaos turn, a
 //! battle. Each is shown once (remembered in the settings); the settings turn them off.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use serde::Deserialize;
 
 use super::ViewState;
-use super::cache::ViewCache;
+use super::cache::GameDigest;
+use super::screens::{Overlay, Screen, Screens, ViewSet, playing_free};
 use crate::app::settings::Settings;
 use crate::content::{Camp, Content, SourceFile, parse_ron};
 use crate::rules::{ActionLog, Army, Cycle, CycleOrder, GameSetup, Outcome, Outpost};
@@ -90,40 +92,92 @@ pub(super) fn plugin(app: &mut App) {
         hints: hints(),
         ..Default::default()
     })
-    .add_systems(Update, (open_the_intro, pick_a_hint))
-    .add_systems(EguiPrimaryContextPass, draw_guide);
+    .add_systems(
+        Update,
+        (open_the_intro, pick_a_hint).in_set(ViewSet::Commands),
+    )
+    .add_systems(
+        EguiPrimaryContextPass,
+        (
+            draw_intro.run_if(in_state(Overlay::Intro)),
+            draw_hint.run_if(playing_free),
+        ),
+    );
 }
 
-/// Whether the level's intro is on screen (cards wait behind it).
-pub fn intro_open(guide: Option<Res<Guide>>) -> bool {
-    guide.is_some_and(|g| g.intro_for.is_some())
-}
-
-/// A game with no action yet just began: its intro opens (once per level and seed).
-fn open_the_intro(setup: Res<GameSetup>, log: Res<ActionLog>, mut guide: ResMut<Guide>) {
+/// A game with no action yet just began: its intro is owed (once per level and seed; a level
+/// without one owes none). An owed intro opens over the game when nothing else is over it,
+/// and closes once read.
+fn open_the_intro(
+    setup: Res<GameSetup>,
+    log: Res<ActionLog>,
+    content: Res<Content>,
+    mut guide: ResMut<Guide>,
+    mut screens: Screens,
+) {
     let game = (setup.level.clone(), setup.seed);
     if log.0.is_empty()
         && guide.intro_done.as_ref() != Some(&game)
         && guide.intro_for.as_ref() != Some(&game)
     {
-        guide.intro_for = Some(game);
+        let has_one = content
+            .0
+            .levels
+            .get(&game.0)
+            .is_some_and(|l| !l.intro.trim().is_empty());
+        if has_one {
+            guide.intro_for = Some(game);
+        } else {
+            guide.intro_done = Some(game);
+            guide.intro_for = None;
+        }
+    }
+    // An intro owed for an earlier game (another was started or loaded) is not.
+    if guide
+        .intro_for
+        .as_ref()
+        .is_some_and(|(level, _)| *level != setup.level)
+    {
+        guide.intro_done = guide.intro_for.take();
+    }
+    match (guide.intro_for.is_some(), screens.overlay()) {
+        (true, Overlay::None) if screens.screen() == Screen::Playing => {
+            screens.open(Overlay::Intro);
+        }
+        (false, Overlay::Intro) => screens.close(Overlay::Intro),
+        _ => {}
     }
 }
 
+/// What tells a hint's moment: the game, the selection and what the view shows.
+#[derive(SystemParam)]
+struct Moment<'w, 's> {
+    setup: Res<'w, GameSetup>,
+    content: Res<'w, Content>,
+    cycle: Res<'w, Cycle>,
+    order: Res<'w, CycleOrder>,
+    outcome: Res<'w, Outcome>,
+    view: Res<'w, ViewState>,
+    digest: Res<'w, GameDigest>,
+    battles: Res<'w, super::battle::Battles>,
+    armies: Query<'w, 's, &'static Army>,
+    outposts: Query<'w, 's, &'static Outpost>,
+}
+
 /// The first unseen hint whose moment has come, if the level teaches and hints are on.
-#[allow(clippy::too_many_arguments)]
-fn pick_a_hint(
-    mut guide: ResMut<Guide>,
-    mut settings: ResMut<Settings>,
-    setup: Res<GameSetup>,
-    content: Res<Content>,
-    (cycle, order, outcome): (Res<Cycle>, Res<CycleOrder>, Res<Outcome>),
-    view: Res<ViewState>,
-    cache: Res<ViewCache>,
-    battles: Res<super::battle::Battles>,
-    armies: Query<&Army>,
-    outposts: Query<&Outpost>,
-) {
+fn pick_a_hint(mut guide: ResMut<Guide>, mut settings: ResMut<Settings>, moment: Moment) {
+    let Moment {
+        setup,
+        content,
+        cycle,
+        order,
+        outcome,
+        view,
+        digest,
+        battles,
+        armies,
+        outposts,
+    } = moment;
     if guide.intro_for.is_some() {
         return;
     }
@@ -147,7 +201,7 @@ fn pick_a_hint(
         When::OutpostSelected => outposts.iter().any(|o| Some(o.hex) == sel),
         When::ActivationOpen => cycle.activation.is_some() && cycle.turn == Camp::Eladrins,
         When::Refused => view.last_refusal.is_some(),
-        When::Warning => !cache.forecast.is_empty(),
+        When::Warning => !digest.forecast.is_empty(),
         When::ChaosTurn => turns && cycle.turn == Camp::Chaos,
         When::Battle => battles.showing(),
     };
@@ -171,27 +225,17 @@ fn pick_a_hint(
     guide.showing = next;
 }
 
-fn draw_guide(
+/// The level's intro, with its Begin button.
+fn draw_intro(
     mut contexts: EguiContexts,
     mut guide: ResMut<Guide>,
-    mut settings: ResMut<Settings>,
-    setup: Res<GameSetup>,
     content: Res<Content>,
     tr: Res<Translations>,
-    menu: Res<super::menu::Menu>,
 ) -> Result {
-    // The campaign screen (a briefing) stands where the intro would: it waits behind it.
-    if menu.campaign {
-        return Ok(());
-    }
     let ctx = contexts.ctx_mut()?;
     if let Some(game) = guide.intro_for.clone() {
         let level = content.0.levels.get(&game.0);
         let intro = level.map(|l| l.intro.as_str()).unwrap_or("");
-        if intro.trim().is_empty() || setup.level != game.0 {
-            guide.intro_done = guide.intro_for.take();
-            return Ok(());
-        }
         let mut close = false;
         egui::Window::new(tr.t(level.map(|l| l.name.as_str()).unwrap_or("")))
             .id(egui::Id::new("intro"))
@@ -215,8 +259,18 @@ fn draw_guide(
         if close {
             guide.begin();
         }
-        return Ok(());
     }
+    Ok(())
+}
+
+/// The hint now up, with Got it and No more hints.
+fn draw_hint(
+    mut contexts: EguiContexts,
+    mut guide: ResMut<Guide>,
+    mut settings: ResMut<Settings>,
+    tr: Res<Translations>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
     let Some(h) = guide.showing.clone() else {
         return Ok(());
     };

@@ -4,10 +4,12 @@
 //! moved hex by hex stands in for the pointer, and selecting and ordering work from it. Orders
 //! become `ActionRequest`s; the rules decide.
 
+use bevy::ecs::system::SystemParam;
 use bevy::input::mouse::{MouseMotion, MouseWheel};
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
 
+use super::screens::{Overlay, Screen, ViewSet};
 use super::{ViewState, layout};
 use crate::app::keys::{Keymap, Shortcut};
 use crate::content::Camp;
@@ -17,14 +19,35 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            pick_hexes,
-            move_the_map_cursor.after(pick_hexes),
-            pan_and_zoom_camera,
+            (
+                pick_hexes,
+                move_the_map_cursor.after(pick_hexes),
+                pan_and_zoom_camera,
+                enter_closes_the_step,
+                hand_turns_to_the_ai,
+            )
+                .run_if(the_map_has_input),
             take_screenshots,
-            enter_closes_the_step,
-            hand_turns_to_the_ai,
-        ),
+        )
+            .in_set(ViewSet::Input),
     );
+}
+
+/// The map takes input in the game, except while the hand-off hides the board or the level's
+/// intro waits to be read (the menus and the campaign screen have their own).
+fn the_map_has_input(screen: Res<State<Screen>>, overlay: Res<State<Overlay>>) -> bool {
+    *screen.get() == Screen::Playing
+        && !matches!(overlay.get(), Overlay::HandOff | Overlay::Intro)
+}
+
+/// Whether the pointer at `p` (logical pixels) is the map's: inside the area the panels leave
+/// to it, and over no egui panel or window, nor in a drag egui began. Wheel turns, clicks and
+/// drags elsewhere are egui's (a panel scrolls, a window moves), never the camera's.
+pub fn pointer_on_map(view: &ViewState, egui: &EguiWantsInput, p: Vec2) -> bool {
+    let inside = view.map_rect.is_none_or(|[x, y, w, h]| {
+        p.x >= x && p.y >= y && p.x < x + w && p.y < y + h
+    });
+    inside && !egui.is_pointer_over_area() && !egui.wants_pointer_input()
 }
 
 /// The AI shortcuts: the Eladrin AI finishes this turn; the Chaos turn plays out at once.
@@ -45,24 +68,51 @@ fn hand_turns_to_the_ai(
     }
 }
 
+/// The keyboard as the map reads it: a key counts unless egui has the keyboard (a text field
+/// being typed in).
+#[derive(SystemParam)]
+struct MapKeys<'w> {
+    keys: Res<'w, ButtonInput<KeyCode>>,
+    map: Res<'w, Keymap>,
+    egui: Res<'w, EguiWantsInput>,
+}
+
+impl MapKeys<'_> {
+    /// The shortcut was pressed this frame, for the map.
+    fn just(&self, s: Shortcut) -> bool {
+        !self.egui.wants_keyboard_input() && self.map.just_pressed(s, &self.keys)
+    }
+
+    /// The shortcut is held, for the map.
+    fn held(&self, s: Shortcut) -> bool {
+        !self.egui.wants_keyboard_input() && self.map.pressed(s, &self.keys)
+    }
+}
+
+/// The pieces on the map an order needs: the board, the armies, the outposts, the cycle.
+#[derive(SystemParam)]
+struct Pieces<'w, 's> {
+    board: Res<'w, crate::rules::Board>,
+    armies: Query<'w, 's, &'static Army>,
+    outposts: Query<'w, 's, &'static Outpost>,
+    cycle: Res<'w, Cycle>,
+}
+
 /// The map cursor: the six neighbour keys move the hovered hex like the pointer would, the
 /// select key selects it, the move key orders the selected army there, and the next-unit key
 /// walks through the Eladrin armies and outposts.
-#[allow(clippy::too_many_arguments)]
 fn move_the_map_cursor(
-    keys: Res<ButtonInput<KeyCode>>,
-    map: Res<Keymap>,
-    egui: Res<EguiWantsInput>,
-    board: Res<crate::rules::Board>,
-    armies: Query<&Army>,
-    outposts: Query<&Outpost>,
-    cycle: Res<Cycle>,
+    keys: MapKeys,
+    pieces: Pieces,
     mut view: ResMut<ViewState>,
     mut send: MessageWriter<ActionRequest>,
 ) {
-    if egui.wants_keyboard_input() {
-        return;
-    }
+    let Pieces {
+        board,
+        armies,
+        outposts,
+        cycle,
+    } = pieces;
     // Each key goes to the neighbour that lies in its direction on screen (degrees,
     // counter-clockwise from east), whatever the layout's axes.
     let moves = [
@@ -74,7 +124,7 @@ fn move_the_map_cursor(
         (Shortcut::CursorSE, 300.0),
     ];
     for (s, angle) in moves {
-        if map.just_pressed(s, &keys) {
+        if keys.just(s) {
             let from = view.hover.or(view.selected).unwrap_or(hexx::Hex::ZERO);
             let to = neighbour_towards(from, angle);
             if board.contains(to) {
@@ -83,18 +133,18 @@ fn move_the_map_cursor(
             }
         }
     }
-    if map.just_pressed(Shortcut::SelectCursor, &keys)
+    if keys.just(Shortcut::SelectCursor)
         && let Some(h) = view.hover
     {
         view.selected = Some(h);
     }
-    if map.just_pressed(Shortcut::MoveToCursor, &keys)
+    if keys.just(Shortcut::MoveToCursor)
         && let (Some(sel), Some(to)) = (view.selected, view.hover)
     {
         order_move(&armies, &cycle, sel, to, &mut send);
         view.selected = Some(to);
     }
-    if map.just_pressed(Shortcut::NextUnit, &keys) {
+    if keys.just(Shortcut::NextUnit) {
         // Armies then outposts, each by id: a stable walk.
         let mut stops: Vec<hexx::Hex> = {
             let mut a: Vec<&Army> = armies.iter().filter(|a| a.camp == Camp::Eladrins).collect();
@@ -205,32 +255,48 @@ fn take_screenshots(
         .observe(bevy::render::view::screenshot::save_to_disk(path));
 }
 
+/// The pointer as the map reads it: the window, the map's camera, the buttons and what egui
+/// takes.
+#[derive(SystemParam)]
+struct Pointer<'w, 's> {
+    windows: Query<'w, 's, &'static Window>,
+    cams: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<super::MapCamera>>,
+    buttons: Res<'w, ButtonInput<MouseButton>>,
+    egui: Res<'w, EguiWantsInput>,
+}
+
 /// Hover and selection; right click orders the selected Eladrin army to move there.
-#[allow(clippy::too_many_arguments)]
-pub fn pick_hexes(
-    windows: Query<&Window>,
-    cams: Query<(&Camera, &GlobalTransform), With<super::MapCamera>>,
-    buttons: Res<ButtonInput<MouseButton>>,
-    egui: Res<EguiWantsInput>,
-    armies: Query<&Army>,
-    cycle: Res<Cycle>,
-    board: Res<crate::rules::Board>,
+fn pick_hexes(
+    pointer: Pointer,
+    pieces: Pieces,
     mut view: ResMut<ViewState>,
     mut send: MessageWriter<ActionRequest>,
     mut last_pointer: Local<Option<Vec2>>,
 ) {
+    let Pointer {
+        windows,
+        cams,
+        buttons,
+        egui,
+    } = pointer;
+    let Pieces {
+        board,
+        armies,
+        cycle,
+        ..
+    } = pieces;
     let (Ok(w), Ok((cam, gt))) = (windows.single(), cams.single()) else {
         return;
     };
-    if egui.is_pointer_over_area() || egui.wants_pointer_input() {
-        return;
-    }
     let Some(p) = w.cursor_position() else {
         if !view.keyboard_cursor {
             view.hover = None;
         }
         return;
     };
+    if !pointer_on_map(&view, &egui, p) {
+        return;
+    }
     // The keyboard's map cursor holds the hover until the pointer moves again.
     let moved = *last_pointer != Some(p);
     *last_pointer = Some(p);
@@ -264,19 +330,33 @@ pub fn pick_hexes(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The mouse's motion and wheel since the last frame.
+#[derive(SystemParam)]
+struct Moves<'w, 's> {
+    motion: MessageReader<'w, 's, MouseMotion>,
+    wheel: MessageReader<'w, 's, MouseWheel>,
+}
+
+/// Pans and zooms the map's camera: keys, screen edges, the wheel and the middle button over
+/// the map (`pointer_on_map`), and centres it on the selection when asked.
 fn pan_and_zoom_camera(
-    keys: Res<ButtonInput<KeyCode>>,
-    buttons: Res<ButtonInput<MouseButton>>,
-    mut motion: MessageReader<MouseMotion>,
-    mut wheel: MessageReader<MouseWheel>,
-    egui: Res<EguiWantsInput>,
-    windows: Query<&Window>,
+    keys: MapKeys,
+    pointer: Pointer,
+    moves: Moves,
     time: Res<Time>,
     mut cam: Query<(&mut Transform, &mut Projection), With<super::MapCamera>>,
     mut view: ResMut<ViewState>,
-    map: Res<Keymap>,
 ) {
+    let Pointer {
+        windows,
+        buttons,
+        egui,
+        ..
+    } = pointer;
+    let Moves {
+        mut motion,
+        mut wheel,
+    } = moves;
     let Ok((mut t, mut proj)) = cam.single_mut() else {
         return;
     };
@@ -285,8 +365,8 @@ fn pan_and_zoom_camera(
     };
     let scale_before = ortho.scale;
     let mut d = Vec2::ZERO;
-    if !egui.wants_keyboard_input() {
-        let held = |s| map.pressed(s, &keys);
+    {
+        let held = |s| keys.held(s);
         if held(Shortcut::PanLeft) {
             d.x -= 1.0;
         }
@@ -306,10 +386,11 @@ fn pan_and_zoom_camera(
             ortho.scale *= 1.02;
         }
     }
-    // Screen edges pan too.
-    if let Ok(w) = windows.single()
-        && let Some(p) = w.cursor_position()
-        && !egui.is_pointer_over_area()
+    // Screen edges pan too; the wheel and the middle button work over the map only.
+    let pointer = windows.single().ok().and_then(|w| Some((w, w.cursor_position()?)));
+    let on_map = pointer.is_some_and(|(_, p)| pointer_on_map(&view, &egui, p));
+    if let Some((w, p)) = pointer
+        && on_map
     {
         let m = 8.0;
         if p.x < m {
@@ -327,7 +408,7 @@ fn pan_and_zoom_camera(
     // frame would make Bevy redo its view work each frame.
     let mut at = t.translation;
     at += (d * speed).extend(0.0);
-    if !egui.is_pointer_over_area() {
+    if on_map {
         for e in wheel.read() {
             ortho.scale *= if e.y > 0.0 { 0.9 } else { 1.1 };
         }
@@ -341,7 +422,7 @@ fn pan_and_zoom_camera(
     wheel.clear();
     // C centres the view on the selected army or outpost (and the next-unit key asks for it).
     let centre = std::mem::take(&mut view.centre_on_selection)
-        || (map.just_pressed(Shortcut::CentreView, &keys) && !egui.wants_keyboard_input());
+        || keys.just(Shortcut::CentreView);
     if centre && let Some(h) = view.selected {
         let p = layout().hex_to_world_pos(h);
         at.x = p.x;

@@ -20,6 +20,7 @@ use bevy::camera::{
     CameraMainTextureUsages, ImageRenderTarget, RenderTarget, ScalingMode, SubCameraView, Viewport,
 };
 use bevy::core_pipeline::{Core2d, Core2dSystems};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::render::RenderApp;
 use bevy::render::extract_component::{ExtractComponent, ExtractComponentPlugin};
@@ -51,7 +52,7 @@ pub(super) fn plugin(app: &mut App) {
             ExtractResourcePlugin::<MapCopy>::default(),
         ))
         .add_systems(Startup, spawn_map_render_camera.after(super::spawn_camera))
-        .add_systems(Update, fit_map_image)
+        .add_systems(Update, fit_map_image.in_set(super::screens::ViewSet::Draw))
         // Before transforms, cameras and visibility are worked out: a camera off while Bevy
         // decides what each view sees would draw no sprite at all, so the decision to draw
         // comes first. Changes made later in a frame (text layouts) are seen the next one.
@@ -349,39 +350,49 @@ pub fn follow_view(
     }
 }
 
+/// Anything drawn on the map that changed since the last frame.
+type MapChanges = Or<(
+    Changed<Transform>,
+    Changed<Sprite>,
+    Changed<Visibility>,
+    Changed<InheritedVisibility>,
+    Changed<Text2d>,
+    Changed<TextColor>,
+    Changed<TextLayoutInfo>,
+    Changed<Mesh2d>,
+    Changed<MeshMaterial2d<ColorMaterial>>,
+)>;
+
+/// What was taken off the map or changed among its assets since the last frame.
+#[derive(SystemParam)]
+pub struct MapNews<'w, 's> {
+    changed: Query<'w, 's, (), (MapChanges, Without<MapCamera>, Without<MapRenderCamera>)>,
+    gone_sprites: RemovedComponents<'w, 's, Sprite>,
+    gone_texts: RemovedComponents<'w, 's, Text2d>,
+    gone_meshes: RemovedComponents<'w, 's, Mesh2d>,
+    image_events: MessageReader<'w, 's, AssetEvent<Image>>,
+    material_events: MessageReader<'w, 's, AssetEvent<ColorMaterial>>,
+    clear: Res<'w, ClearColor>,
+}
+
 /// Turns the render camera on for this frame only if the map's picture would differ from the
 /// last one drawn (the view cameras' own moves are `follow_view`'s business).
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn redraw_map_when_changed(
-    changed: Query<
-        (),
-        (
-            Or<(
-                Changed<Transform>,
-                Changed<Sprite>,
-                Changed<Visibility>,
-                Changed<InheritedVisibility>,
-                Changed<Text2d>,
-                Changed<TextColor>,
-                Changed<TextLayoutInfo>,
-                Changed<Mesh2d>,
-                Changed<MeshMaterial2d<ColorMaterial>>,
-            )>,
-            Without<MapCamera>,
-            Without<MapRenderCamera>,
-        ),
-    >,
-    mut gone_sprites: RemovedComponents<Sprite>,
-    mut gone_texts: RemovedComponents<Text2d>,
-    mut gone_meshes: RemovedComponents<Mesh2d>,
-    mut image_events: MessageReader<AssetEvent<Image>>,
-    mut material_events: MessageReader<AssetEvent<ColorMaterial>>,
-    clear: Res<ClearColor>,
+    news: MapNews,
     map: Option<Res<MapImage>>,
     copy: Res<MapCopy>,
     mut redraw: ResMut<MapRedraw>,
     mut cams: Query<&mut Camera, With<MapRenderCamera>>,
 ) {
+    let MapNews {
+        changed,
+        mut gone_sprites,
+        mut gone_texts,
+        mut gone_meshes,
+        mut image_events,
+        mut material_events,
+        clear,
+    } = news;
     let moved = std::mem::take(&mut redraw.moved);
     let lines_changed = redraw.lines != redraw.last_lines;
     redraw.last_lines = std::mem::take(&mut redraw.lines);

@@ -1,21 +1,23 @@
 //! The main menu (new game: level with its description, difficulty and seed; continue from the
-//! last autosave; load the quick save; quit), quick save and load (F5 / F9), an autosave at the
-//! start of every cycle (the last 5 kept; all written atomically), and the result screen.
-//! Starting or loading a game goes through the rules' own `start_game` and `snapshot::load`.
+//! last autosave; load the quick save; named saves; settings, mods, help, credits; quit), and
+//! quick save and load (F5 / F9). Starting or loading a game goes through the rules' own
+//! `start_game` and `snapshot::load`; where saves go is `saves.rs`.
 
 use std::path::PathBuf;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use super::campaign_ui::{CampaignScreen, Click};
+use super::saves::{autosave_dir, quicksave_path, slots_dir};
+use super::screens::{Overlay, Screen, Screens, ViewSet};
 use crate::content::{Content, ContentDb};
-use crate::rules::{Cycle, GameSetup, Outcome, Research, snapshot};
+use crate::rules::{Cycle, GameSetup, snapshot};
 
-/// The menu's state and what it asked for.
+/// The menu's choices and what it asked for (which screen is shown is `Screen`).
 #[derive(Resource)]
 pub struct Menu {
-    /// Shown.
-    pub open: bool,
     /// Level chosen.
     pub level: String,
     /// Difficulty chosen.
@@ -24,16 +26,6 @@ pub struct Menu {
     pub seed: u64,
     /// Last message (saved, loaded, or why not).
     pub message: String,
-    /// The settings window is shown.
-    pub settings_open: bool,
-    /// The mods window is shown.
-    pub mods_open: bool,
-    /// The credits window is shown.
-    pub credits_open: bool,
-    /// The campaign screen is shown (`campaign_ui`).
-    pub campaign: bool,
-    /// The Campaign button was clicked: the campaign screen opens next frame.
-    pub campaign_asked: bool,
     /// The name typed for a named save.
     pub slot_name: String,
     /// The save whose Delete was clicked once (a second click deletes).
@@ -52,55 +44,13 @@ enum Command {
     DeleteSlot(PathBuf),
 }
 
-/// Where named saves go: `saves/` in the data folder.
-pub fn slots_dir() -> PathBuf {
-    crate::ground::paths::data_dir().join("saves")
-}
-
-/// Autosaves kept (one per cycle).
-const AUTOSAVES_KEPT: usize = 5;
-
-/// Where autosaves go: beside the quick save, in `autosave/`.
-pub fn autosave_dir() -> PathBuf {
-    quicksave_path()
-        .parent()
-        .map(|p| p.join("autosave"))
-        .unwrap_or_else(|| PathBuf::from("autosave"))
-}
-
-/// Autosaves when a new cycle begins (not in the menu's idle game, not after the end).
-fn autosave_each_cycle(world: &mut World, mut last: Local<u32>) {
-    let n = world.resource::<Cycle>().number;
-    if n == *last || n == 0 || world.resource::<Outcome>().winner.is_some() {
-        *last = n;
-        return;
-    }
-    *last = n;
-    // Not the game behind the menu or the campaign screen (it would crowd out the autosaves
-    // of the game the player left there).
-    let m = world.resource::<Menu>();
-    if m.open || m.campaign {
-        return;
-    }
-    match snapshot::autosave(world, &autosave_dir(), AUTOSAVES_KEPT) {
-        Ok(p) => info!("autosaved {}", p.display()),
-        Err(e) => warn!("autosave failed: {e}"),
-    }
-}
-
 impl Default for Menu {
     fn default() -> Self {
         Menu {
-            open: false,
             level: "first_light".into(),
             difficulty: "normal".into(),
             seed: 1,
             message: String::new(),
-            settings_open: false,
-            mods_open: false,
-            credits_open: false,
-            campaign: false,
-            campaign_asked: false,
             slot_name: String::new(),
             confirm_delete: None,
             pending: None,
@@ -108,25 +58,24 @@ impl Default for Menu {
     }
 }
 
-/// Where the quick save lives: the platform's data directory (`$XDG_DATA_HOME/chaos-outpost`,
-/// else `~/.local/share/chaos-outpost` on Linux).
-pub fn quicksave_path() -> PathBuf {
-    crate::ground::paths::data_dir().join("quicksave.ron")
-}
-
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Menu>()
+        .add_systems(Update, quick_keys.in_set(ViewSet::Input))
+        .add_systems(Update, run_menu_commands.in_set(ViewSet::Commands))
         .add_systems(
-            Update,
-            (quick_keys, run_menu_commands, autosave_each_cycle).chain(),
-        )
-        .add_systems(EguiPrimaryContextPass, (draw_menu, draw_credits));
+            EguiPrimaryContextPass,
+            (
+                draw_menu.run_if(in_state(Screen::Menu).and_then(in_state(Overlay::None))),
+                draw_credits.run_if(in_state(Overlay::Credits)),
+            ),
+        );
 }
 
 fn quick_keys(
     keys: Res<ButtonInput<KeyCode>>,
     map: Res<crate::app::keys::Keymap>,
     mut menu: ResMut<Menu>,
+    mut screens: Screens,
 ) {
     use crate::app::keys::Shortcut;
     if map.just_pressed(Shortcut::QuickSave, &keys) {
@@ -135,14 +84,14 @@ fn quick_keys(
     if map.just_pressed(Shortcut::QuickLoad, &keys) {
         menu.pending = Some(Command::Load);
     }
-    if map.just_pressed(Shortcut::Menu, &keys) {
+    // The hand-off hides the board: the menu (with the game behind it) waits until the next
+    // player took the keyboard.
+    if map.just_pressed(Shortcut::Menu, &keys) && screens.overlay() != Overlay::HandOff {
         // Over the campaign screen, the key goes back to the main menu in its place.
-        if menu.campaign {
-            menu.campaign = false;
-            menu.open = true;
-        } else {
-            menu.open = !menu.open;
-        }
+        screens.go(match screens.screen() {
+            Screen::Playing | Screen::Campaign => Screen::Menu,
+            Screen::Menu => Screen::Playing,
+        });
     }
 }
 
@@ -152,6 +101,7 @@ fn run_menu_commands(world: &mut World) {
     };
     let path = quicksave_path();
     let tr = world.resource::<crate::text::Translations>().clone();
+    let play = |world: &mut World| super::screens::go(world, Screen::Playing);
     let message = match cmd {
         Command::Start => {
             let (level, difficulty, seed) = {
@@ -169,7 +119,7 @@ fn run_menu_commands(world: &mut World) {
                 &players,
             ) {
                 Ok(()) => {
-                    world.resource_mut::<Menu>().open = false;
+                    play(world);
                     tr.f("New game: {}, {}, seed {}", &[&level, &difficulty, &seed])
                 }
                 Err(e) => e,
@@ -182,7 +132,7 @@ fn run_menu_commands(world: &mut World) {
         Command::Continue => match snapshot::latest_autosave(&autosave_dir()) {
             (Some((p, s)), skipped) => match snapshot::restore(world, &s) {
                 Ok(()) => {
-                    world.resource_mut::<Menu>().open = false;
+                    play(world);
                     let mut m = tr.f("Continued from {}", &[&p.display()]);
                     m.push_str(&older_rules(world, &tr));
                     for e in skipped {
@@ -204,7 +154,7 @@ fn run_menu_commands(world: &mut World) {
         },
         Command::LoadSlot(p) => match snapshot::load(world, &p) {
             Ok(()) => {
-                world.resource_mut::<Menu>().open = false;
+                play(world);
                 tr.f("Loaded {}", &[&p.display()]) + &older_rules(world, &tr)
             }
             Err(e) => tr.f("Nothing loaded: {}", &[&e]),
@@ -215,7 +165,7 @@ fn run_menu_commands(world: &mut World) {
         },
         Command::Load => match snapshot::load(world, &path) {
             Ok(()) => {
-                world.resource_mut::<Menu>().open = false;
+                play(world);
                 tr.f("Loaded {}", &[&path.display()]) + &older_rules(world, &tr)
             }
             Err(e) => tr.f("Nothing loaded: {}", &[&e]),
@@ -225,47 +175,39 @@ fn run_menu_commands(world: &mut World) {
     world.resource_mut::<Menu>().message = message;
 }
 
-/// The menu's other resources: help, words, keys, the campaign a chapter game belongs to.
-type MenuRes<'w> = (
-    ResMut<'w, super::help::Help>,
-    Res<'w, crate::text::Translations>,
-    Res<'w, crate::app::keys::Keymap>,
-    Res<'w, crate::rules::campaign::CampaignRun>,
-);
+/// What the menu window reads besides its own choices.
+#[derive(SystemParam)]
+struct MenuView<'w> {
+    content: Res<'w, Content>,
+    cycle: Res<'w, Cycle>,
+    tr: Res<'w, crate::text::Translations>,
+    keymap: Res<'w, crate::app::keys::Keymap>,
+    time: Res<'w, Time>,
+}
 
-#[allow(clippy::too_many_arguments)]
+/// What the menu last saw on the disk: when, an autosave, a quick save, the named saves (the
+/// disk is looked at twice a second, not every frame).
+#[derive(Default)]
+struct SavesSeen {
+    at: Option<(f32, bool, bool)>,
+    slots: Vec<snapshot::SlotInfo>,
+}
+
 fn draw_menu(
     mut contexts: EguiContexts,
     mut menu: ResMut<Menu>,
-    content: Res<Content>,
-    outcome: Res<Outcome>,
-    cycle: Res<Cycle>,
-    research: Res<Research>,
-    history: Res<super::cards::History>,
+    view: MenuView,
+    mut screens: Screens,
+    mut campaign: ResMut<CampaignScreen>,
     mut exit: MessageWriter<AppExit>,
-    time: Res<Time>,
-    mut saves_seen: Local<Option<(f32, bool, bool)>>,
-    mut slots_seen: Local<Vec<snapshot::SlotInfo>>,
-    (mut help, tr, keymap, campaign_run): MenuRes,
-    (cache, setup): (Res<super::cache::ViewCache>, Res<crate::rules::GameSetup>),
+    mut seen: Local<SavesSeen>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    // A campaign chapter's end has a window of its own (campaign_ui).
-    if let Some(w) = outcome.winner
-        && !menu.open
-        && !menu.campaign
-        && campaign_run.is_none()
-    {
-        let glory = seats_glory(&setup.players, &cache.glory);
-        the_end(
-            ctx, &mut menu, &tr, w, &outcome, &research, &history, &glory,
-        );
-    }
-    if !menu.open {
-        return Ok(());
-    }
-    let db = &content.0;
+    let db = &view.content.0;
+    let tr = &*view.tr;
+    let in_game = view.cycle.number > 0;
     egui::Window::new("Chaos Outpost")
+        .id(egui::Id::new("menu"))
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(-150.0, 0.0))
         .collapsible(false)
         .resizable(false)
@@ -273,120 +215,37 @@ fn draw_menu(
         // Its buttons wrap rather than widen it over the side panel (French's are longer).
         .max_width(740.0)
         .show(ctx, |ui| {
-            new_game(ui, &mut menu, db, &tr);
-            // Look at the disk twice a second, not every frame.
-            let now = time.elapsed_secs();
-            if saves_seen.is_none_or(|(t, ..)| now - t > 0.5) {
-                *saves_seen = Some((
+            new_game(ui, &mut menu, db, tr);
+            let now = view.time.elapsed_secs();
+            if seen.at.is_none_or(|(t, ..)| now - t > 0.5) {
+                seen.at = Some((
                     now,
                     !snapshot::autosaves(&autosave_dir()).is_empty(),
                     quicksave_path().is_file(),
                 ));
                 // Only new or changed saves are read again.
-                *slots_seen = snapshot::slots_since(&slots_dir(), &slots_seen);
+                seen.slots = snapshot::slots_since(&slots_dir(), &seen.slots);
             }
-            let (_, has_auto, has_save) = saves_seen.unwrap_or_default();
-            let open = buttons(ui, &mut menu, &tr, has_auto, has_save, cycle.number > 0);
-            if open.help {
-                help.open = !help.open;
+            let (_, has_auto, has_save) = seen.at.unwrap_or_default();
+            match buttons(ui, &mut menu, tr, has_auto, has_save, in_game) {
+                Some(Asked::Quit) => {
+                    exit.write(AppExit::Success);
+                }
+                Some(Asked::Campaign) => campaign.ask(Click::Open),
+                Some(Asked::Back) => screens.go(Screen::Playing),
+                Some(Asked::Open(o)) => screens.toggle(o),
+                None => {}
             }
-            if open.quit {
-                exit.write(AppExit::Success);
-            }
-            if saves(ui, &mut menu, &tr, &slots_seen, cycle.number > 0) {
+            if saves(ui, &mut menu, tr, &seen.slots, in_game) {
                 // Show the change at once, not after the next look at the disk.
-                *saves_seen = None;
+                seen.at = None;
             }
-            keys_footer(ui, &tr, &keymap);
+            keys_footer(ui, tr, &view.keymap);
             if !menu.message.is_empty() {
                 ui.label(&menu.message);
             }
         });
     Ok(())
-}
-
-/// A window over a game that ended: in front of everything, over the map's centre, but it can
-/// be folded or dragged aside to look at the map.
-pub(super) fn end_window<'a>(ctx: &egui::Context, title: &str, id: &str) -> egui::Window<'a> {
-    let map_centre = ctx.content_rect().center() - egui::vec2(200.0, 0.0);
-    egui::Window::new(title.to_string())
-        .id(egui::Id::new(id))
-        .order(egui::Order::Foreground)
-        .default_pos(map_centre)
-        .pivot(egui::Align2::CENTER_CENTER)
-        .collapsible(true)
-        .resizable(false)
-}
-
-/// Each seat's name with its glory, the most first (ties in seat order); empty where no
-/// chapter counts glory.
-pub(super) fn seats_glory(players: &[String], glory: &[u32]) -> Vec<(String, u32)> {
-    let mut v: Vec<(String, u32)> = glory
-        .iter()
-        .enumerate()
-        .map(|(i, g)| {
-            let name = players.get(i).cloned().unwrap_or_else(|| "Eladrins".into());
-            (name, *g)
-        })
-        .collect();
-    v.sort_by_key(|(_, g)| std::cmp::Reverse(*g));
-    v
-}
-
-/// Each seat's glory, one line each, the most first: each seat's own score in co-op.
-pub(super) fn glory_lines(
-    ui: &mut egui::Ui,
-    tr: &crate::text::Translations,
-    glory: &[(String, u32)],
-) {
-    if glory.is_empty() {
-        return;
-    }
-    ui.separator();
-    ui.label(egui::RichText::new(tr.t("Each seat's glory")).strong());
-    let top = glory.first().map(|(_, g)| *g);
-    egui::Grid::new("glory").num_columns(2).show(ui, |ui| {
-        for (name, g) in glory {
-            let text = egui::RichText::new(name.as_str());
-            ui.label(if Some(*g) == top && *g > 0 {
-                text.strong().color(egui::Color32::from_rgb(240, 200, 90))
-            } else {
-                text
-            });
-            ui.label(tr.f("{} glory", &[g]));
-            ui.end_row();
-        }
-    });
-}
-
-/// The end-of-game window: victory or defeat, why, each seat's glory, the game's chart, back
-/// to the menu.
-#[allow(clippy::too_many_arguments)]
-fn the_end(
-    ctx: &egui::Context,
-    menu: &mut Menu,
-    tr: &crate::text::Translations,
-    w: crate::content::Camp,
-    outcome: &Outcome,
-    research: &Research,
-    history: &super::cards::History,
-    glory: &[(String, u32)],
-) {
-    end_window(ctx, &tr.t("The end"), "the_end").show(ctx, |ui| {
-        ui.heading(crate::text::end_headline(tr, w, outcome.reason.as_ref()));
-        if let Some(r) = &outcome.reason {
-            ui.label(r.words(tr));
-        }
-        ui.label(tr.f(
-            "After {} cycles, {} technologies researched.",
-            &[&outcome.cycle, &research.done.len()],
-        ));
-        glory_lines(ui, tr, glory);
-        super::cards::chart(ui, &history.0, tr);
-        if ui.button(tr.t("Main menu")).clicked() {
-            menu.open = true;
-        }
-    });
 }
 
 /// The new game's choices: level (with its description), difficulty (with what this level
@@ -435,13 +294,16 @@ fn new_game(ui: &mut egui::Ui, menu: &mut Menu, db: &ContentDb, tr: &crate::text
     });
 }
 
-/// Buttons the menu's caller acts on.
-struct Asked {
-    help: bool,
-    quit: bool,
+/// A button the menu's caller acts on.
+enum Asked {
+    Quit,
+    Campaign,
+    Back,
+    Open(Overlay),
 }
 
-/// The row of buttons: start, continue, load, back, settings, mods, help, credits, quit.
+/// The row of buttons: start, campaign, continue, load, back, settings, mods, help, credits,
+/// quit.
 fn buttons(
     ui: &mut egui::Ui,
     menu: &mut Menu,
@@ -449,17 +311,14 @@ fn buttons(
     has_auto: bool,
     has_save: bool,
     in_game: bool,
-) -> Asked {
-    let mut asked = Asked {
-        help: false,
-        quit: false,
-    };
+) -> Option<Asked> {
+    let mut asked = None;
     ui.horizontal_wrapped(|ui| {
         if ui.button(tr.t("Start")).clicked() {
             menu.pending = Some(Command::Start);
         }
         if ui.button(tr.t("Campaign")).clicked() {
-            menu.campaign_asked = true;
+            asked = Some(Asked::Campaign);
         }
         if ui
             .add_enabled(
@@ -477,22 +336,20 @@ fn buttons(
             menu.pending = Some(Command::Load);
         }
         if in_game && ui.button(tr.t("Back to the game")).clicked() {
-            menu.open = false;
+            asked = Some(Asked::Back);
         }
-        if ui.button(tr.t("Settings")).clicked() {
-            menu.settings_open = !menu.settings_open;
-        }
-        if ui.button(tr.t("Mods")).clicked() {
-            menu.mods_open = !menu.mods_open;
-        }
-        if ui.button(tr.t("Help")).clicked() {
-            asked.help = true;
-        }
-        if ui.button(tr.t("Credits")).clicked() {
-            menu.credits_open = !menu.credits_open;
+        for (label, overlay) in [
+            (tr.t("Settings"), Overlay::Settings),
+            (tr.t("Mods"), Overlay::Mods),
+            (tr.t("Help"), Overlay::Help),
+            (tr.t("Credits"), Overlay::Credits),
+        ] {
+            if ui.button(label).clicked() {
+                asked = Some(Asked::Open(overlay));
+            }
         }
         if ui.button(tr.t("Quit")).clicked() {
-            asked.quit = true;
+            asked = Some(Asked::Quit);
         }
     });
     asked
@@ -600,12 +457,9 @@ const AUDIO_CREDITS: &str = include_str!("../../assets/audio/CREDITS.md");
 /// Who made what: a summary in the player's language, then the full credit files.
 fn draw_credits(
     mut contexts: EguiContexts,
-    mut menu: ResMut<Menu>,
+    mut screens: Screens,
     tr: Res<crate::text::Translations>,
 ) -> Result {
-    if !menu.credits_open {
-        return Ok(());
-    }
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     egui::Window::new(tr.t("Credits"))
@@ -632,7 +486,7 @@ fn draw_credits(
             });
         });
     if !open {
-        menu.credits_open = false;
+        screens.close(Overlay::Credits);
     }
     Ok(())
 }

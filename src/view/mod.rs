@@ -12,6 +12,7 @@ pub mod chapter_panel;
 pub mod chapter_show;
 pub mod chapter_view;
 pub mod driver;
+pub mod ending;
 pub mod frames;
 pub mod handoff;
 pub mod help;
@@ -20,6 +21,8 @@ pub mod input;
 pub mod map_cache;
 pub mod menu;
 pub mod mods_ui;
+pub mod saves;
+pub mod screens;
 pub mod panels;
 pub mod script;
 pub mod settings_ui;
@@ -30,6 +33,7 @@ pub mod undo;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy_egui::EguiPlugin;
@@ -66,6 +70,7 @@ impl Plugin for GamePlugin {
             crate::app::follow::keys_plugin,
         ))
         .init_resource::<ViewState>()
+        .add_plugins((screens::plugin, saves::plugin, ending::plugin))
         .add_plugins((
             input::plugin,
             cache::plugin,
@@ -100,23 +105,21 @@ impl Plugin for GamePlugin {
                 load_map_font,
             ),
         )
+        .add_systems(Update, sound::volume_keys.in_set(screens::ViewSet::Input))
+        .add_systems(Update, read_refusals.in_set(screens::ViewSet::Cache))
         .add_systems(
             Update,
             (
-                spawn_map.run_if(resource_changed::<crate::rules::Board>),
-                decorate_tiles,
-            )
-                .chain(),
-        )
-        .add_systems(
-            Update,
-            (
+                (
+                    spawn_map.run_if(resource_changed::<crate::rules::Board>),
+                    decorate_tiles,
+                )
+                    .chain(),
                 place_tokens,
-                read_refusals,
                 draw_highlights,
                 outline_zones,
-                sound::volume_keys,
-            ),
+            )
+                .in_set(screens::ViewSet::Draw),
         );
         // The chapters' window halves, over the view's own resources.
         for chapter in self.chapters.iter() {
@@ -263,19 +266,39 @@ struct Decor {
     on: std::collections::HashMap<Hex, Vec<Entity>>,
 }
 
+/// What the map's drawing reads besides the game: the art, the settings (palette, interface
+/// scale), the words, the labels' face and the content.
+#[derive(SystemParam)]
+struct MapLook<'w> {
+    art: Res<'w, art::Art>,
+    settings: Res<'w, crate::app::settings::Settings>,
+    tr: Res<'w, crate::text::Translations>,
+    face: Res<'w, MapFont>,
+    content: Res<'w, Content>,
+}
+
+/// The meshes and materials of plain coloured hexes.
+#[derive(SystemParam)]
+struct HexAssets<'w> {
+    meshes: ResMut<'w, Assets<Mesh>>,
+    materials: ResMut<'w, Assets<ColorMaterial>>,
+}
+
 /// (Re)draws the map whenever a game starts or loads (a new `Board`): one textured hex per tile,
 /// or a plain coloured hex for a terrain without art (a mod's).
-#[allow(clippy::too_many_arguments)]
 fn spawn_map(
     mut commands: Commands,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
+    assets: HexAssets,
     tiles: Query<&Tile>,
     old: Query<Entity, With<TileView>>,
     mut decor: ResMut<Decor>,
-    content: Res<Content>,
-    art: Res<art::Art>,
+    look: MapLook,
 ) {
+    let HexAssets {
+        mut meshes,
+        mut materials,
+    } = assets;
+    let MapLook { content, art, .. } = look;
     for e in &old {
         commands.entity(e).despawn();
     }
@@ -363,18 +386,20 @@ fn label_font(base: f32, settings: &crate::app::settings::Settings, face: &MapFo
 /// Redraws the decorations of changed tiles: corruption (hatched violet) and rifts (a glowing
 /// crack), the improvement's icon with its time markers, an artifact token, resources lying
 /// there. A new language or interface scale redraws every tile's (their labels change).
-// A Bevy system takes what it reads as parameters: one more for the labels' face.
-#[allow(clippy::too_many_arguments)]
 fn decorate_tiles(
     mut commands: Commands,
     tiles: Query<Ref<Tile>>,
     mut decor: ResMut<Decor>,
-    art: Res<art::Art>,
-    settings: Res<crate::app::settings::Settings>,
-    tr: Res<crate::text::Translations>,
+    look: MapLook,
     mut worded: Local<Option<(String, u32)>>,
-    face: Res<MapFont>,
 ) {
+    let MapLook {
+        art,
+        settings,
+        tr,
+        face,
+        ..
+    } = look;
     let l = layout();
     let size = hex_sprite_size();
     let now = Some((tr.lang.clone(), (settings.ui_scale * 100.0) as u32));
@@ -479,24 +504,43 @@ pub fn camp_rgb(camp: Camp, palette: Palette) -> [u8; 3] {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The armies and outposts, what changed among them since the last frame, and their tokens.
+#[derive(SystemParam)]
+struct Pieces<'w, 's> {
+    armies: Query<'w, 's, &'static Army>,
+    outposts: Query<'w, 's, &'static Outpost>,
+    changed_a: Query<'w, 's, (), Changed<Army>>,
+    changed_o: Query<'w, 's, (), Changed<Outpost>>,
+    gone_a: RemovedComponents<'w, 's, Army>,
+    gone_o: RemovedComponents<'w, 's, Outpost>,
+    old: Query<'w, 's, Entity, With<Token>>,
+}
+
+/// Places the armies' and outposts' tokens again when any of them changed (or the words or
+/// settings did): the camp's disc, the leading unit's icon, the count, action points, famine.
 fn place_tokens(
     mut commands: Commands,
-    armies: Query<&Army>,
-    outposts: Query<&Outpost>,
-    changed_a: Query<(), Changed<Army>>,
-    changed_o: Query<(), Changed<Outpost>>,
-    mut gone_a: RemovedComponents<Army>,
-    mut gone_o: RemovedComponents<Outpost>,
-    old: Query<Entity, With<Token>>,
+    pieces: Pieces,
     disc: Res<TokenDisc>,
     mut done_once: Local<bool>,
-    art: Res<art::Art>,
-    content: Res<Content>,
-    settings: Res<crate::app::settings::Settings>,
-    tr: Res<crate::text::Translations>,
-    face: Res<MapFont>,
+    look: MapLook,
 ) {
+    let Pieces {
+        armies,
+        outposts,
+        changed_a,
+        changed_o,
+        mut gone_a,
+        mut gone_o,
+        old,
+    } = pieces;
+    let MapLook {
+        art,
+        settings,
+        tr,
+        face,
+        content,
+    } = look;
     let gone = gone_a.read().count() + gone_o.read().count() > 0;
     if *done_once
         && changed_a.is_empty()
@@ -603,14 +647,15 @@ fn read_refusals(mut refused: MessageReader<ActionRefused>, mut view: ResMut<Vie
 fn draw_highlights(
     mut gizmos: Gizmos,
     view: Res<ViewState>,
-    cache: Res<cache::ViewCache>,
+    sheets: Res<cache::SheetCache>,
+    hovered: Res<cache::HoverCache>,
     settings: Res<crate::app::settings::Settings>,
     mut redraw: ResMut<map_cache::MapRedraw>,
 ) {
     // The lines below follow from these alone; the map is drawn again when they change.
     redraw.note_lines((
-        &cache.reach,
-        &cache.path,
+        &sheets.reach,
+        &hovered.path,
         view.selected,
         view.hover,
         settings.palette,
@@ -625,16 +670,16 @@ fn draw_highlights(
             })
             .collect()
     };
-    for (h, cost) in &cache.reach {
+    for (h, cost) in &sheets.reach {
         let [r, g, b] = reach_colour(*cost <= 1, settings.palette);
         gizmos.linestrip_2d(ring(*h, HEX_SIZE - 4.0), Color::srgb_u8(r, g, b));
     }
     // The path preview: from the army's tile through each step to the hovered tile.
-    if cache.path.len() > 1 {
+    if hovered.path.len() > 1 {
         let [r, g, b] = reach_colour(true, settings.palette);
-        let points: Vec<Vec2> = cache.path.iter().map(|h| l.hex_to_world_pos(*h)).collect();
+        let points: Vec<Vec2> = hovered.path.iter().map(|h| l.hex_to_world_pos(*h)).collect();
         gizmos.linestrip_2d(points, Color::srgb_u8(r, g, b));
-        if let Some(end) = cache.path.last() {
+        if let Some(end) = hovered.path.last() {
             gizmos.circle_2d(l.hex_to_world_pos(*end), 5.0, Color::srgb_u8(r, g, b));
         }
     }
@@ -647,20 +692,34 @@ fn draw_highlights(
     }
 }
 
+/// Outposts changed or gone since the last frame, and the board (a new game).
+#[derive(SystemParam)]
+struct OutpostNews<'w, 's> {
+    changed: Query<'w, 's, (), Changed<Outpost>>,
+    gone: RemovedComponents<'w, 's, Outpost>,
+    board: Res<'w, crate::rules::Board>,
+}
+
+/// The zones' edges worked out last (with their digest): from, to, and whether the edge is the
+/// control zone's.
+type ZoneEdges = (Option<u64>, Vec<(Vec2, Vec2, bool)>);
+
 /// The outposts' zones as outlines on the map: the control zone (R9.1) in the outposts' gold,
 /// the influence zone (R3.3, R5.1, R9.2) fainter. The edges are worked out again only when an
 /// outpost changes (it grows, builds a beacon, falls); each frame just draws them.
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn outline_zones(
     mut gizmos: Gizmos,
     outposts: Query<&Outpost>,
-    changed: Query<(), Changed<Outpost>>,
-    mut gone: RemovedComponents<Outpost>,
-    board: Res<crate::rules::Board>,
+    news: OutpostNews,
     content: Res<Content>,
-    mut cached: Local<(Option<u64>, Vec<(Vec2, Vec2, bool)>)>,
+    mut cached: Local<ZoneEdges>,
     mut redraw: ResMut<map_cache::MapRedraw>,
 ) {
+    let OutpostNews {
+        changed,
+        mut gone,
+        board,
+    } = news;
     let stale =
         cached.0.is_none() || !changed.is_empty() || gone.read().count() > 0 || board.is_changed();
     if stale {
@@ -819,7 +878,9 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
     .insert_resource(crate::app::hot_reload::CliMods(cli_mods))
     .add_plugins(GamePlugin { chapters });
     crate::rules::setup::start_game_for(app.world_mut(), level, None, seed, players)?;
-    app.world_mut().resource_mut::<menu::Menu>().open = open_menu;
+    if open_menu {
+        app.insert_state(screens::Screen::Menu);
+    }
     if let Some((path, n)) = frame_log {
         app.insert_resource(frames::FrameLog::new(path, n, &format!("game ({level})")))
             .add_systems(Update, frames::log_frames);

@@ -12,7 +12,10 @@ use crate::content::Severity;
 use crate::content::mods::{self, Manifest};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, draw_mods);
+    app.add_systems(
+        EguiPrimaryContextPass,
+        draw_mods.run_if(in_state(super::screens::Overlay::Mods)),
+    );
 }
 
 /// A found mod as the window lists it.
@@ -56,18 +59,17 @@ fn severity_color(s: Severity) -> egui::Color32 {
 
 fn draw_mods(
     mut contexts: EguiContexts,
-    mut menu: ResMut<super::menu::Menu>,
+    mut screens: super::screens::Screens,
     mut settings: ResMut<Settings>,
     mut lib: ResMut<ModLibrary>,
     tr: Res<crate::text::Translations>,
+    mut copied: Local<bool>,
 ) -> Result {
-    if !menu.mods_open {
-        return Ok(());
-    }
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let all = rows(&lib);
     egui::Window::new(tr.t("Mods"))
+        .id(egui::Id::new("mods"))
         .open(&mut open)
         .default_width(620.0)
         .default_height(480.0)
@@ -151,7 +153,13 @@ fn draw_mods(
                 ui.heading(tr.t("Mod checker"));
                 if ui.button(tr.t("Copy report")).clicked() {
                     ui.ctx().copy_text(lib.report_text());
-                    menu.message = tr.t("Mod report copied to the clipboard").into_owned();
+                    *copied = true;
+                }
+                // Said here: the menu and its message wait behind this window.
+                if *copied {
+                    ui.label(
+                        egui::RichText::new(tr.t("Mod report copied to the clipboard")).weak(),
+                    );
                 }
             });
             egui::ScrollArea::vertical()
@@ -203,7 +211,7 @@ fn draw_mods(
                 });
         });
     if !open {
-        menu.mods_open = false;
+        screens.close(super::screens::Overlay::Mods);
     }
     Ok(())
 }

@@ -113,6 +113,14 @@ pub enum UiStep {
     Screenshot(String),
     /// Save the game under the output folder.
     Save(String),
+    /// Write what the window shows under the output folder (`WindowReport`, RON): the screen
+    /// and overlay, the map's zoom and area, and the egui windows on screen with their places.
+    Report(String),
+    /// Write an empty file of this name under the output folder (a check driving the real
+    /// mouse outside the game waits for it).
+    Mark(String),
+    /// Until a file of this name is in the output folder (written by a check outside the game).
+    WaitFile(String),
     /// Quit.
     Quit,
 }
@@ -173,7 +181,12 @@ pub fn read(path: &std::path::Path) -> Result<UiScript, String> {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, run_script.run_if(resource_exists::<ScriptRun>));
+    app.add_systems(
+        Update,
+        run_script
+            .run_if(resource_exists::<ScriptRun>)
+            .in_set(super::screens::ViewSet::Input),
+    );
 }
 
 fn run_script(world: &mut World) {
@@ -232,7 +245,7 @@ fn run_script(world: &mut World) {
         UiStep::Key(k) => press_key(world, k),
         UiStep::OpenRule(r) => {
             world.resource_mut::<super::help::Help>().show_rule(r);
-            true
+            super::screens::open(world, super::screens::Overlay::Help)
         }
         UiStep::Language(l) => {
             world
@@ -359,6 +372,24 @@ fn run_script(world: &mut World) {
                 .observe(bevy::render::view::screenshot::save_to_disk(path));
             true
         }
+        UiStep::Report(name) => {
+            let report = report(world);
+            let text = ron::ser::to_string_pretty(&report, Default::default())
+                .unwrap_or_else(|e| format!("// {e}"));
+            if let Err(e) = std::fs::write(out.join(name), text) {
+                error!("script: report failed: {e}");
+                world.write_message(AppExit::from_code(3));
+            }
+            true
+        }
+        UiStep::Mark(name) => {
+            if let Err(e) = std::fs::write(out.join(name), "") {
+                error!("script: mark failed: {e}");
+                world.write_message(AppExit::from_code(3));
+            }
+            true
+        }
+        UiStep::WaitFile(name) => out.join(name).is_file(),
         UiStep::Save(name) => {
             if let Err(e) = snapshot::save(world, &out.join(name)) {
                 error!("script: save failed: {e}");
@@ -388,6 +419,91 @@ fn run_script(world: &mut World) {
             world.step_id()
         );
         world.write_message(AppExit::from_code(2));
+    }
+}
+
+/// What the window shows, for checks of the real window (`UiStep::Report`). Places are in
+/// logical pixels: x, y, width, height from the window's top left.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WindowReport {
+    /// The screen (`Playing`, `Menu`, `Campaign`).
+    pub screen: String,
+    /// The overlay (`None`, `Help`, `Intro`…).
+    pub overlay: String,
+    /// The map camera's zoom (its orthographic scale: more is farther).
+    pub zoom: f32,
+    /// The area the panels leave to the map.
+    pub map_rect: Option<[f32; 4]>,
+    /// The egui windows and areas over the panels, by name where the view names them (`menu`,
+    /// `intro`, `help`, `refusal_toast`…; else `?`), with their places.
+    pub shown: Vec<(String, [f32; 4])>,
+}
+
+/// The egui ids the view gives its windows and areas, by name.
+const NAMED_AREAS: [&str; 15] = [
+    "menu",
+    "hover",
+    "intro",
+    "help",
+    "settings",
+    "mods",
+    "credits",
+    "campaign_screen",
+    "the_end",
+    "chapter_end",
+    "hint",
+    "handoff",
+    "battle",
+    "card",
+    super::panels::refusal::TOAST_ID,
+];
+
+fn report(world: &mut World) -> WindowReport {
+    let (screen, overlay) = super::screens::now(world);
+    let zoom = world
+        .query_filtered::<&Projection, With<super::MapCamera>>()
+        .iter(world)
+        .find_map(|p| match p {
+            Projection::Orthographic(o) => Some(o.scale),
+            _ => None,
+        })
+        .unwrap_or(0.0);
+    let map_rect = world.resource::<super::ViewState>().map_rect;
+    let ctx = world
+        .query_filtered::<&mut bevy_egui::EguiContext, With<bevy_egui::PrimaryEguiContext>>()
+        .iter_mut(world)
+        .next()
+        .map(|mut c| c.get_mut().clone());
+    let mut shown = Vec::new();
+    if let Some(ctx) = ctx {
+        let z = ctx.zoom_factor();
+        let name_of = |id: bevy_egui::egui::Id| {
+            NAMED_AREAS
+                .iter()
+                .find(|n| bevy_egui::egui::Id::new(**n) == id)
+                .map_or("?".to_string(), |n| n.to_string())
+        };
+        ctx.memory(|m| {
+            for layer in m.areas().visible_layer_ids() {
+                if layer.order == bevy_egui::egui::Order::Background {
+                    continue;
+                }
+                if let Some(r) = m.area_rect(layer.id) {
+                    shown.push((
+                        name_of(layer.id),
+                        [r.min.x * z, r.min.y * z, r.width() * z, r.height() * z],
+                    ));
+                }
+            }
+        });
+        shown.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    WindowReport {
+        screen: format!("{screen:?}"),
+        overlay: format!("{overlay:?}"),
+        zoom,
+        map_rect,
+        shown,
     }
 }
 

@@ -19,8 +19,17 @@ pub(super) fn plugin(app: &mut App) {
             path,
             dirty_since: None,
         })
-        .add_systems(Update, (apply_settings, save_settings))
-        .add_systems(EguiPrimaryContextPass, (scale_ui, draw_settings));
+        .add_systems(
+            Update,
+            (apply_settings, save_settings).in_set(super::screens::ViewSet::Commands),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                scale_ui,
+                draw_settings.run_if(in_state(super::screens::Overlay::Settings)),
+            ),
+        );
 }
 
 /// The settings file and whether it needs writing.
@@ -163,14 +172,11 @@ fn key_bindings(
 
 fn draw_settings(
     mut contexts: EguiContexts,
-    mut menu: ResMut<super::menu::Menu>,
+    mut screens: super::screens::Screens,
     mut s: ResMut<Settings>,
     tr: Res<crate::text::Translations>,
     mut keymap: ResMut<crate::app::keys::Keymap>,
 ) -> Result {
-    if !menu.settings_open {
-        return Ok(());
-    }
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut edit = s.clone();
@@ -252,7 +258,7 @@ fn draw_settings(
         *s = edit;
     }
     if !open {
-        menu.settings_open = false;
+        screens.close(super::screens::Overlay::Settings);
     }
     Ok(())
 }

@@ -344,7 +344,14 @@ pub fn armies(
         egui::Grid::new(("army", a.id))
             .striped(true)
             .show(ui, |ui| {
-                for (u, hp, max, hit_on, malus) in &s.units {
+                for row in &s.units {
+                    let super::cache::UnitRow {
+                        unit: u,
+                        hp,
+                        max_hp: max,
+                        hit_on,
+                        famine_malus: malus,
+                    } = row;
                     let t = db.unit(&u.kind);
                     ui.horizontal(|ui| {
                         icon(ui, icons, &format!("unit_{}", u.kind), "ui_sword", 20.0);
@@ -399,8 +406,8 @@ pub fn armies(
                 let card = s
                     .units
                     .iter()
-                    .find(|(u, ..)| u.id == *unit)
-                    .and_then(|(u, ..)| db.unit(&u.kind))
+                    .find(|r| r.unit.id == *unit)
+                    .and_then(|r| db.unit(&r.unit.kind))
                     .and_then(|t| t.actions.iter().find(|c| c.id == *action));
                 if let Some(c) = card {
                     text = format!(

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::io::Cursor;
 use std::time::Duration;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_kira_audio::prelude::*;
 
@@ -59,7 +60,10 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Sounds>()
         .init_resource::<Tension>()
         .add_systems(PreStartup, decode_sounds)
-        .add_systems(Update, (play_music, crossfade_music, play_effects));
+        .add_systems(
+            Update,
+            (play_music, crossfade_music, play_effects).in_set(super::screens::ViewSet::Draw),
+        );
 }
 
 fn decode_sounds(mut sounds: ResMut<Sounds>, mut sources: ResMut<Assets<AudioSource>>) {
@@ -101,19 +105,20 @@ fn decode_sounds(mut sounds: ResMut<Sounds>, mut sources: ResMut<Assets<AudioSou
 /// Starts the loops: the menu music while the menu is open, both game loops (in step, so they
 /// can crossfade) while a game is on.
 fn play_music(
-    menu: Res<super::menu::Menu>,
+    screen: Res<State<super::screens::Screen>>,
     sounds: Res<Sounds>,
     mut tension: ResMut<Tension>,
     menu_ch: Res<AudioChannel<MenuMusic>>,
     calm: Res<AudioChannel<CalmMusic>>,
     tense: Res<AudioChannel<TenseMusic>>,
 ) {
-    if tension.menu == Some(menu.open) {
+    let in_menu = *screen.get() == super::screens::Screen::Menu;
+    if tension.menu == Some(in_menu) {
         return;
     }
-    tension.menu = Some(menu.open);
+    tension.menu = Some(in_menu);
     let fade = AudioTween::linear(Duration::from_millis(800));
-    if menu.open {
+    if in_menu {
         calm.pause().fade_out(fade.clone());
         tense.pause().fade_out(fade.clone());
         menu_ch.stop();
@@ -138,18 +143,28 @@ fn play_music(
 
 /// Follows the portal race: the more corruption markers on the power track (and the fewer
 /// crystals), the more of the tense loop. Volumes follow the settings.
-#[allow(clippy::too_many_arguments)]
+/// The three music channels.
+#[derive(SystemParam)]
+struct Channels<'w> {
+    menu: Res<'w, AudioChannel<MenuMusic>>,
+    calm: Res<'w, AudioChannel<CalmMusic>>,
+    tense: Res<'w, AudioChannel<TenseMusic>>,
+}
+
 fn crossfade_music(
     world_portal: Option<Res<Portal>>,
     content: Res<crate::content::Content>,
     volumes: Res<Settings>,
     time: Res<Time>,
     mut tension: ResMut<Tension>,
-    menu_ch: Res<AudioChannel<MenuMusic>>,
-    calm: Res<AudioChannel<CalmMusic>>,
-    tense: Res<AudioChannel<TenseMusic>>,
+    channels: Channels,
     mut last: Local<Option<(i32, i32, i32)>>,
 ) {
+    let Channels {
+        menu: menu_ch,
+        calm,
+        tense,
+    } = channels;
     let target = world_portal.map_or(0.0, |p| {
         let track = content.portal().track.max(1) as f32;
         let race = (p.corruption as f32 * 2.0 - p.power as f32) / track + 0.25;

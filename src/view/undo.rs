@@ -6,6 +6,7 @@
 
 use bevy::prelude::*;
 
+use super::screens::{Screen, ViewSet};
 use crate::content::Camp;
 use crate::rules::snapshot::{Snapshot, capture, restore};
 use crate::rules::{ActionLog, Chronicle, GameEvent, GameWorld};
@@ -30,7 +31,8 @@ pub struct UndoStack {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<UndoStack>()
-        .add_systems(Update, (undo_keys, track_and_undo).chain());
+        .add_systems(Update, undo_keys.in_set(ViewSet::Input))
+        .add_systems(Update, track_and_undo.in_set(ViewSet::Commands));
 }
 
 fn undo_keys(
@@ -38,12 +40,12 @@ fn undo_keys(
     map: Res<crate::app::keys::Keymap>,
     egui: Res<bevy_egui::input::EguiWantsInput>,
     mut undo: ResMut<UndoStack>,
-    menu: Res<super::menu::Menu>,
+    screen: Res<State<Screen>>,
 ) {
     // Backspace in a text field (a save's name) edits the text, not the game; nor does the
     // key reach the game behind the campaign screen.
     if !egui.wants_keyboard_input()
-        && !menu.campaign
+        && *screen.get() != Screen::Campaign
         && map.just_pressed(crate::app::keys::Shortcut::Undo, &keys)
     {
         undo.requested = true;

@@ -1,8 +1,8 @@
 //! The crate's layers, held by reading `src/`: each layer imports only the layers below it,
-//! no two modules import each other, and the headless layers take nothing from egui, audio,
+//! no import circle joins files (of any length), and the headless layers take nothing from egui, audio,
 //! rendering or windows. The order (see `docs/architecture.md`):
 //!
-//! `ground ← content ← rules ← {text, ai} ← sim ← app ← view ← cli`
+//! `ground ← content ← rules ← {text, ai} ← sim ← app ← view ← chapters ← cli`
 //!
 //! An import is any path that starts with `crate::`, `super::` or `self::` (in `use` trees and
 //! inline), resolved against the module it stands in to the file module it names. A failure
@@ -448,15 +448,19 @@ fn layer_breaches(tree: &Tree) -> Vec<String> {
     out
 }
 
-/// Pairs of file modules that import each other (a folder's `mod.rs` and the files inside it
-/// excepted: the folder is one feature, its `mod.rs` its face).
-fn mutual_imports(tree: &Tree) -> Vec<String> {
+/// Every import circle between file modules, of any length: the strongly connected components
+/// of the import graph with more than one module (Tarjan's algorithm), each named by its files
+/// and one import per step round the circle. A folder's `mod.rs` and the files inside it are
+/// left out of the graph when they import each other: the folder is one feature, its `mod.rs`
+/// its face.
+fn import_cycles(tree: &Tree) -> Vec<String> {
     // From each module: the modules it imports, each with its first import's file and line.
     type Edges = BTreeMap<Vec<String>, BTreeMap<Vec<String>, (String, usize)>>;
+    let nested = |a: &[String], b: &[String]| a.starts_with(b) || b.starts_with(a);
     let mut edges: Edges = BTreeMap::new();
     for (from, im) in &tree.imports {
         if let Some(t) = target(&tree.modules, &im.path)
-            && t != *from
+            && !nested(from, &t)
         {
             edges
                 .entry(from.clone())
@@ -465,23 +469,105 @@ fn mutual_imports(tree: &Tree) -> Vec<String> {
                 .or_insert((im.file.clone(), im.line));
         }
     }
-    let nested = |a: &[String], b: &[String]| a.starts_with(b) || b.starts_with(a);
-    let mut out = BTreeSet::new();
-    for (a, to) in &edges {
-        for (b, (file, line)) in to {
-            if a < b
-                && !nested(a, b)
-                && let Some((file2, line2)) = edges.get(b).and_then(|m| m.get(a))
-            {
-                out.insert(format!(
-                    "{} and {} import each other ({file}:{line}, {file2}:{line2})",
-                    a.join("::"),
-                    b.join("::")
-                ));
+    let names: Vec<&Vec<String>> = tree.modules.keys().collect();
+    let index: BTreeMap<&Vec<String>, usize> =
+        names.iter().enumerate().map(|(i, m)| (*m, i)).collect();
+    let next: Vec<Vec<usize>> = names
+        .iter()
+        .map(|m| {
+            edges
+                .get(*m)
+                .map(|to| to.keys().filter_map(|t| index.get(t).copied()).collect())
+                .unwrap_or_default()
+        })
+        .collect();
+    // Tarjan, iterative (a deep source tree must not overflow the test's stack).
+    let n = names.len();
+    let (mut order, mut low) = (vec![usize::MAX; n], vec![0; n]);
+    let (mut on_stack, mut stack, mut comps) = (vec![false; n], Vec::new(), Vec::new());
+    let mut counter = 0;
+    for root in 0..n {
+        if order[root] != usize::MAX {
+            continue;
+        }
+        let mut work = vec![(root, 0usize)];
+        while let Some(&mut (v, ref mut k)) = work.last_mut() {
+            if *k == 0 && order[v] == usize::MAX {
+                order[v] = counter;
+                low[v] = counter;
+                counter += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = next[v].get(*k) {
+                *k += 1;
+                if order[w] == usize::MAX {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(order[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == order[v] {
+                let mut comp = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    comp.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                if comp.len() > 1 {
+                    comps.push(comp);
+                }
             }
         }
     }
-    out.into_iter().collect()
+    let mut out: Vec<String> = comps
+        .into_iter()
+        .map(|comp| {
+            let members: BTreeSet<usize> = comp.iter().copied().collect();
+            let mut files: Vec<&str> = comp
+                .iter()
+                .filter_map(|&i| tree.modules.get(names[i]).map(String::as_str))
+                .collect();
+            files.sort();
+            // One circle through the component, from its first module: each step an import
+            // to a member not yet walked when there is one, else back to the start.
+            let Some(&start) = members.iter().next() else {
+                return String::new();
+            };
+            let (mut walk, mut at, mut seen) = (Vec::new(), start, BTreeSet::from([start]));
+            loop {
+                let step = next[at]
+                    .iter()
+                    .copied()
+                    .filter(|w| members.contains(w))
+                    .find(|w| !seen.contains(w))
+                    .or_else(|| next[at].iter().copied().find(|w| *w == start));
+                let Some(w) = step else { break };
+                if let Some((file, line)) = edges.get(names[at]).and_then(|m| m.get(names[w])) {
+                    walk.push(format!("{file}:{line} -> {}", names[w].join("::")));
+                }
+                if w == start || !seen.insert(w) {
+                    break;
+                }
+                at = w;
+            }
+            format!(
+                "an import circle of {} files ({}): {}",
+                files.len(),
+                files.join(", "),
+                walk.join(", ")
+            )
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 fn src() -> PathBuf {
@@ -501,10 +587,10 @@ fn each_layer_imports_only_the_layers_below_it() {
 }
 
 #[test]
-fn no_two_modules_import_each_other() {
+fn no_import_circle_of_any_length() {
     let tree = read_tree(&src());
-    let pairs = mutual_imports(&tree);
-    assert!(pairs.is_empty(), "{}", pairs.join("\n"));
+    let circles = import_cycles(&tree);
+    assert!(circles.is_empty(), "{}", circles.join("\n"));
 }
 
 #[test]
@@ -542,7 +628,13 @@ fn the_checker_catches_an_upward_import_with_its_file_and_line() {
         "use super::b::thing;\nfn g() { bevy_egui::egui::Ui::new(); }\n",
     );
     write("rules/b.rs", "use crate::rules::a::{x, y};\n");
-    write("view/mod.rs", "pub mod panels;\n");
+    write(
+        "view/mod.rs",
+        "pub mod panels;\npub mod c1;\npub mod c2;\npub mod c3;\nuse self::c1::x;\n",
+    );
+    write("view/c1.rs", "use super::c2::x;\nuse super::y;\n");
+    write("view/c2.rs", "use crate::view::c3::x;\n");
+    write("view/c3.rs", "// c3\nfn f() { super::c1::x(); }\n");
     write(
         "view/panels.rs",
         "use crate::rules::a;\n#[cfg(test)]\nmod tests { use super::*; }\n",
@@ -568,11 +660,20 @@ fn the_checker_catches_an_upward_import_with_its_file_and_line() {
             "{wrong}: {breaches:#?}"
         );
     }
-    let pairs = mutual_imports(&tree);
-    assert_eq!(pairs.len(), 1, "{pairs:#?}");
+    let circles = import_cycles(&tree);
+    assert_eq!(circles.len(), 2, "{circles:#?}");
     assert!(
-        pairs[0].starts_with("rules::a and rules::b import each other (src/rules/a.rs:1"),
-        "{pairs:#?}"
+        circles[0].starts_with(
+            "an import circle of 2 files (src/rules/a.rs, src/rules/b.rs): src/rules/a.rs:1 -> rules::b"
+        ),
+        "{circles:#?}"
+    );
+    // A circle of three, none of whose files import each other back.
+    assert_eq!(
+        circles[1],
+        "an import circle of 3 files (src/view/c1.rs, src/view/c2.rs, src/view/c3.rs): \
+         src/view/c1.rs:1 -> view::c2, src/view/c2.rs:1 -> view::c3, src/view/c3.rs:2 -> view::c1",
+        "{circles:#?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -221,6 +221,31 @@ fn run_window_in(
     data: Option<&std::path::Path>,
     program: impl FnOnce(&std::path::Path) -> Command,
 ) -> Option<PathBuf> {
+    let (child, out) = spawn_window(name, data, program)?;
+    Some(finish_window(name, child, out))
+}
+
+/// A window under Xvfb that has started.
+struct Running {
+    child: std::process::Child,
+    started: Instant,
+}
+
+impl Drop for Running {
+    /// A check that failed while the window ran leaves no window behind.
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = self.child.kill();
+        }
+    }
+}
+
+/// Starts `program(out)` under Xvfb; `None` where Xvfb is missing and not required.
+fn spawn_window(
+    name: &str,
+    data: Option<&std::path::Path>,
+    program: impl FnOnce(&std::path::Path) -> Command,
+) -> Option<(Running, PathBuf)> {
     if !have("xvfb-run") {
         assert!(
             std::env::var("CHAOS_OUTPOST_REQUIRE_XVFB").is_err(),
@@ -236,7 +261,7 @@ fn run_window_in(
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).expect("out dir");
     let inner = program(&out);
-    let mut child = Command::new("xvfb-run")
+    let child = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(inner.get_program())
         .args(inner.get_args())
@@ -251,13 +276,23 @@ fn run_window_in(
         .stderr(std::fs::File::create(out.join("log.txt")).expect("log"))
         .spawn()
         .expect("xvfb-run starts");
-    let started = Instant::now();
+    Some((
+        Running {
+            child,
+            started: Instant::now(),
+        },
+        out,
+    ))
+}
+
+/// Waits (up to 300 s) for the window to finish its script well; its output folder.
+fn finish_window(name: &str, mut w: Running, out: PathBuf) -> PathBuf {
     let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
+        if let Some(s) = w.child.try_wait().expect("wait") {
             break s;
         }
-        if started.elapsed() > Duration::from_secs(300) {
-            let _ = child.kill();
+        if w.started.elapsed() > Duration::from_secs(300) {
+            let _ = w.child.kill();
             panic!("the window didn't finish its script in 300 s");
         }
         std::thread::sleep(Duration::from_millis(100));
@@ -266,9 +301,9 @@ fn run_window_in(
     assert!(status.success(), "exit {status}; log:\n{log}");
     eprintln!(
         "window script {name}: {:.1} s",
-        started.elapsed().as_secs_f32()
+        w.started.elapsed().as_secs_f32()
     );
-    Some(out)
+    out
 }
 
 #[test]
@@ -516,4 +551,216 @@ fn k_campaign_plays_from_its_screen_through_a_result_then_continues_and_restarts
     for d in [&out, &out2, &out3, &out4, &out5, &out6, &data] {
         let _ = std::fs::remove_dir_all(d);
     }
+}
+
+/// What the window reported at a script's `Report` step.
+fn report(path: &std::path::Path) -> chaos_outpost::view::script::WindowReport {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    ron::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The place of the area named `name` in a report, if shown.
+fn place(r: &chaos_outpost::view::script::WindowReport, name: &str) -> Option<[f32; 4]> {
+    r.shown.iter().find(|(n, _)| n == name).map(|(_, p)| *p)
+}
+
+/// The view's windows (not its small areas: the hover box, a toast) shown in a report, and
+/// every pair of them that overlap.
+fn stacked(r: &chaos_outpost::view::script::WindowReport) -> Vec<(String, String)> {
+    let windows: Vec<&(String, [f32; 4])> = (r.shown.iter())
+        .filter(|(n, _)| !matches!(n.as_str(), "hover" | "refusal_toast" | "?"))
+        .collect();
+    let overlap = |a: [f32; 4], b: [f32; 4]| {
+        a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]
+    };
+    let mut out = Vec::new();
+    for (i, (na, a)) in windows.iter().enumerate() {
+        for (nb, b) in &windows[i + 1..] {
+            if overlap(*a, *b) {
+                out.push((na.clone(), nb.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// Plays `tests/ui/NAME.ron` on First Light, seed 1, with `extra` arguments to `play`.
+fn play_script_with(name: &str, extra: &[&str]) -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join(format!("tests/ui/{name}.ron"));
+    run_window(name, |out| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
+        c.args(["play", "--level", "first_light", "--seed", "1"])
+            .args(extra)
+            .arg("--script")
+            .arg(&script)
+            .arg("--out")
+            .arg(out);
+        c
+    })
+}
+
+/// First launch (no command: the menu over First Light): the menu alone, the intro waiting
+/// behind it rather than under it; back in the game, the intro alone.
+#[test]
+fn first_launch_shows_one_window_at_a_time() {
+    let Some(out) = play_script_with("first_launch", &["--menu"]) else {
+        return;
+    };
+    let launch = report(&out.join("launch.ron"));
+    assert_eq!((launch.screen.as_str(), launch.overlay.as_str()), ("Menu", "None"));
+    assert!(place(&launch, "menu").is_some(), "{launch:?}");
+    assert!(place(&launch, "intro").is_none(), "the intro under the menu: {launch:?}");
+    assert!(stacked(&launch).is_empty(), "{:?}", stacked(&launch));
+    let game = report(&out.join("game.ron"));
+    assert_eq!((game.screen.as_str(), game.overlay.as_str()), ("Playing", "Intro"));
+    assert!(place(&game, "intro").is_some(), "{game:?}");
+    assert!(place(&game, "menu").is_none(), "{game:?}");
+    assert!(stacked(&game).is_empty(), "{:?}", stacked(&game));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// R7.4's refusal ("choose one of the offered technologies first") shows just under the phase
+/// bar, over the map where the player looks, not at the foot of the side panel.
+#[test]
+fn a_refusal_shows_under_the_phase_bar() {
+    let Some(out) = play_script("refusal") else {
+        return;
+    };
+    let before = report(&out.join("before.ron"));
+    assert!(place(&before, "refusal_toast").is_none(), "{before:?}");
+    let r = report(&out.join("refused.ron"));
+    let [x, y, w, h] = place(&r, "refusal_toast").unwrap_or_else(|| panic!("no toast: {r:?}"));
+    let [mx, my, mw, _] = r.map_rect.expect("the map's area");
+    // Right under the bar (the map's top), within the map's width, wholly in the window.
+    assert!(y >= my - 1.0 && y <= my + 40.0, "toast at y {y}, the bar ends at {my}");
+    assert!(x >= mx && x + w <= mx + mw, "toast {x}+{w} outside the map {mx}+{mw}");
+    assert!(y + h <= 720.0 && h > 10.0, "{r:?}");
+    let (_, _, n) = colours(&out.join("refused.png"));
+    assert!(n > 200, "only {n} colours");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Runs `xdotool` on the virtual display the window is on.
+struct Xdo {
+    display: String,
+    xauthority: String,
+}
+
+impl Xdo {
+    fn run(&self, args: &[&str]) {
+        let status = Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .env("XAUTHORITY", &self.xauthority)
+            .status()
+            .expect("xdotool runs");
+        assert!(status.success(), "xdotool {args:?}: {status}");
+    }
+}
+
+/// Waits (up to 300 s) for the file `name` in `out`.
+fn wait_for(out: &std::path::Path, name: &str) {
+    let started = Instant::now();
+    while !out.join(name).is_file() {
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "the window never wrote {name}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// The wheel turned with the real mouse (xdotool on the Xvfb display): over the side panel
+/// the map's zoom stays as it was; over the map it changes (so the wheel did reach the game).
+#[test]
+fn the_wheel_over_the_side_panel_leaves_the_map_alone() {
+    if !have("xdotool") {
+        assert!(
+            std::env::var("CHAOS_OUTPOST_REQUIRE_XVFB").is_err(),
+            "xdotool is required here (CHAOS_OUTPOST_REQUIRE_XVFB is set)"
+        );
+        eprintln!("skipped: no xdotool (./dev test installs it)");
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join("tests/ui/wheel.ron");
+    let drive = |out: &std::path::Path| {
+        wait_for(out, "ready");
+        wait_for(out, "x.txt");
+        let x = std::fs::read_to_string(out.join("x.txt")).expect("the display");
+        let mut lines = x.lines();
+        let xdo = Xdo {
+            display: lines.next().unwrap_or_default().to_string(),
+            xauthority: lines.next().unwrap_or_default().to_string(),
+        };
+        let before = report(&out.join("before.ron"));
+        let [mx, my, mw, mh] = before.map_rect.expect("the map's area");
+        // The side panel's middle, then the map's.
+        let panel = ((mx + mw + 1280.0) / 2.0, my + mh / 2.0);
+        let map = (mx + mw / 2.0, my + mh / 2.0);
+        let at = |p: (f32, f32)| [format!("{}", p.0 as i32), format!("{}", p.1 as i32)];
+        let [px, py] = at(panel);
+        xdo.run(&["mousemove", &px, &py]);
+        std::thread::sleep(Duration::from_millis(300));
+        // Button 5: the wheel turned towards the player, three notches.
+        xdo.run(&["click", "--repeat", "3", "--delay", "80", "5"]);
+        std::fs::write(out.join("panel_wheeled"), "").expect("mark");
+        wait_for(out, "panel_done");
+        let [qx, qy] = at(map);
+        xdo.run(&["mousemove", &qx, &qy]);
+        std::thread::sleep(Duration::from_millis(300));
+        xdo.run(&["click", "--repeat", "3", "--delay", "80", "5"]);
+        std::fs::write(out.join("map_wheeled"), "").expect("mark");
+    };
+    let Some(out) = run_window_driven(
+        "wheel",
+        |out| {
+            let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
+            c.args(["play", "--level", "first_light", "--seed", "1", "--script"])
+                .arg(&script)
+                .arg("--out")
+                .arg(out);
+            c
+        },
+        drive,
+    ) else {
+        return;
+    };
+    let before = report(&out.join("before.ron"));
+    let after_panel = report(&out.join("after_panel.ron"));
+    let after_map = report(&out.join("after_map.ron"));
+    assert_eq!(
+        after_panel.zoom, before.zoom,
+        "the wheel over the side panel zoomed the map"
+    );
+    assert!(
+        after_map.zoom > before.zoom * 1.2,
+        "the wheel over the map didn't zoom out: {} -> {}",
+        before.zoom,
+        after_map.zoom
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// `run_window`, with `drive(out)` run beside the window while it plays: the command runs
+/// under `xvfb-run` through a shell that first writes the display and its X authority into
+/// `out/x.txt`, for real input sent from outside the game.
+fn run_window_driven(
+    name: &str,
+    program: impl FnOnce(&std::path::Path) -> Command,
+    drive: impl FnOnce(&std::path::Path),
+) -> Option<PathBuf> {
+    let (running, out) = spawn_window(name, None, |out| {
+        let inner = program(out);
+        let mut c = Command::new("sh");
+        c.arg("-c")
+            .arg("printf '%s\\n%s\\n' \"$DISPLAY\" \"$XAUTHORITY\" > \"$0\"; exec \"$@\"")
+            .arg(out.join("x.txt"))
+            .arg(inner.get_program())
+            .args(inner.get_args());
+        c
+    })?;
+    drive(&out);
+    Some(finish_window(name, running, out))
 }

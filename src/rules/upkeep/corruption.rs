@@ -100,6 +100,38 @@ pub fn two_d6_at_least(target: i32) -> f64 {
     ok as f64 / 36.0
 }
 
+/// What R6.2 says of one tile's corruption at the next upkeep: the query the view's tile box
+/// asks (the rules' own numbers, never worked out again by the view).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CorruptionChance {
+    /// Corrupted already.
+    Corrupted,
+    /// Not a target: it touches no corrupted tile (R6.1).
+    Safe,
+    /// A target: Chaos corrupts it on 2d6 ≥ `at_least`, with this chance per attempt (0 to 1).
+    Roll {
+        /// The 2d6 roll needed (R6.2, the difficulty level's adjustment included).
+        at_least: i32,
+        /// Its chance per attempt.
+        chance: f64,
+    },
+}
+
+/// R6.1–R6.2 for the tile at `h`: corrupted, safe, or the roll that corrupts it.
+pub fn chance_at(world: &mut World, h: Hex) -> CorruptionChance {
+    if world.tile(h).is_some_and(|t| t.is_corrupted()) {
+        return CorruptionChance::Corrupted;
+    }
+    let rifts = open_rifts(world);
+    match difficulty(world, &rifts, h) {
+        Some(at_least) => CorruptionChance::Roll {
+            at_least,
+            chance: two_d6_at_least(at_least),
+        },
+        None => CorruptionChance::Safe,
+    }
+}
+
 /// Chaos' target for the next attempt: easiest, then nearest the portal, then lowest hex.
 pub fn choose_target(world: &mut World) -> Option<(Hex, i32)> {
     let rifts = open_rifts(world);

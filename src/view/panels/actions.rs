@@ -8,9 +8,9 @@ use hexx::Hex;
 
 use super::{Out, Shortcuts};
 use crate::content::ContentDb;
-use crate::rules::{Action, Army, Outpost, Refusal};
+use crate::rules::{Action, Army, Outpost};
 use crate::text::{Translations, label};
-use crate::view::cache::ViewCache;
+use crate::view::cache::SheetCache;
 use crate::view::help::rule_button;
 use crate::view::sheets;
 
@@ -18,9 +18,8 @@ use crate::view::sheets;
 pub(super) struct Actions<'a> {
     pub tr: &'a Translations,
     pub db: &'a ContentDb,
-    pub cache: &'a ViewCache,
+    pub cache: &'a SheetCache,
     pub selected: Option<Hex>,
-    pub last_refusal: Option<&'a Refusal>,
     pub armies: &'a [&'a Army],
     pub outposts: &'a [&'a Outpost],
     pub activation: Option<u32>,
@@ -65,7 +64,6 @@ pub(super) fn draw(ui: &mut egui::Ui, a: &Actions, out: &mut Out) {
         db,
         cache,
         selected,
-        last_refusal,
         armies,
         outposts,
         activation,
@@ -115,17 +113,6 @@ pub(super) fn draw(ui: &mut egui::Ui, a: &Actions, out: &mut Out) {
         if ui.button(text).clicked() || pressed {
             out.actions.push(a.clone());
         }
-    }
-    if let Some(r) = last_refusal {
-        // Worded at draw time, so a language switch rewords it too.
-        let r = tr.f("Refused: {}", &[&r.words(tr)]);
-        ui.horizontal_wrapped(|ui| {
-            ui.colored_label(egui::Color32::LIGHT_RED, &r);
-            // The rule it cites, one click away.
-            if let Some(rule) = rule_button(ui, &r, tr, help) {
-                out.rule = Some(rule);
-            }
-        });
     }
     // The improvement menu of the selected tile: what may stand here, and for the rest the
     // R9.1 condition that fails, in the rules' words.

@@ -1,7 +1,7 @@
 //! The egui panels, one file each: the phase bar (`phase_bar.rs`), the side panel with the
 //! outcome and the portal (`portal.rs`), the forecast and the army, outpost and research sheets
 //! (`../sheets.rs`), the selected tile's actions (`actions.rs`), the log (`log.rs`), the
-//! hovered tile's box (`hover.rs`), and the chapters' own panels (`../chapter_panel.rs`) under
+//! hovered tile's box (`hover.rs`), the last refusal's toast (`refusal.rs`), and the chapters' own panels (`../chapter_panel.rs`) under
 //! the track bar. This system reads the state once, hands each panel what it shows, and sends
 //! what they ask for (actions, a rule to open) after drawing.
 
@@ -10,10 +10,11 @@ mod hover;
 mod log;
 pub(crate) mod phase_bar;
 mod portal;
+pub mod refusal;
 mod tracks;
 
 use super::ViewState;
-use super::cache::ViewCache;
+use super::cache::{GameDigest, HoverCache, SheetCache};
 use super::driver::Driver;
 use super::sheets::{self, IconIds};
 use crate::content::{Camp, Content};
@@ -62,34 +63,77 @@ struct Out {
     rule: Option<String>,
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The view's caches the panels read (`cache.rs`).
+#[derive(bevy::ecs::system::SystemParam)]
+struct Caches<'w> {
+    sheets: Res<'w, SheetCache>,
+    digest: Res<'w, GameDigest>,
+    hovered: Res<'w, HoverCache>,
+}
+
+/// The game as the panels read it.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Game<'w, 's> {
+    cycle: Res<'w, Cycle>,
+    order: Res<'w, CycleOrder>,
+    outcome: Res<'w, Outcome>,
+    portal: Res<'w, Portal>,
+    research: Res<'w, Research>,
+    setup: Res<'w, GameSetup>,
+    outposts: Query<'w, 's, &'static Outpost>,
+    armies: Query<'w, 's, &'static Army>,
+    content: Res<'w, Content>,
+}
+
+/// What the panels change or send: the view's state, the undo stack, the AI's driver, the help
+/// (a rule to open), the screens (to open it) and the rules (actions).
+#[derive(bevy::ecs::system::SystemParam)]
+struct Sent<'w> {
+    view: ResMut<'w, ViewState>,
+    undo: ResMut<'w, super::undo::UndoStack>,
+    driver: ResMut<'w, Driver>,
+    help: ResMut<'w, super::help::Help>,
+    screens: super::screens::Screens<'w>,
+    send: MessageWriter<'w, ActionRequest>,
+}
+
 fn draw_panels(
     mut contexts: EguiContexts,
-    cycle: Res<Cycle>,
-    order: Res<CycleOrder>,
-    outcome: Res<Outcome>,
-    portal: Res<Portal>,
-    research: Res<Research>,
-    setup: Res<GameSetup>,
-    outposts: Query<&Outpost>,
-    armies: Query<&Army>,
-    content: Res<Content>,
-    cache: Res<ViewCache>,
-    mut view: ResMut<ViewState>,
+    game: Game,
+    caches: Caches,
     icons: Res<IconIds>,
-    (mut undo, mut driver, mut help, words, shortcuts): (
-        ResMut<super::undo::UndoStack>,
-        ResMut<Driver>,
-        ResMut<super::help::Help>,
-        Words,
-        Shortcuts,
-    ),
-    mut send: MessageWriter<ActionRequest>,
+    words: Words,
+    shortcuts: Shortcuts,
+    sent: Sent,
 ) -> Result {
     let Words {
         tr,
         rules: rules_help,
     } = words;
+    let Caches {
+        sheets: cache,
+        digest,
+        hovered,
+    } = caches;
+    let Game {
+        cycle,
+        order,
+        outcome,
+        portal,
+        research,
+        setup,
+        outposts,
+        armies,
+        content,
+    } = game;
+    let Sent {
+        mut view,
+        mut undo,
+        mut driver,
+        mut help,
+        mut screens,
+        mut send,
+    } = sent;
     let ctx = contexts.ctx_mut()?;
     let mut root = egui::Ui::new(
         ctx.clone(),
@@ -108,6 +152,13 @@ fn draw_panels(
         shortcuts: &shortcuts,
     };
     phase_bar::draw(&mut root, &bar, &mut driver, &mut undo, &mut out);
+    // The refusal under the bar, where the player just clicked or looks next.
+    let under_bar = root.available_rect_before_wrap().min + egui::vec2(12.0, 8.0);
+    if let Some(r) = &view.last_refusal
+        && refusal::draw(ctx, under_bar, r, &tr, &rules_help, &mut out)
+    {
+        view.last_refusal = None;
+    }
     let db = &content.0;
     let ops: Vec<&Outpost> = {
         let mut v: Vec<&Outpost> = outposts.iter().collect();
@@ -126,9 +177,9 @@ fn draw_panels(
                 area = area.vertical_scroll_offset(y);
             }
             area.show(ui, |ui| {
-                portal::draw(ui, &tr, db, &outcome, &portal, &cache.victory);
-                tracks::draw(ui, &tr, db, &cache.tracks, &setup.players);
-                let (seat, panels) = &cache.chapter_panels;
+                portal::draw(ui, &tr, db, &outcome, &portal, &digest.victory);
+                tracks::draw(ui, &tr, db, &digest.tracks, &setup.players);
+                let (seat, panels) = &digest.chapter_panels;
                 let cx = crate::view::chapter_panel::PanelCx {
                     tr: &tr,
                     db,
@@ -140,7 +191,7 @@ fn draw_panels(
                 out.actions
                     .extend(crate::view::chapter_panel::draw_all(ui, panels, &cx));
                 if let Some(rule) =
-                    sheets::forecast(ui, &icons, &tr, db, &cache.forecast, &rules_help)
+                    sheets::forecast(ui, &icons, &tr, db, &digest.forecast, &rules_help)
                 {
                     out.rule = Some(rule);
                 }
@@ -171,7 +222,6 @@ fn draw_panels(
                     db,
                     cache: &cache,
                     selected: view.selected,
-                    last_refusal: view.last_refusal.as_ref(),
                     armies: &arms,
                     outposts: &ops,
                     activation: cycle.activation,
@@ -179,7 +229,7 @@ fn draw_panels(
                     help: &rules_help,
                 };
                 actions::draw(ui, &list, &mut out);
-                log::draw(ui, &tr, &cache.log);
+                log::draw(ui, &tr, &digest.log);
             });
         });
     // What the panels leave to the map, in logical pixels: the map's view is narrowed to it.
@@ -194,7 +244,7 @@ fn draw_panels(
     if view.map_rect != Some(r) {
         view.map_rect = Some(r);
     }
-    hover::draw(ctx, &tr, &rules_help, &cache.hover, &mut out);
+    hover::draw(ctx, &tr, &rules_help, &hovered.lines, &mut out);
     for action in out.actions {
         send.write(ActionRequest {
             by: Camp::Eladrins,
@@ -203,6 +253,7 @@ fn draw_panels(
     }
     if let Some(rule) = out.rule {
         help.show_rule(&rule);
+        screens.open(super::screens::Overlay::Help);
     }
     Ok(())
 }
