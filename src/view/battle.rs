@@ -81,7 +81,10 @@ pub struct Battles {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Battles>()
-        .add_systems(Update, gather_battles.in_set(super::screens::ViewSet::Cache))
+        .add_systems(
+            Update,
+            gather_battles.in_set(super::screens::ViewSet::Cache),
+        )
         .add_systems(
             EguiPrimaryContextPass,
             draw_battle.run_if(super::screens::playing_free),

@@ -166,14 +166,13 @@ struct ChapterMarks {
 struct ChapterSprite;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<ChapterMarks>()
-        .add_systems(
-            Update,
-            (
-                gather.in_set(super::screens::ViewSet::Cache),
-                (draw_lines, place_sprites).in_set(super::screens::ViewSet::Draw),
-            ),
-        );
+    app.init_resource::<ChapterMarks>().add_systems(
+        Update,
+        (
+            gather.in_set(super::screens::ViewSet::Cache),
+            (draw_lines, place_sprites).in_set(super::screens::ViewSet::Draw),
+        ),
+    );
 }
 
 /// Asks the chapters in play for their marks when the game moved (an event told, a new step)

@@ -48,11 +48,10 @@ impl Default for Driver {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Driver>()
-        .add_systems(
-            Update,
-            play_ai_turns.in_set(super::screens::ViewSet::Commands),
-        );
+    app.init_resource::<Driver>().add_systems(
+        Update,
+        play_ai_turns.in_set(super::screens::ViewSet::Commands),
+    );
 }
 
 /// Whether a hot-seat player's name gives the seat to the Eladrin AI: `AI`, or a name ending

@@ -87,7 +87,11 @@ fn draw_the_end(mut contexts: EguiContexts, end: EndOfGame, mut screens: Screens
     let tr = &*end.tr;
     let glory = seats_glory(&end.setup.players, &end.digest.glory);
     end_window(ctx, &tr.t("The end"), "the_end").show(ctx, |ui| {
-        ui.heading(crate::text::end_headline(tr, w, end.outcome.reason.as_ref()));
+        ui.heading(crate::text::end_headline(
+            tr,
+            w,
+            end.outcome.reason.as_ref(),
+        ));
         if let Some(r) = &end.outcome.reason {
             ui.label(r.words(tr));
         }

@@ -36,17 +36,16 @@ pub(super) fn plugin(app: &mut App) {
 /// The map takes input in the game, except while the hand-off hides the board or the level's
 /// intro waits to be read (the menus and the campaign screen have their own).
 fn the_map_has_input(screen: Res<State<Screen>>, overlay: Res<State<Overlay>>) -> bool {
-    *screen.get() == Screen::Playing
-        && !matches!(overlay.get(), Overlay::HandOff | Overlay::Intro)
+    *screen.get() == Screen::Playing && !matches!(overlay.get(), Overlay::HandOff | Overlay::Intro)
 }
 
 /// Whether the pointer at `p` (logical pixels) is the map's: inside the area the panels leave
 /// to it, and over no egui panel or window, nor in a drag egui began. Wheel turns, clicks and
 /// drags elsewhere are egui's (a panel scrolls, a window moves), never the camera's.
 pub fn pointer_on_map(view: &ViewState, egui: &EguiWantsInput, p: Vec2) -> bool {
-    let inside = view.map_rect.is_none_or(|[x, y, w, h]| {
-        p.x >= x && p.y >= y && p.x < x + w && p.y < y + h
-    });
+    let inside = view
+        .map_rect
+        .is_none_or(|[x, y, w, h]| p.x >= x && p.y >= y && p.x < x + w && p.y < y + h);
     inside && !egui.is_pointer_over_area() && !egui.wants_pointer_input()
 }
 
@@ -387,7 +386,10 @@ fn pan_and_zoom_camera(
         }
     }
     // Screen edges pan too; the wheel and the middle button work over the map only.
-    let pointer = windows.single().ok().and_then(|w| Some((w, w.cursor_position()?)));
+    let pointer = windows
+        .single()
+        .ok()
+        .and_then(|w| Some((w, w.cursor_position()?)));
     let on_map = pointer.is_some_and(|(_, p)| pointer_on_map(&view, &egui, p));
     if let Some((w, p)) = pointer
         && on_map
@@ -421,8 +423,7 @@ fn pan_and_zoom_camera(
     motion.clear();
     wheel.clear();
     // C centres the view on the selected army or outpost (and the next-unit key asks for it).
-    let centre = std::mem::take(&mut view.centre_on_selection)
-        || keys.just(Shortcut::CentreView);
+    let centre = std::mem::take(&mut view.centre_on_selection) || keys.just(Shortcut::CentreView);
     if centre && let Some(h) = view.selected {
         let p = layout().hex_to_world_pos(h);
         at.x = p.x;

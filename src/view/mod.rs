@@ -21,9 +21,9 @@ pub mod input;
 pub mod map_cache;
 pub mod menu;
 pub mod mods_ui;
+pub mod panels;
 pub mod saves;
 pub mod screens;
-pub mod panels;
 pub mod script;
 pub mod settings_ui;
 pub mod sheets;
@@ -677,7 +677,11 @@ fn draw_highlights(
     // The path preview: from the army's tile through each step to the hovered tile.
     if hovered.path.len() > 1 {
         let [r, g, b] = reach_colour(true, settings.palette);
-        let points: Vec<Vec2> = hovered.path.iter().map(|h| l.hex_to_world_pos(*h)).collect();
+        let points: Vec<Vec2> = hovered
+            .path
+            .iter()
+            .map(|h| l.hex_to_world_pos(*h))
+            .collect();
         gizmos.linestrip_2d(points, Color::srgb_u8(r, g, b));
         if let Some(end) = hovered.path.last() {
             gizmos.circle_2d(l.hex_to_world_pos(*end), 5.0, Color::srgb_u8(r, g, b));

@@ -155,17 +155,15 @@ impl Screens<'_> {
 
 /// `Screens::go` from an exclusive system.
 pub fn go(world: &mut World, screen: Screen) {
-    world.run_system_cached_with(|In(s): In<Screen>, mut sc: Screens| sc.go(s), screen)
+    world
+        .run_system_cached_with(|In(s): In<Screen>, mut sc: Screens| sc.go(s), screen)
         .unwrap_or_else(|e| warn!("the screen stays: {e}"));
 }
 
 /// `Screens::open` from an exclusive system; whether it opened.
 pub fn open(world: &mut World, overlay: Overlay) -> bool {
     world
-        .run_system_cached_with(
-            |In(o): In<Overlay>, mut sc: Screens| sc.open(o),
-            overlay,
-        )
+        .run_system_cached_with(|In(o): In<Overlay>, mut sc: Screens| sc.open(o), overlay)
         .unwrap_or(false)
 }
 

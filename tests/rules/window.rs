@@ -608,12 +608,21 @@ fn first_launch_shows_one_window_at_a_time() {
         return;
     };
     let launch = report(&out.join("launch.ron"));
-    assert_eq!((launch.screen.as_str(), launch.overlay.as_str()), ("Menu", "None"));
+    assert_eq!(
+        (launch.screen.as_str(), launch.overlay.as_str()),
+        ("Menu", "None")
+    );
     assert!(place(&launch, "menu").is_some(), "{launch:?}");
-    assert!(place(&launch, "intro").is_none(), "the intro under the menu: {launch:?}");
+    assert!(
+        place(&launch, "intro").is_none(),
+        "the intro under the menu: {launch:?}"
+    );
     assert!(stacked(&launch).is_empty(), "{:?}", stacked(&launch));
     let game = report(&out.join("game.ron"));
-    assert_eq!((game.screen.as_str(), game.overlay.as_str()), ("Playing", "Intro"));
+    assert_eq!(
+        (game.screen.as_str(), game.overlay.as_str()),
+        ("Playing", "Intro")
+    );
     assert!(place(&game, "intro").is_some(), "{game:?}");
     assert!(place(&game, "menu").is_none(), "{game:?}");
     assert!(stacked(&game).is_empty(), "{:?}", stacked(&game));
@@ -633,9 +642,26 @@ fn a_refusal_shows_under_the_phase_bar() {
     let [x, y, w, h] = place(&r, "refusal_toast").unwrap_or_else(|| panic!("no toast: {r:?}"));
     let [mx, my, mw, _] = r.map_rect.expect("the map's area");
     // Right under the bar (the map's top), within the map's width, wholly in the window.
-    assert!(y >= my - 1.0 && y <= my + 40.0, "toast at y {y}, the bar ends at {my}");
-    assert!(x >= mx && x + w <= mx + mw, "toast {x}+{w} outside the map {mx}+{mw}");
+    assert!(
+        y >= my - 1.0 && y <= my + 40.0,
+        "toast at y {y}, the bar ends at {my}"
+    );
+    assert!(
+        x >= mx && x + w <= mx + mw,
+        "toast {x}+{w} outside the map {mx}+{mw}"
+    );
     assert!(y + h <= 720.0 && h > 10.0, "{r:?}");
+    // Over nothing else the window shows (an event card is up at this step).
+    let overlap = |a: [f32; 4], b: [f32; 4]| {
+        a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]
+    };
+    for (name, p) in r
+        .shown
+        .iter()
+        .filter(|(n, _)| !matches!(n.as_str(), "refusal_toast" | "hover"))
+    {
+        assert!(!overlap([x, y, w, h], *p), "the toast covers {name}: {r:?}");
+    }
     let (_, _, n) = colours(&out.join("refused.png"));
     assert!(n > 200, "only {n} colours");
     let _ = std::fs::remove_dir_all(&out);

@@ -29,7 +29,8 @@ pub(super) fn draw(
                 .fill(egui::Color32::from_rgb(58, 22, 24))
                 .stroke(egui::Stroke::new(1.5, egui::Color32::from_rgb(230, 90, 80)))
                 .show(ui, |ui| {
-                    ui.set_max_width(520.0);
+                    // Narrow enough to leave the event cards (centred at the top) clear.
+                    ui.set_max_width(320.0);
                     ui.horizontal_wrapped(|ui| {
                         // Worded at draw time, so a language switch rewords it too.
                         let words = tr.f("Refused: {}", &[&refusal.words(tr)]);
@@ -41,11 +42,7 @@ pub(super) fn draw(
                         if let Some(rule) = crate::view::help::rule_button(ui, &words, tr, help) {
                             out.rule = Some(rule);
                         }
-                        if ui
-                            .small_button("✖")
-                            .on_hover_text(tr.t("Close"))
-                            .clicked()
-                        {
+                        if ui.small_button("✖").on_hover_text(tr.t("Close")).clicked() {
                             closed = true;
                         }
                     });
