@@ -364,33 +364,7 @@ fn run_clicks(world: &mut World) {
     let tr = world.resource::<Translations>().clone();
     info!("campaign: {click:?}");
     match click {
-        Click::Open => {
-            super::screens::go(world, Screen::Campaign);
-            // A chapter game that ended: its result first, so no end goes unrecorded.
-            if world.resource::<Outcome>().winner.is_some()
-                && !world.resource::<CampaignRun>().is_none()
-            {
-                finish(world, &db, &tr);
-                return;
-            }
-            let id = {
-                let s = world.resource::<CampaignScreen>();
-                if campaign_of(&db, &s.campaign).is_some() {
-                    s.campaign.clone()
-                } else {
-                    // The campaign played last, else the first.
-                    last_played(&db)
-                        .or_else(|| db.set.campaigns.first().map(|c| c.id.clone()))
-                        .unwrap_or_default()
-                }
-            };
-            {
-                let mut s = world.resource_mut::<CampaignScreen>();
-                s.page = Page::Choose;
-                s.seed = s.seed.max(1);
-            }
-            choose(world, &id);
-        }
+        Click::Open => open_screen(world, &db, &tr),
         Click::Choose(id) => choose(world, &id),
         Click::Setup {
             difficulty,
@@ -408,42 +382,7 @@ fn run_clicks(world: &mut World) {
                 })
                 .collect();
         }
-        Click::New => {
-            let (id, difficulty, seed, seats, saved, confirmed, start) = {
-                let s = world.resource::<CampaignScreen>();
-                (
-                    s.campaign.clone(),
-                    s.difficulty.clone(),
-                    s.seed,
-                    players(&s.seats),
-                    s.saved.is_some(),
-                    s.confirm == Some(Click::New),
-                    s.start_at.clone(),
-                )
-            };
-            if saved && !confirmed {
-                world.resource_mut::<CampaignScreen>().confirm = Some(Click::New);
-                return;
-            }
-            let made = campaign_of(&db, &id)
-                .ok_or_else(|| tr.f("No campaign `{}`", &[&id]))
-                .and_then(|c| {
-                    let (min, max) = seat_range(c);
-                    if !(min..=max).contains(&seats.len()) {
-                        return Err(
-                            tr.f("This campaign is played by {} to {} seats", &[&min, &max])
-                        );
-                    }
-                    CampaignState::new(c, &db, &difficulty, seed, &seats, start.as_deref())
-                });
-            match made {
-                Ok(state) => {
-                    world.resource_mut::<CampaignScreen>().state = Some(state);
-                    show_briefing(world);
-                }
-                Err(e) => world.resource_mut::<CampaignScreen>().message = e,
-            }
-        }
+        Click::New => new_campaign(world, &db, &tr),
         Click::StartAt(chapter) => {
             world.resource_mut::<CampaignScreen>().start_at = Some(chapter);
         }
@@ -453,74 +392,149 @@ fn run_clicks(world: &mut World) {
             }
         }
         Click::Play => show_briefing(world),
-        Click::Continue => {
-            let Some((path, _)) = world.resource::<CampaignScreen>().resume.clone() else {
-                return;
-            };
-            let message = match snapshot::load(world, &path) {
-                Ok(()) => {
-                    super::screens::go(world, Screen::Playing);
-                    tr.f("Continued from {}", &[&path.display()])
-                }
-                Err(e) => tr.f("Nothing loaded: {}", &[&e]),
-            };
-            info!("{message}");
-            world.resource_mut::<CampaignScreen>().message = message;
-        }
+        Click::Continue => continue_chapter(world, &tr),
         Click::Replay(chapter) => replay(world, &db, &tr, chapter),
-        Click::Muster(name) => {
-            // The muster takes only whom the chapter admits (`admit_kinds`), up to `admit`.
-            let (admit, admitted) = {
-                let s = world.resource::<CampaignScreen>();
-                s.state
-                    .as_ref()
-                    .and_then(|st| {
-                        let (_, ch) = current_chapter(&db, st)?;
-                        let ok = st
-                            .roster
-                            .iter()
-                            .any(|v| v.name == name && ch.admits(&v.kind));
-                        Some((ch.admit as usize, ok))
-                    })
-                    .unwrap_or((0, false))
-            };
-            let mut s = world.resource_mut::<CampaignScreen>();
-            if let Some(i) = s.muster.iter().position(|m| *m == name) {
-                s.muster.remove(i);
-            } else if admitted && s.muster.len() < admit {
-                s.muster.push(name);
-            }
-        }
+        Click::Muster(name) => muster(world, &db, name),
         Click::Begin => begin(world, &tr),
         Click::Finish => finish(world, &db, &tr),
-        Click::GoOn => {
-            let next = world
-                .resource::<CampaignScreen>()
-                .state
-                .as_ref()
-                .is_some_and(|s| s.current.is_some());
-            if next {
-                show_briefing(world);
-            } else if let Some(state) = world.resource::<CampaignScreen>().state.clone() {
-                show_chapters(world, state);
-            }
+        Click::GoOn => go_on(world),
+        Click::Back => back(world),
+    }
+}
+
+/// The main menu's Campaign button: the screen on the campaign played last (else the first), or first the result of a chapter game that ended.
+fn open_screen(world: &mut World, db: &ContentDb, tr: &Translations) {
+    super::screens::go(world, Screen::Campaign);
+    // A chapter game that ended: its result first, so no end goes unrecorded.
+    if world.resource::<Outcome>().winner.is_some() && !world.resource::<CampaignRun>().is_none() {
+        finish(world, db, tr);
+        return;
+    }
+    let id = {
+        let s = world.resource::<CampaignScreen>();
+        if campaign_of(db, &s.campaign).is_some() {
+            s.campaign.clone()
+        } else {
+            // The campaign played last, else the first.
+            last_played(db)
+                .or_else(|| db.set.campaigns.first().map(|c| c.id.clone()))
+                .unwrap_or_default()
         }
-        Click::Back => {
-            let page = world.resource::<CampaignScreen>().page;
-            match page {
-                Page::Choose => super::screens::go(world, Screen::Menu),
-                Page::Chapters => {
-                    let id = world.resource::<CampaignScreen>().campaign.clone();
-                    world.resource_mut::<CampaignScreen>().page = Page::Choose;
-                    choose(world, &id);
-                }
-                Page::Briefing | Page::Result => {
-                    if let Some(state) = world.resource::<CampaignScreen>().state.clone() {
-                        show_chapters(world, state);
-                    } else {
-                        world.resource_mut::<CampaignScreen>().page = Page::Choose;
-                    }
-                }
+    };
+    {
+        let mut s = world.resource_mut::<CampaignScreen>();
+        s.page = Page::Choose;
+        s.seed = s.seed.max(1);
+    }
+    choose(world, &id);
+}
+
+/// A new campaign of the chosen id, difficulty, seed and seats (asked twice over a saved one): its first briefing.
+fn new_campaign(world: &mut World, db: &ContentDb, tr: &Translations) {
+    let (id, difficulty, seed, seats, saved, confirmed, start) = {
+        let s = world.resource::<CampaignScreen>();
+        (
+            s.campaign.clone(),
+            s.difficulty.clone(),
+            s.seed,
+            players(&s.seats),
+            s.saved.is_some(),
+            s.confirm == Some(Click::New),
+            s.start_at.clone(),
+        )
+    };
+    if saved && !confirmed {
+        world.resource_mut::<CampaignScreen>().confirm = Some(Click::New);
+        return;
+    }
+    let made = campaign_of(db, &id)
+        .ok_or_else(|| tr.f("No campaign `{}`", &[&id]))
+        .and_then(|c| {
+            let (min, max) = seat_range(c);
+            if !(min..=max).contains(&seats.len()) {
+                return Err(tr.f("This campaign is played by {} to {} seats", &[&min, &max]));
+            }
+            CampaignState::new(c, db, &difficulty, seed, &seats, start.as_deref())
+        });
+    match made {
+        Ok(state) => {
+            world.resource_mut::<CampaignScreen>().state = Some(state);
+            show_briefing(world);
+        }
+        Err(e) => world.resource_mut::<CampaignScreen>().message = e,
+    }
+}
+
+/// The next chapter, continued from its last autosave.
+fn continue_chapter(world: &mut World, tr: &Translations) {
+    let Some((path, _)) = world.resource::<CampaignScreen>().resume.clone() else {
+        return;
+    };
+    let message = match snapshot::load(world, &path) {
+        Ok(()) => {
+            super::screens::go(world, Screen::Playing);
+            tr.f("Continued from {}", &[&path.display()])
+        }
+        Err(e) => tr.f("Nothing loaded: {}", &[&e]),
+    };
+    info!("{message}");
+    world.resource_mut::<CampaignScreen>().message = message;
+}
+
+/// Brings or leaves the veteran `name` (only whom the chapter admits, up to its limit).
+fn muster(world: &mut World, db: &ContentDb, name: String) {
+    // The muster takes only whom the chapter admits (`admit_kinds`), up to `admit`.
+    let (admit, admitted) = {
+        let s = world.resource::<CampaignScreen>();
+        s.state
+            .as_ref()
+            .and_then(|st| {
+                let (_, ch) = current_chapter(db, st)?;
+                let ok = st
+                    .roster
+                    .iter()
+                    .any(|v| v.name == name && ch.admits(&v.kind));
+                Some((ch.admit as usize, ok))
+            })
+            .unwrap_or((0, false))
+    };
+    let mut s = world.resource_mut::<CampaignScreen>();
+    if let Some(i) = s.muster.iter().position(|m| *m == name) {
+        s.muster.remove(i);
+    } else if admitted && s.muster.len() < admit {
+        s.muster.push(name);
+    }
+}
+
+/// Goes on where the result leads: the next briefing, else the chapter list.
+fn go_on(world: &mut World) {
+    let next = world
+        .resource::<CampaignScreen>()
+        .state
+        .as_ref()
+        .is_some_and(|s| s.current.is_some());
+    if next {
+        show_briefing(world);
+    } else if let Some(state) = world.resource::<CampaignScreen>().state.clone() {
+        show_chapters(world, state);
+    }
+}
+
+/// Back one page; from the first, to the main menu.
+fn back(world: &mut World) {
+    let page = world.resource::<CampaignScreen>().page;
+    match page {
+        Page::Choose => super::screens::go(world, Screen::Menu),
+        Page::Chapters => {
+            let id = world.resource::<CampaignScreen>().campaign.clone();
+            world.resource_mut::<CampaignScreen>().page = Page::Choose;
+            choose(world, &id);
+        }
+        Page::Briefing | Page::Result => {
+            if let Some(state) = world.resource::<CampaignScreen>().state.clone() {
+                show_chapters(world, state);
+            } else {
+                world.resource_mut::<CampaignScreen>().page = Page::Choose;
             }
         }
     }

@@ -27,7 +27,9 @@ pub enum Screen {
 }
 
 /// The one window over the screen.
-#[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum Overlay {
     /// Nothing over the screen.
     #[default]

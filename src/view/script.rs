@@ -85,6 +85,9 @@ pub enum UiStep {
     ScrollSide(f32),
     /// Wait for a key to bind to this shortcut, as the settings' Change button does.
     Rebind(crate::app::keys::Shortcut),
+    /// Open this overlay (`Settings`, `Mods`, `Credits`, `Help`) as the menu's buttons do, or
+    /// close the one shown (`None`).
+    Overlay(super::screens::Overlay),
     /// Close the level's intro, as its Begin button does (waits for it to open).
     Begin,
     /// Until this hint (an id of `assets/help/hints.ron`) is on screen.
@@ -202,12 +205,58 @@ fn run_script(world: &mut World) {
         }
     };
     let frames = world.resource::<ScriptRun>().frames_in_step;
-    let done = match &step {
+    // Each group answers the steps it knows (`None` for the others): whether the step is done.
+    let done = match waited(world, &step, frames, &out) {
+        Some(d) => d,
+        None => match played(world, &step) {
+            Some(d) => d,
+            None => match pressed(world, &step) {
+                Some(d) => d,
+                None => match set(world, &step) {
+                    Some(d) => d,
+                    None => written(world, &step, frames, &out).unwrap_or(false),
+                },
+            },
+        },
+    };
+    let mut run = world.resource_mut::<ScriptRun>();
+    if done {
+        info!("script: step {} done: {step:?}", run.at + 1);
+        run.at += 1;
+        run.frames_in_step = 0;
+    } else if frames > timeout && !matches!(step, UiStep::Quit) {
+        let at = run.at + 1;
+        let winner = world.resource::<Outcome>().winner;
+        error!(
+            "script: step {at} {step:?} not done after {timeout} frames (game in step {}, \
+             winner {winner:?})",
+            world.step_id()
+        );
+        world.write_message(AppExit::from_code(2));
+    }
+}
+
+/// The waits: until the game, the window or a check outside it is ready.
+fn waited(world: &mut World, step: &UiStep, frames: u32, out: &std::path::Path) -> Option<bool> {
+    Some(match step {
         UiStep::Wait(n) => frames >= *n,
         UiStep::WaitStep(s) => world.step_id() == s,
         UiStep::WaitTurn(c) => world.in_turns() && world.resource::<Cycle>().turn == *c,
         UiStep::WaitCycle(n) => world.resource::<Cycle>().number >= *n,
         UiStep::WaitSeat(seat) => seat_asked(world, *seat),
+        UiStep::WaitHint(id) => world
+            .resource::<super::hints::Guide>()
+            .showing
+            .as_ref()
+            .is_some_and(|h| h.id == *id),
+        UiStep::WaitFile(name) => out.join(name).is_file(),
+        _ => return None,
+    })
+}
+
+/// The game: actions sent as the panels send them, the AI asked to play, undo, loads and the campaign screen's buttons.
+fn played(world: &mut World, step: &UiStep) -> Option<bool> {
+    Some(match step {
         UiStep::ActAsSeat { seat, action } => {
             let ready = seat_asked(world, *seat)
                 && crate::rules::legal::legal_actions(world, Camp::Eladrins).contains(action);
@@ -241,71 +290,6 @@ fn run_script(world: &mut World) {
                 .is_some()
         }
         UiStep::HandOver => world.resource_mut::<super::handoff::HandOff>().hand_over(),
-        UiStep::ClickHex { at, button } => click_hex(world, *at, *button),
-        UiStep::Key(k) => press_key(world, k),
-        UiStep::OpenRule(r) => {
-            world.resource_mut::<super::help::Help>().show_rule(r);
-            super::screens::open(world, super::screens::Overlay::Help)
-        }
-        UiStep::Language(l) => {
-            world
-                .resource_mut::<crate::app::settings::Settings>()
-                .language = l.clone();
-            true
-        }
-        UiStep::UiScale(s) => {
-            world
-                .resource_mut::<crate::app::settings::Settings>()
-                .ui_scale = s.clamp(0.75, 2.0);
-            true
-        }
-        UiStep::Rebind(s) => {
-            world.resource_mut::<crate::app::keys::Keymap>().capturing = Some(*s);
-            true
-        }
-        UiStep::ScrollSide(y) => {
-            world.resource_mut::<super::ViewState>().side_scroll = Some(*y);
-            true
-        }
-        UiStep::Palette(p) => {
-            world
-                .resource_mut::<crate::app::settings::Settings>()
-                .palette = *p;
-            true
-        }
-        UiStep::Hints(on) => {
-            world.resource_mut::<crate::app::settings::Settings>().hints = *on;
-            true
-        }
-        UiStep::Begin => world.resource_mut::<super::hints::Guide>().begin(),
-        UiStep::PanMap((x, y)) => {
-            let mut q = world.query_filtered::<&mut Transform, With<super::MapCamera>>();
-            for mut t in q.iter_mut(world) {
-                t.translation += Vec3::new(*x, *y, 0.0);
-            }
-            true
-        }
-        UiStep::CloseCards => {
-            world.resource_mut::<super::cards::CardQueue>().close_all();
-            true
-        }
-        UiStep::RedrawMap => {
-            world
-                .resource_mut::<super::map_cache::MapRedraw>()
-                .redraw_now();
-            true
-        }
-        UiStep::WaitHint(id) => world
-            .resource::<super::hints::Guide>()
-            .showing
-            .as_ref()
-            .is_some_and(|h| h.id == *id),
-        UiStep::ChaosSpeed(s) => {
-            world
-                .resource_mut::<crate::app::settings::Settings>()
-                .animation_speed = s.clamp(0.25, 4.0);
-            true
-        }
         UiStep::Load(path) => {
             if let Err(e) = snapshot::load(world, std::path::Path::new(path)) {
                 error!("script: load failed: {e}");
@@ -365,6 +349,97 @@ fn run_script(world: &mut World) {
             }
         }
         UiStep::Campaign(c) => super::campaign_ui::press(world, c.clone()),
+        _ => return None,
+    })
+}
+
+/// The player's hands: clicks, keys, the windows opened and closed, the map moved.
+fn pressed(world: &mut World, step: &UiStep) -> Option<bool> {
+    Some(match step {
+        UiStep::ClickHex { at, button } => click_hex(world, *at, *button),
+        UiStep::Key(k) => press_key(world, k),
+        UiStep::Overlay(o) => {
+            let now = super::screens::now(world).1;
+            match o {
+                super::screens::Overlay::None => super::screens::close(world, now),
+                o => {
+                    super::screens::open(world, *o);
+                }
+            }
+            true
+        }
+        UiStep::OpenRule(r) => {
+            world.resource_mut::<super::help::Help>().show_rule(r);
+            super::screens::open(world, super::screens::Overlay::Help)
+        }
+        UiStep::Begin => world.resource_mut::<super::hints::Guide>().begin(),
+        UiStep::PanMap((x, y)) => {
+            let mut q = world.query_filtered::<&mut Transform, With<super::MapCamera>>();
+            for mut t in q.iter_mut(world) {
+                t.translation += Vec3::new(*x, *y, 0.0);
+            }
+            true
+        }
+        UiStep::CloseCards => {
+            world.resource_mut::<super::cards::CardQueue>().close_all();
+            true
+        }
+        UiStep::RedrawMap => {
+            world
+                .resource_mut::<super::map_cache::MapRedraw>()
+                .redraw_now();
+            true
+        }
+        UiStep::ScrollSide(y) => {
+            world.resource_mut::<super::ViewState>().side_scroll = Some(*y);
+            true
+        }
+        UiStep::Rebind(s) => {
+            world.resource_mut::<crate::app::keys::Keymap>().capturing = Some(*s);
+            true
+        }
+        _ => return None,
+    })
+}
+
+/// The settings, as the settings window sets them.
+fn set(world: &mut World, step: &UiStep) -> Option<bool> {
+    Some(match step {
+        UiStep::Language(l) => {
+            world
+                .resource_mut::<crate::app::settings::Settings>()
+                .language = l.clone();
+            true
+        }
+        UiStep::UiScale(s) => {
+            world
+                .resource_mut::<crate::app::settings::Settings>()
+                .ui_scale = s.clamp(0.75, 2.0);
+            true
+        }
+        UiStep::Palette(p) => {
+            world
+                .resource_mut::<crate::app::settings::Settings>()
+                .palette = *p;
+            true
+        }
+        UiStep::Hints(on) => {
+            world.resource_mut::<crate::app::settings::Settings>().hints = *on;
+            true
+        }
+        UiStep::ChaosSpeed(s) => {
+            world
+                .resource_mut::<crate::app::settings::Settings>()
+                .animation_speed = s.clamp(0.25, 4.0);
+            true
+        }
+        _ => return None,
+    })
+}
+
+/// What the script writes: screenshots, reports, marks, saves; and the end.
+fn written(world: &mut World, step: &UiStep, frames: u32, out: &std::path::Path) -> Option<bool> {
+    Some(match step {
         UiStep::Screenshot(name) => {
             let path = out.join(name);
             world
@@ -389,7 +464,6 @@ fn run_script(world: &mut World) {
             }
             true
         }
-        UiStep::WaitFile(name) => out.join(name).is_file(),
         UiStep::Save(name) => {
             if let Err(e) = snapshot::save(world, &out.join(name)) {
                 error!("script: save failed: {e}");
@@ -404,22 +478,8 @@ fn run_script(world: &mut World) {
             }
             false
         }
-    };
-    let mut run = world.resource_mut::<ScriptRun>();
-    if done {
-        info!("script: step {} done: {step:?}", run.at + 1);
-        run.at += 1;
-        run.frames_in_step = 0;
-    } else if frames > timeout && !matches!(step, UiStep::Quit) {
-        let at = run.at + 1;
-        let winner = world.resource::<Outcome>().winner;
-        error!(
-            "script: step {at} {step:?} not done after {timeout} frames (game in step {}, \
-             winner {winner:?})",
-            world.step_id()
-        );
-        world.write_message(AppExit::from_code(2));
-    }
+        _ => return None,
+    })
 }
 
 /// What the window shows, for checks of the real window (`UiStep::Report`). Places are in
