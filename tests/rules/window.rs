@@ -564,19 +564,21 @@ fn place(r: &chaos_outpost::view::script::WindowReport, name: &str) -> Option<[f
     r.shown.iter().find(|(n, _)| n == name).map(|(_, p)| *p)
 }
 
+/// Whether two places (x, y, width, height) overlap.
+fn overlaps(a: [f32; 4], b: [f32; 4]) -> bool {
+    a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]
+}
+
 /// The view's windows (not its small areas: the hover box, a toast) shown in a report, and
 /// every pair of them that overlap.
 fn stacked(r: &chaos_outpost::view::script::WindowReport) -> Vec<(String, String)> {
     let windows: Vec<&(String, [f32; 4])> = (r.shown.iter())
         .filter(|(n, _)| !matches!(n.as_str(), "hover" | "refusal_toast" | "?"))
         .collect();
-    let overlap = |a: [f32; 4], b: [f32; 4]| {
-        a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]
-    };
     let mut out = Vec::new();
     for (i, (na, a)) in windows.iter().enumerate() {
         for (nb, b) in &windows[i + 1..] {
-            if overlap(*a, *b) {
+            if overlaps(*a, *b) {
                 out.push((na.clone(), nb.clone()));
             }
         }
@@ -652,15 +654,15 @@ fn a_refusal_shows_under_the_phase_bar() {
     );
     assert!(y + h <= 720.0 && h > 10.0, "{r:?}");
     // Over nothing else the window shows (an event card is up at this step).
-    let overlap = |a: [f32; 4], b: [f32; 4]| {
-        a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]
-    };
     for (name, p) in r
         .shown
         .iter()
         .filter(|(n, _)| !matches!(n.as_str(), "refusal_toast" | "hover"))
     {
-        assert!(!overlap([x, y, w, h], *p), "the toast covers {name}: {r:?}");
+        assert!(
+            !overlaps([x, y, w, h], *p),
+            "the toast covers {name}: {r:?}"
+        );
     }
     let (_, _, n) = colours(&out.join("refused.png"));
     assert!(n > 200, "only {n} colours");
