@@ -63,6 +63,18 @@ fn end_of_block_comment(b: &[u8], mut at: usize) -> usize {
     b.len()
 }
 
+/// Just past the comment starting at `at` (and any blank after it), if one does.
+fn end_of_comment(text: &str, at: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    (b.get(at..at + 2) == Some(b"//") || b.get(at..at + 2) == Some(b"/*"))
+        .then(|| skip_blank(text, at).max(at + 1))
+}
+
+/// Just past what a scan of the structure skips at `at`: a literal or a comment.
+fn end_of_unread(text: &str, at: usize) -> Option<usize> {
+    end_of_literal(text.as_bytes(), at).or_else(|| end_of_comment(text, at))
+}
+
 /// Just past the string, raw string or char literal starting at `at`, if one does.
 fn end_of_literal(b: &[u8], at: usize) -> Option<usize> {
     match b[at] {
@@ -140,12 +152,8 @@ pub fn entries(text: &str, open: usize) -> Result<(Vec<Entry<'_>>, usize), (usiz
         let mut colon = None;
         let mut i = at;
         while i < b.len() {
-            if let Some(end) = end_of_literal(b, i) {
+            if let Some(end) = end_of_unread(text, i) {
                 i = end;
-                continue;
-            }
-            if b.get(i..i + 2) == Some(b"//") || b.get(i..i + 2) == Some(b"/*") {
-                i = skip_blank(text, i);
                 continue;
             }
             match b[i] {
@@ -221,8 +229,8 @@ pub fn path_at(text: &str, at: usize) -> String {
             i = end;
             continue;
         }
-        if b.get(i..i + 2) == Some(b"//") || b.get(i..i + 2) == Some(b"/*") {
-            i = skip_blank(text, i).max(i + 1);
+        if let Some(end) = end_of_comment(text, i) {
+            i = end;
             continue;
         }
         match b[i] {
@@ -285,12 +293,8 @@ fn end_of_value(text: &str, at: usize) -> usize {
     let mut depth = 0usize;
     let mut i = at;
     while i < b.len() {
-        if let Some(end) = end_of_literal(b, i) {
+        if let Some(end) = end_of_unread(text, i) {
             i = end;
-            continue;
-        }
-        if b.get(i..i + 2) == Some(b"//") || b.get(i..i + 2) == Some(b"/*") {
-            i = skip_blank(text, i).max(i + 1);
             continue;
         }
         match b[i] {

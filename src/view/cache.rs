@@ -95,6 +95,8 @@ pub struct ArmySheet {
     pub army: Army,
     /// Its units, one row each.
     pub units: Vec<UnitRow>,
+    /// What famine takes off each of its units' rolls (R5.4, `rules::units::attack_malus`).
+    pub famine_malus: u8,
 }
 
 /// One unit of an army sheet, with the rules' numbers for it.
@@ -108,8 +110,6 @@ pub struct UnitRow {
     pub max_hp: u8,
     /// The d6 each of its attack dice hits on (`rules::units::attack_hit_on`).
     pub hit_on: u8,
-    /// What famine takes off each of its rolls (R5.4, `rules::units::attack_malus`).
-    pub famine_malus: u8,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -395,10 +395,14 @@ fn sheet_cache(world: &mut World, selected: Option<Hex>) -> SheetCache {
                     hp: crate::rules::units::hp_left(world, &a, u),
                     max_hp: db.unit(&u.kind).map(|t| t.hp).unwrap_or(1),
                     hit_on: crate::rules::units::attack_hit_on(world, &a, u),
-                    famine_malus: crate::rules::units::attack_malus(world, &a),
                 })
                 .collect();
-            armies.push(ArmySheet { army: a, units });
+            let famine_malus = crate::rules::units::attack_malus(world, &a);
+            armies.push(ArmySheet {
+                army: a,
+                units,
+                famine_malus,
+            });
         }
     }
     let selected_lines = selected

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
 
 use super::screens::{Overlay, Screen, ViewSet};
-use super::{ViewState, layout};
+use super::{Shortcuts, ViewState, layout};
 use crate::app::keys::{Keymap, Shortcut};
 use crate::content::Camp;
 use crate::rules::{Action, ActionRequest, Army, Cycle, Outpost};
@@ -50,41 +50,12 @@ pub fn pointer_on_map(view: &ViewState, egui: &EguiWantsInput, p: Vec2) -> bool 
 }
 
 /// The AI shortcuts: the Eladrin AI finishes this turn; the Chaos turn plays out at once.
-fn hand_turns_to_the_ai(
-    keys: Res<ButtonInput<KeyCode>>,
-    map: Res<Keymap>,
-    egui: Res<EguiWantsInput>,
-    mut driver: ResMut<super::driver::Driver>,
-) {
-    if egui.wants_keyboard_input() {
-        return;
-    }
-    if map.just_pressed(Shortcut::AiTurn, &keys) {
+fn hand_turns_to_the_ai(keys: Shortcuts, mut driver: ResMut<super::driver::Driver>) {
+    if keys.fired(Shortcut::AiTurn) {
         driver.autoplay_eladrins = true;
     }
-    if map.just_pressed(Shortcut::SkipChaos, &keys) {
+    if keys.fired(Shortcut::SkipChaos) {
         driver.skip_chaos = true;
-    }
-}
-
-/// The keyboard as the map reads it: a key counts unless egui has the keyboard (a text field
-/// being typed in).
-#[derive(SystemParam)]
-struct MapKeys<'w> {
-    keys: Res<'w, ButtonInput<KeyCode>>,
-    map: Res<'w, Keymap>,
-    egui: Res<'w, EguiWantsInput>,
-}
-
-impl MapKeys<'_> {
-    /// The shortcut was pressed this frame, for the map.
-    fn just(&self, s: Shortcut) -> bool {
-        !self.egui.wants_keyboard_input() && self.map.just_pressed(s, &self.keys)
-    }
-
-    /// The shortcut is held, for the map.
-    fn held(&self, s: Shortcut) -> bool {
-        !self.egui.wants_keyboard_input() && self.map.pressed(s, &self.keys)
     }
 }
 
@@ -101,7 +72,7 @@ struct Pieces<'w, 's> {
 /// select key selects it, the move key orders the selected army there, and the next-unit key
 /// walks through the Eladrin armies and outposts.
 fn move_the_map_cursor(
-    keys: MapKeys,
+    keys: Shortcuts,
     pieces: Pieces,
     mut view: ResMut<ViewState>,
     mut send: MessageWriter<ActionRequest>,
@@ -123,7 +94,7 @@ fn move_the_map_cursor(
         (Shortcut::CursorSE, 300.0),
     ];
     for (s, angle) in moves {
-        if keys.just(s) {
+        if keys.fired(s) {
             let from = view.hover.or(view.selected).unwrap_or(hexx::Hex::ZERO);
             let to = neighbour_towards(from, angle);
             if board.contains(to) {
@@ -132,18 +103,18 @@ fn move_the_map_cursor(
             }
         }
     }
-    if keys.just(Shortcut::SelectCursor)
+    if keys.fired(Shortcut::SelectCursor)
         && let Some(h) = view.hover
     {
         view.selected = Some(h);
     }
-    if keys.just(Shortcut::MoveToCursor)
+    if keys.fired(Shortcut::MoveToCursor)
         && let (Some(sel), Some(to)) = (view.selected, view.hover)
     {
         order_move(&armies, &cycle, sel, to, &mut send);
         view.selected = Some(to);
     }
-    if keys.just(Shortcut::NextUnit) {
+    if keys.fired(Shortcut::NextUnit) {
         // Armies then outposts, each by id: a stable walk.
         let mut stops: Vec<hexx::Hex> = {
             let mut a: Vec<&Army> = armies.iter().filter(|a| a.camp == Camp::Eladrins).collect();
@@ -211,15 +182,13 @@ fn order_move(
 /// Enter does what the phase bar's main button does: close the upkeep step, end the army's
 /// activation, or end the turn; nothing once the game is over.
 fn enter_closes_the_step(
-    keys: Res<ButtonInput<KeyCode>>,
-    map: Res<Keymap>,
-    egui: Res<EguiWantsInput>,
+    keys: Shortcuts,
     cycle: Res<Cycle>,
     order: Res<crate::rules::CycleOrder>,
     outcome: Res<crate::rules::Outcome>,
     mut send: MessageWriter<ActionRequest>,
 ) {
-    if !map.just_pressed(Shortcut::EndStep, &keys) || egui.wants_keyboard_input() {
+    if !keys.fired(Shortcut::EndStep) {
         return;
     }
     // The bar's main button, from the bar's own list: nothing once the game is over.
@@ -339,7 +308,7 @@ struct Moves<'w, 's> {
 /// Pans and zooms the map's camera: keys, screen edges, the wheel and the middle button over
 /// the map (`pointer_on_map`), and centres it on the selection when asked.
 fn pan_and_zoom_camera(
-    keys: MapKeys,
+    keys: Shortcuts,
     pointer: Pointer,
     moves: Moves,
     time: Res<Time>,
@@ -423,7 +392,7 @@ fn pan_and_zoom_camera(
     motion.clear();
     wheel.clear();
     // C centres the view on the selected army or outpost (and the next-unit key asks for it).
-    let centre = std::mem::take(&mut view.centre_on_selection) || keys.just(Shortcut::CentreView);
+    let centre = std::mem::take(&mut view.centre_on_selection) || keys.fired(Shortcut::CentreView);
     if centre && let Some(h) = view.selected {
         let p = layout().hex_to_world_pos(h);
         at.x = p.x;

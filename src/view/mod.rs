@@ -128,6 +128,28 @@ impl Plugin for GamePlugin {
     }
 }
 
+/// The keyboard as the map and the panels read it: a shortcut counts unless egui has the
+/// keyboard (a text field being typed in).
+#[derive(SystemParam)]
+pub struct Shortcuts<'w> {
+    keys: Res<'w, ButtonInput<KeyCode>>,
+    /// The key bindings in force (their names are shown beside buttons).
+    pub map: Res<'w, crate::app::keys::Keymap>,
+    egui: Res<'w, bevy_egui::input::EguiWantsInput>,
+}
+
+impl Shortcuts<'_> {
+    /// The shortcut was pressed this frame.
+    pub fn fired(&self, s: crate::app::keys::Shortcut) -> bool {
+        !self.egui.wants_keyboard_input() && self.map.just_pressed(s, &self.keys)
+    }
+
+    /// The shortcut is held.
+    pub fn held(&self, s: crate::app::keys::Shortcut) -> bool {
+        !self.egui.wants_keyboard_input() && self.map.pressed(s, &self.keys)
+    }
+}
+
 /// What the view remembers between frames (never game state).
 #[derive(Resource, Default)]
 pub struct ViewState {

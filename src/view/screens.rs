@@ -3,9 +3,8 @@
 //! `Screen` is what fills the window: the game, the main menu over it, or the campaign screen.
 //! `Overlay` is the one window over a screen: settings, mods, credits, the help, the hot-seat
 //! hand-off or the level's intro. Each drawing system runs in the screen and overlay it belongs
-//! to (`run_if(in_state(..))`); no system asks another screen's flags. A screen that opens
-//! closes the game's overlays (`OnEnter`): the intro and the hand-off come back when the game
-//! does, since they are still owed.
+//! to (`run_if(in_state(..))`); no system asks another screen's flags. A menu that opens
+//! closes the level's intro (`OnEnter`), which comes back with the game, still owed.
 //!
 //! `ViewSet` orders the view's `Update` systems once: input first, then the commands it asked
 //! for, then the caches the panels read, then the map's drawing. egui's pass (the panels and
@@ -48,13 +47,6 @@ pub enum Overlay {
     Intro,
 }
 
-impl Overlay {
-    /// Overlays that belong to the game, not to the menus: they close when a menu opens.
-    fn of_the_game(self) -> bool {
-        matches!(self, Overlay::HandOff | Overlay::Intro)
-    }
-}
-
 /// The view's `Update` systems, in this order.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ViewSet {
@@ -86,11 +78,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Campaign), close_game_overlays);
 }
 
-/// A menu opened over the game: the intro and the hand-off wait for the game to come back.
+/// A menu opened over the game: the intro waits for the game to come back (`hints` opens it
+/// again). The hand-off stays: the menu can't be reached while it hides the board.
 fn close_game_overlays(mut screens: Screens) {
-    if screens.overlay().of_the_game() {
-        screens.next_overlay.set(Overlay::None);
-    }
+    screens.close(Overlay::Intro);
 }
 
 /// The screen and overlay now, with what was asked this frame (a transition applies at the

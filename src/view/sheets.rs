@@ -350,8 +350,8 @@ pub fn armies(
                         hp,
                         max_hp: max,
                         hit_on,
-                        famine_malus: malus,
                     } = row;
+                    let malus = &s.famine_malus;
                     let t = db.unit(&u.kind);
                     ui.horizontal(|ui| {
                         icon(ui, icons, &format!("unit_{}", u.kind), "ui_sword", 20.0);

@@ -195,16 +195,27 @@ fn moved_east_once_after_an_undo(s: &snapshot::Snapshot, out: &std::path::Path) 
 /// Plays `tests/ui/NAME.ron` in the real window under Xvfb (First Light, seed 1) and returns
 /// its output folder; `None` where Xvfb is missing and not required.
 fn play_script(name: &str) -> Option<PathBuf> {
+    run_window(name, script_command(name, &[]))
+}
+
+/// The game playing `tests/ui/NAME.ron` on First Light, seed 1, with `extra` arguments to
+/// `play`, writing into the folder it is given.
+fn script_command<'a>(
+    name: &str,
+    extra: &'a [&'a str],
+) -> impl FnOnce(&std::path::Path) -> Command + 'a {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let script = root.join(format!("tests/ui/{name}.ron"));
-    run_window(name, |out| {
+    move |out| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
-        c.args(["play", "--level", "first_light", "--seed", "1", "--script"])
+        c.args(["play", "--level", "first_light", "--seed", "1"])
+            .args(extra)
+            .arg("--script")
             .arg(&script)
             .arg("--out")
             .arg(out);
         c
-    })
+    }
 }
 
 /// Runs the command `program(out)` gives under Xvfb, with settings and data of its own in
@@ -586,27 +597,11 @@ fn stacked(r: &chaos_outpost::view::script::WindowReport) -> Vec<(String, String
     out
 }
 
-/// Plays `tests/ui/NAME.ron` on First Light, seed 1, with `extra` arguments to `play`.
-fn play_script_with(name: &str, extra: &[&str]) -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let script = root.join(format!("tests/ui/{name}.ron"));
-    run_window(name, |out| {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
-        c.args(["play", "--level", "first_light", "--seed", "1"])
-            .args(extra)
-            .arg("--script")
-            .arg(&script)
-            .arg("--out")
-            .arg(out);
-        c
-    })
-}
-
 /// First launch (no command: the menu over First Light): the menu alone, the intro waiting
 /// behind it rather than under it; back in the game, the intro alone.
 #[test]
 fn first_launch_shows_one_window_at_a_time() {
-    let Some(out) = play_script_with("first_launch", &["--menu"]) else {
+    let Some(out) = run_window("first_launch", script_command("first_launch", &["--menu"])) else {
         return;
     };
     let launch = report(&out.join("launch.ron"));
@@ -711,8 +706,6 @@ fn the_wheel_over_the_side_panel_leaves_the_map_alone() {
         eprintln!("skipped: no xdotool (./dev test installs it)");
         return;
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let script = root.join("tests/ui/wheel.ron");
     let drive = |out: &std::path::Path| {
         wait_for(out, "ready");
         wait_for(out, "x.txt");
@@ -741,18 +734,7 @@ fn the_wheel_over_the_side_panel_leaves_the_map_alone() {
         xdo.run(&["click", "--repeat", "3", "--delay", "80", "5"]);
         std::fs::write(out.join("map_wheeled"), "").expect("mark");
     };
-    let Some(out) = run_window_driven(
-        "wheel",
-        |out| {
-            let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
-            c.args(["play", "--level", "first_light", "--seed", "1", "--script"])
-                .arg(&script)
-                .arg("--out")
-                .arg(out);
-            c
-        },
-        drive,
-    ) else {
+    let Some(out) = run_window_driven("wheel", script_command("wheel", &[]), drive) else {
         return;
     };
     let before = report(&out.join("before.ron"));

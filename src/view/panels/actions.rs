@@ -6,10 +6,11 @@
 use bevy_egui::egui;
 use hexx::Hex;
 
-use super::{Out, Shortcuts};
+use super::Out;
 use crate::content::ContentDb;
 use crate::rules::{Action, Army, Outpost};
 use crate::text::{Translations, label};
+use crate::view::Shortcuts;
 use crate::view::cache::SheetCache;
 use crate::view::help::rule_button;
 use crate::view::sheets;

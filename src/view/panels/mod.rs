@@ -13,10 +13,10 @@ mod portal;
 pub mod refusal;
 mod tracks;
 
-use super::ViewState;
 use super::cache::{GameDigest, HoverCache, SheetCache};
 use super::driver::Driver;
 use super::sheets::{self, IconIds};
+use super::{Shortcuts, ViewState};
 use crate::content::{Camp, Content};
 use crate::rules::{
     Action, ActionRequest, Army, Cycle, CycleOrder, GameSetup, Outcome, Outpost, Portal, Research,
@@ -30,21 +30,6 @@ pub(super) fn plugin(app: &mut App) {
         EguiPrimaryContextPass,
         (super::sheets::register_icons, draw_panels).chain(),
     );
-}
-
-/// The keyboard as the panels read it: a shortcut fires unless egui has the keyboard (a text
-/// field being typed in).
-#[derive(bevy::ecs::system::SystemParam)]
-struct Shortcuts<'w> {
-    keys: Res<'w, ButtonInput<KeyCode>>,
-    map: Res<'w, crate::app::keys::Keymap>,
-    egui: Res<'w, bevy_egui::input::EguiWantsInput>,
-}
-
-impl Shortcuts<'_> {
-    fn fired(&self, s: crate::app::keys::Shortcut) -> bool {
-        !self.egui.wants_keyboard_input() && self.map.just_pressed(s, &self.keys)
-    }
 }
 
 /// The words the panels write: the language's table, and the chapters' rules (a rule a line
@@ -154,7 +139,9 @@ fn draw_panels(
     phase_bar::draw(&mut root, &bar, &mut driver, &mut undo, &mut out);
     // The refusal under the bar, where the player just clicked or looks next.
     let under_bar = root.available_rect_before_wrap().min + egui::vec2(12.0, 8.0);
-    if let Some(r) = &view.last_refusal
+    // Over the game only: a menu over it shows its own messages.
+    let playing = screens.screen() == super::screens::Screen::Playing;
+    if let Some(r) = view.last_refusal.as_ref().filter(|_| playing)
         && refusal::draw(ctx, under_bar, r, &tr, &rules_help, &mut out)
     {
         view.last_refusal = None;

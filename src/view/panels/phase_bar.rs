@@ -4,11 +4,12 @@
 
 use bevy_egui::egui;
 
-use super::{Out, Shortcuts};
+use super::Out;
 use crate::app::keys::Shortcut as K;
 use crate::content::Camp;
 use crate::rules::{Action, Cycle, CycleOrder, GameSetup, Outcome};
 use crate::text::Translations;
+use crate::view::Shortcuts;
 use crate::view::driver::Driver;
 use crate::view::undo::UndoStack;
 
