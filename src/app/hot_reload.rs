@@ -68,7 +68,8 @@ struct ContentHandles(Vec<(&'static str, Handle<RonFile>)>);
 pub struct ModLibrary {
     /// Mod folders given on the command line: always on.
     pub cli: Vec<PathBuf>,
-    /// Every readable mod found, sorted by folder.
+    /// Every mod found whose manifest reads, sorted by folder: read as far as its manifest
+    /// (the enabled ones are read whole when the content is built).
     pub found: Vec<ModSource>,
     /// Mod folders that could not be read, with why.
     pub unreadable: Vec<ModStatus>,
@@ -262,9 +263,15 @@ fn reload_content(
         .filter(|m| lib.cli.contains(&m.dir))
         .cloned()
         .collect();
-    let chosen = mods::choose(&lib.found, &settings.mods, &cli);
+    // Only the enabled mods are read past their manifests, afresh (a file saved since).
+    let dirs: Vec<PathBuf> = mods::choose(&lib.found, &settings.mods, &cli)
+        .into_iter()
+        .map(|m| m.dir)
+        .collect();
+    let (chosen, unreadable) = mods::read_all(&dirs);
     match mods::load(set, &chosen, &content.chapters) {
-        Ok((mut db, report)) => {
+        Ok((mut db, mut report)) => {
+            report.mods.extend(unreadable);
             // The level the window was opened on from a file (`play --level my.ron`) is not
             // among the embedded ones: add it again, or the game would lose its level.
             for p in db.add_disk_levels_of(&content) {

@@ -30,7 +30,7 @@ pub struct Args {
 pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
     let mods = p.mods.as_slice();
     if a.games == 0 || a.games > 10_000 || a.cycles == 0 || a.cycles > 10_000 {
-        return Err(Failure::Failed(
+        return Err(Failure::Usage(
             "--games and --cycles must be from 1 to 10000".into(),
         ));
     }

@@ -376,9 +376,15 @@ fn print_one(r: &CampaignReport, out: &mut dyn Write) -> std::io::Result<()> {
         out,
         "result: {}, score {}",
         if r.won {
-            "campaign won"
+            "campaign won".to_string()
+        } else if r.cut_short {
+            format!(
+                "campaign cut short after {} plays: it had not ended (its branches lead back \
+                 to chapters already played), counted as lost",
+                r.chapters.len()
+            )
         } else {
-            "campaign lost"
+            "campaign lost".to_string()
         },
         r.score
     )

@@ -2,7 +2,8 @@
 //! installed mods it depends on, as the game would), a RON file, a level or a content folder —
 //! and lists every problem with its file, line, column and field. Each level is also asked
 //! whether this program can play it (the chapters it names among its own, the steps it lists
-//! known), as starting it would. Fails on any error, or on any warning with `--strict`.
+//! known), as starting it would. Fails on any error, or on any warning with `--strict`. The list
+//! is capped (`content::cap`): past `MAX_PROBLEMS_PER_FILE` a file, one line counts the rest.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -37,16 +38,20 @@ pub struct Report {
 }
 
 impl Report {
-    /// Problems that are errors.
+    /// Problems that are errors (a line that counts those left out counts as many).
     pub fn errors(&self) -> usize {
+        self.count(Severity::Error)
+    }
+    /// Problems that are warnings (likewise).
+    pub fn warnings(&self) -> usize {
+        self.count(Severity::Warning)
+    }
+    fn count(&self, severity: Severity) -> usize {
         self.problems
             .iter()
-            .filter(|p| p.severity == Severity::Error)
-            .count()
-    }
-    /// Problems that are warnings.
-    pub fn warnings(&self) -> usize {
-        self.problems.len() - self.errors()
+            .filter(|p| p.severity == severity)
+            .map(|p| p.left_out().unwrap_or(1))
+            .sum()
     }
 }
 
@@ -160,9 +165,14 @@ pub fn check(
             Err(ps) => r.problems.extend(ps),
         }
     }
-    r.problems
-        .sort_by(|a, b| (a.severity, &a.file, a.line).cmp(&(b.severity, &b.file, b.line)));
+    // Errors first, by file and line, each once; a file's count of those left out last.
+    let order = |a: &Problem, b: &Problem| {
+        (a.severity, &a.file, a.is_more(), a.line).cmp(&(b.severity, &b.file, b.is_more(), b.line))
+    };
+    r.problems.sort_by(order);
     r.problems.dedup();
+    r.problems = crate::content::cap(std::mem::take(&mut r.problems));
+    r.problems.sort_by(order);
     r
 }
 

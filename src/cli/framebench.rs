@@ -64,6 +64,7 @@ pub struct BareArgs {
 
 /// `bare-sprites`: the floor scene alone.
 pub fn run_bare(a: BareArgs) -> Outcome {
+    super::play::need_display(std::env::var_os("DISPLAY").as_deref())?;
     Ok(crate::view::frames::run_bare(
         a.count.min(200_000),
         a.frames.max(1),
@@ -78,6 +79,7 @@ pub fn run_bare(a: BareArgs) -> Outcome {
 /// `framebench`: the game window on `level`, then the bare sprite scene, each in its own process
 /// (a window's event loop runs once per process), one after the other.
 pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
+    super::play::need_display(std::env::var_os("DISPLAY").as_deref())?;
     let mods = p.mods.as_slice();
     let Args {
         level,

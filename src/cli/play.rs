@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{Outcome, Program, problems_text};
+use super::{Failure, Outcome, Program, problems_text};
 use crate::content::mods;
 use crate::view::Launch;
 
@@ -93,6 +93,7 @@ pub fn run(p: &Program, a: Args) -> Outcome {
 /// Opens the window: `launch.level` is resolved (an id or a level file), the mods enabled in
 /// the settings and those given with `--mod` are loaded.
 fn open(p: &Program, mut launch: Launch) -> Outcome {
+    need_display(std::env::var_os("DISPLAY").as_deref())?;
     let mods = p.mods.as_slice();
     let settings = crate::app::settings::load(&crate::app::settings::settings_path()).0;
     let found: Vec<mods::ModSource> = mods::discover(&mods::mod_dirs())
@@ -110,4 +111,18 @@ fn open(p: &Program, mut launch: Launch) -> Outcome {
         .map_err(|ps| problems_text(&ps))?;
     launch.cli_mods = mods.to_vec();
     Ok(crate::view::run(Arc::new(db), launch)?)
+}
+
+/// The window is an X11 window (Bevy's `x11` feature): with no display to open it on, say so
+/// and exit 2 rather than let the windowing library panic. The headless commands need none.
+pub fn need_display(display: Option<&std::ffi::OsStr>) -> Outcome {
+    if display.is_some_and(|d| !d.is_empty()) {
+        return Ok(());
+    }
+    Err(Failure::Usage(
+        "no display: the window needs an X11 display and DISPLAY is not set (run it in a \
+         desktop session, or under `xvfb-run`; `sim`, `replay`, `check` and `campaign run` \
+         need no window)"
+            .into(),
+    ))
 }

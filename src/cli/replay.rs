@@ -32,5 +32,5 @@ pub fn replay_hash(p: &Program, file: &std::path::Path) -> Result<u64, String> {
         return Err(format!("{}: unknown level `{}`", file.display(), r.level));
     }
     let mut app = crate::rules::setup::headless_app(db);
-    snapshot::play_replay(app.world_mut(), &r).map_err(|e| format!("{}: {e}", file.display()))
+    snapshot::replay_file(app.world_mut(), file)
 }

@@ -60,10 +60,10 @@ pub struct Args {
 pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
     let mods = p.mods.as_slice();
     if a.games == 0 || a.games > 100_000 {
-        return Err(Failure::Failed("--games must be from 1 to 100000".into()));
+        return Err(Failure::Usage("--games must be from 1 to 100000".into()));
     }
     if a.cycles == 0 || a.cycles > 10_000 {
-        return Err(Failure::Failed("--cycles must be from 1 to 10000".into()));
+        return Err(Failure::Usage("--cycles must be from 1 to 10000".into()));
     }
     let mut db = p.content_with(mods)?;
     let id = db

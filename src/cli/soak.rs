@@ -31,7 +31,7 @@ pub struct Args {
 pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
     let mods = p.mods.as_slice();
     if a.games == 0 || a.games > 1_000_000 {
-        return Err(Failure::Failed("--games must be from 1 to 1000000".into()));
+        return Err(Failure::Usage("--games must be from 1 to 1000000".into()));
     }
     let db = Arc::new(p.content_with(mods)?);
     if let Some(l) = a.levels.iter().find(|l| !db.levels.contains_key(*l)) {

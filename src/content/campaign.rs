@@ -20,7 +20,8 @@ use super::{At, Stock};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Campaign {
-    /// Unique id (the campaign's save folder is named after it).
+    /// Unique id; the campaign's save folder is named after it, so it is 1 to 64 lower-case
+    /// letters, digits, `_` and `-` (`names_a_file`).
     pub id: String,
     /// Display name.
     pub name: String,
@@ -132,7 +133,8 @@ impl Default for ScoreRule {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChapterDef {
-    /// Unique in the campaign.
+    /// Unique in the campaign; its save (where "Replay from here" goes back to) is named
+    /// after it, so it is 1 to 64 lower-case letters, digits, `_` and `-` (`names_a_file`).
     pub id: String,
     /// The level it plays (its `chapters` say which chapter rules it uses).
     pub level: String,
@@ -244,6 +246,20 @@ pub enum Goto {
 pub const MAX_CHAPTERS: usize = 64;
 /// Most veterans a roster holds.
 pub const MAX_VETERANS: u32 = 64;
+/// Longest id that names a file or folder (`names_a_file`).
+pub const MAX_FILE_ID: usize = 64;
+
+/// Whether `id` can name a file or folder on every system: 1 to `MAX_FILE_ID` lower-case
+/// ASCII letters, digits, `_` and `-`. A campaign's id names its save folder, and a chapter's
+/// id the save "Replay from here" goes back to: an id that can't (`../../evil`, `a/b`, an
+/// empty one) would leave that progress unsaved, so content checks refuse it.
+pub fn names_a_file(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= MAX_FILE_ID
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+}
 
 impl ChapterDef {
     /// Whether a veteran of unit type `kind` may join this chapter (`admit_kinds`).

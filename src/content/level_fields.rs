@@ -8,6 +8,7 @@
 //! rules read the typed value (`ContentDb::level_fields::<T>`), read once per load.
 
 use std::any::Any;
+use std::cell::OnceCell;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
@@ -74,21 +75,27 @@ impl FieldsKind {
     }
 
     /// The problems of the level's fields of this chapter: a value that does not read, or the
-    /// chapter's checks, each at its place in the level's file `file` (text `text`).
+    /// chapter's checks, each at its place in the level's file `file` (text `text`). Only the
+    /// first `room` are placed (a search of the file each, and of the file for the value once);
+    /// the others come with line 0, for the caller to count.
     pub(super) fn problems(
         &self,
         db: &ContentDb,
         level: &Level,
         file: &str,
         text: &str,
+        room: usize,
     ) -> Vec<Problem> {
         let Some(raw) = level.ext.get(self.chapter) else {
             return Vec::new();
         };
         let chapter = self.chapter;
         let raw = raw.get_ron();
-        // The value's place in the file: its text is the file's, as written.
-        let base = text.find(raw);
+        // The value's place in the file (its text is the file's, as written): searched once,
+        // and only when a problem is placed, since a file many levels share (a mod's
+        // `levels.ron`) would otherwise be read through once a level.
+        let found_at = OnceCell::new();
+        let base = || *found_at.get_or_init(|| text.find(raw));
         let problem = |line: usize, col: usize, field: String, message: String| Problem {
             severity: Severity::Error,
             file: file.to_string(),
@@ -99,10 +106,13 @@ impl FieldsKind {
             mod_id: String::new(),
         };
         match (self.read)(raw) {
+            Err(e) if room == 0 => {
+                vec![problem(0, 0, format!("ext.{chapter}"), e.code.to_string())]
+            }
             Err(e) => {
                 // Where the error stands in the value, and so in the file.
                 let at = offset_of(raw, e.span.start.line, e.span.start.col);
-                let (line, col) = match base {
+                let (line, col) = match base() {
                     Some(b) => ron_text::line_col(text, b + at),
                     None => locate(text, &["ext:", &format!("\"{chapter}\"")]),
                 };
@@ -114,34 +124,17 @@ impl FieldsKind {
             }
             Ok(v) => (self.check)(&v, level, db)
                 .into_iter()
-                .map(|c| {
+                .enumerate()
+                .map(|(n, c)| {
                     let field = if c.field.is_empty() {
                         format!("ext.{chapter}")
                     } else {
                         format!("ext.{chapter}.{}", c.field)
                     };
-                    // The value the path names, where the level's text has it; else each
-                    // part of the path as an anchor: a field as `name:`, a list's entry by its
-                    // id as `"id"`.
-                    let (line, col) = match base.zip(ron_text::offset_of_path(raw, &c.field)) {
-                        Some((b, o)) => ron_text::line_col(text, b + o),
-                        None => {
-                            let mut anchors: Vec<String> =
-                                vec!["ext:".into(), format!("\"{chapter}\"")];
-                            for part in c.field.split('.') {
-                                let (name, ids) = part.split_once('[').unwrap_or((part, ""));
-                                if !name.is_empty() {
-                                    anchors.push(format!("{name}:"));
-                                }
-                                for id in ids.split('[').map(|i| i.trim_end_matches(']')) {
-                                    if !id.is_empty() && id.parse::<usize>().is_err() {
-                                        anchors.push(format!("\"{id}\""));
-                                    }
-                                }
-                            }
-                            let anchors: Vec<&str> = anchors.iter().map(String::as_str).collect();
-                            locate(text, &anchors)
-                        }
+                    let (line, col) = if n < room {
+                        place(text, raw, base(), chapter, &c.field)
+                    } else {
+                        (0, 0)
                     };
                     let mut p = problem(line, col, field, c.message);
                     p.severity = c.severity;
@@ -150,6 +143,29 @@ impl FieldsKind {
                 .collect(),
         }
     }
+}
+
+/// Where the chapter `chapter`'s field `field` stands in a level's text `text`: the value the
+/// path names, where the value `raw` (found at `base`) has it; else each part of the path as
+/// an anchor: a field as `name:`, a list's entry by its id as `"id"`.
+fn place(text: &str, raw: &str, base: Option<usize>, chapter: &str, field: &str) -> (usize, usize) {
+    if let Some((b, o)) = base.zip(ron_text::offset_of_path(raw, field)) {
+        return ron_text::line_col(text, b + o);
+    }
+    let mut anchors: Vec<String> = vec!["ext:".into(), format!("\"{chapter}\"")];
+    for part in field.split('.') {
+        let (name, ids) = part.split_once('[').unwrap_or((part, ""));
+        if !name.is_empty() {
+            anchors.push(format!("{name}:"));
+        }
+        for id in ids.split('[').map(|i| i.trim_end_matches(']')) {
+            if !id.is_empty() && id.parse::<usize>().is_err() {
+                anchors.push(format!("\"{id}\""));
+            }
+        }
+    }
+    let anchors: Vec<&str> = anchors.iter().map(String::as_str).collect();
+    locate(text, &anchors)
 }
 
 /// The byte offset of a 1-based line and column in `text`.

@@ -26,10 +26,16 @@ pub fn make_map(db: &ContentDb, level: &Level) -> Vec<(Hex, String)> {
             v
         }
     };
-    for (at, t) in &level.terrain {
-        let h = Hex::new(at.0, at.1);
-        if let Some(slot) = tiles.iter_mut().find(|(x, _)| *x == h) {
-            slot.1 = t.clone();
+    // The overrides find their tile through an index: a level may list 100,000 of them on a
+    // map of 120,000 tiles, and a search of the map for each would take minutes.
+    let at: std::collections::HashMap<Hex, usize> = tiles
+        .iter()
+        .enumerate()
+        .map(|(i, (h, _))| (*h, i))
+        .collect();
+    for (o, t) in &level.terrain {
+        if let Some(&i) = at.get(&Hex::new(o.0, o.1)) {
+            tiles[i].1 = t.clone();
         }
     }
     tiles.sort_by_key(|(h, _)| key(*h));

@@ -8,13 +8,13 @@
 //! but for `ai.ron`'s, merged at any depth as a level's own `ai` is (`patch_ai`).
 //! Every problem names the file, line and column of the entry or field at fault.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::ron_text::{Entry, entries, line_col, skip_blank};
+use super::ron_text::{Entry, Lines, elements, entries, line_col, skip_blank};
 use super::*;
 
 /// Content with an id, kept in a list.
@@ -76,6 +76,26 @@ pub(super) struct Build {
 /// A problem at a byte offset of a file.
 fn problem_at(f: &SourceFile, at: usize, field: String, message: String) -> Problem {
     let (line, col) = line_col(&f.text, at);
+    Problem {
+        severity: Severity::Error,
+        file: f.path.clone(),
+        line,
+        col,
+        field,
+        message,
+        mod_id: String::new(),
+    }
+}
+
+/// A problem at a byte offset of a file whose lines were indexed (many problems, one reading).
+fn problem_in(
+    f: &SourceFile,
+    lines: &Lines<'_>,
+    at: usize,
+    field: String,
+    message: String,
+) -> Problem {
+    let (line, col) = lines.line_col(at);
     Problem {
         severity: Severity::Error,
         file: f.path.clone(),
@@ -234,68 +254,81 @@ fn patched_text<T: Serialize>(item: &T, patch: &[Entry], only: Option<usize>) ->
     Some(out)
 }
 
-/// `item` with `fields` patched, or the problems, each at its field.
+/// `item` with `fields` patched; `None` when they don't fit, with the problems, each at its
+/// field, in `found`. Which field is at fault is found by trying each alone (a parse of the
+/// whole entry each), only while `found` has room to list what it finds.
 fn patch_value<T: Serialize + DeserializeOwned>(
     f: &SourceFile,
+    lines: &Lines<'_>,
     item: &T,
     fields: &[Entry],
     at: usize,
     path: &str,
-) -> Result<T, Vec<Problem>> {
-    let mut out = Vec::new();
-    let mut seen = BTreeSet::new();
+    found: &mut Listed,
+) -> Option<T> {
+    let before = found.found();
+    let mut seen = HashSet::new();
     for p in fields {
         if p.key == "id" {
-            out.push(problem_at(
-                f,
-                p.key_at,
-                format!("{path}.id"),
-                "an entry's id can't be patched: remove the entry and add a new one".into(),
-            ));
+            found.push_with(Severity::Error, || {
+                problem_in(
+                    f,
+                    lines,
+                    p.key_at,
+                    format!("{path}.id"),
+                    "an entry's id can't be patched: remove the entry and add a new one".into(),
+                )
+            });
         }
         if !seen.insert(p.key) {
-            out.push(problem_at(
+            found.push_with(Severity::Error, || {
+                problem_in(
+                    f,
+                    lines,
+                    p.key_at,
+                    format!("{path}.{}", p.key),
+                    format!("`{}` is patched twice here: keep one", p.key),
+                )
+            });
+        }
+    }
+    if found.found() > before {
+        return None;
+    }
+    let parse = |only| patched_text(item, fields, only).map(|t| ron::from_str::<T>(&t));
+    if let Some(Ok(v)) = parse(None) {
+        return Some(v);
+    }
+    for (i, p) in fields.iter().enumerate() {
+        if !found.has_room() {
+            break;
+        }
+        if let Some(Err(e)) = parse(Some(i)) {
+            found.push(problem_in(
                 f,
+                lines,
                 p.key_at,
                 format!("{path}.{}", p.key),
-                format!("`{}` is patched twice here: keep one", p.key),
+                format!(
+                    "{} (a patch gives whole field values, written as in the base file; see \
+                     docs/schema.md)",
+                    e.code
+                ),
             ));
         }
     }
-    if !out.is_empty() {
-        return Err(out);
+    if found.found() == before {
+        found.push_with(Severity::Error, || {
+            problem_in(
+                f,
+                lines,
+                at,
+                path.to_string(),
+                "these fields don't fit together: check each value against docs/schema.md".into(),
+            )
+        });
     }
-    let parse = |only| patched_text(item, fields, only).map(|t| ron::from_str::<T>(&t));
-    match parse(None) {
-        Some(Ok(v)) => Ok(v),
-        _ => {
-            // Find the field(s) at fault by trying each alone.
-            for (i, p) in fields.iter().enumerate() {
-                if let Some(Err(e)) = parse(Some(i)) {
-                    out.push(problem_at(
-                        f,
-                        p.key_at,
-                        format!("{path}.{}", p.key),
-                        format!(
-                            "{} (a patch gives whole field values, written as in the base \
-                             file; see docs/schema.md)",
-                            e.code
-                        ),
-                    ));
-                }
-            }
-            if out.is_empty() {
-                out.push(problem_at(
-                    f,
-                    at,
-                    path.to_string(),
-                    "these fields don't fit together: check each value against docs/schema.md"
-                        .into(),
-                ));
-            }
-            Err(out)
-        }
-    }
+    None
 }
 
 impl Build {
@@ -442,14 +475,16 @@ impl Build {
                 .get(name)
                 .map(|f| (f.path.as_str(), f.text.as_str()))
         };
-        let mut problems = validate::content(&db, &text_of);
+        // One budget for the whole load: past it, problems are counted, not placed.
+        let mut budget = validate::Budget::default();
+        let mut problems = validate::content(&db, &text_of, &mut budget);
         for (id, level) in &db.levels {
             let (path, text) = self
                 .level_files
                 .get(id)
                 .map(|f| (f.path.as_str(), f.text.as_str()))
                 .unwrap_or(("levels", ""));
-            problems.extend(validate::level(&db, level, path, text));
+            problems.extend(validate::level(&db, level, path, text, &mut budget));
         }
         (db, problems)
     }
@@ -485,11 +520,23 @@ impl Build {
         };
         match origin {
             Some((o, id)) if o.mod_id == mod_id => {
-                let last = p.field.rsplit('.').next().unwrap_or("").to_string();
-                let q = id
-                    .map(|id| format!("\"{id}\""))
-                    .unwrap_or_else(|| "patch".into());
-                let (line, col) = locate(&o.file.text, &[&q, &last]);
+                // The entry's id, the ids within it (a campaign's chapter), then the field at
+                // fault after the last of them: each searched after the one before.
+                let mut anchors: Vec<String> = match id {
+                    Some(_) => bracketed(&p.field)
+                        .into_iter()
+                        .filter(|i| i.parse::<usize>().is_err())
+                        .map(|i| format!("\"{i}\""))
+                        .collect(),
+                    None => vec!["patch".into()],
+                };
+                let tail = p.field.rsplit(']').next().unwrap_or("");
+                let last = tail.rsplit('.').next().unwrap_or("");
+                if !last.is_empty() {
+                    anchors.push(last.to_string());
+                }
+                let anchors: Vec<&str> = anchors.iter().map(String::as_str).collect();
+                let (line, col) = locate(&o.file.text, &anchors);
                 p.file = o.file.path.clone();
                 p.line = line;
                 p.col = col;
@@ -502,6 +549,21 @@ impl Build {
             }
         }
     }
+}
+
+/// The ids a field path names in brackets, in order (`campaigns[a].chapters[b].next`: `a`,
+/// `b`).
+fn bracketed(field: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = field;
+    while let Some((_, after)) = rest.split_once('[') {
+        let Some((id, after)) = after.split_once(']') else {
+            break;
+        };
+        out.push(id);
+        rest = after;
+    }
+    out
 }
 
 /// A single-value file's mod form, with a problem for each `add` or `remove` in it (only
@@ -558,32 +620,43 @@ fn single<T: Serialize + DeserializeOwned>(value: &mut T, f: &SourceFile) -> Vec
             Err(p) => vec![p],
         };
     }
-    let (form, mut out) = match single_form(f) {
+    let (form, out) = match single_form(f) {
         Ok(x) => x,
         Err(p) => return vec![p],
     };
+    // An `add` or `remove` refuses the file, patch or not.
+    let refused = !out.is_empty();
+    let mut found = Listed::new(MAX_PROBLEMS_PER_FILE);
+    for p in out {
+        found.push(p);
+    }
     if let Some(p) = &form.patch {
+        let lines = Lines::new(&f.text);
         match entries(&f.text, p.value_at) {
             Ok((fields, _)) if f.text[p.value_at..].starts_with('(') => {
-                match patch_value(f, value, &fields, p.key_at, "patch") {
-                    Ok(v) if out.is_empty() => *value = v,
-                    Ok(_) => {}
-                    Err(ps) => out.extend(ps),
+                let patched = patch_value(f, &lines, value, &fields, p.key_at, "patch", &mut found);
+                if let Some(v) = patched
+                    && !refused
+                {
+                    *value = v;
                 }
             }
-            Ok(_) => out.push(problem_at(
+            Ok(_) => found.push(problem_at(
                 f,
                 p.value_at,
                 "patch".into(),
                 "write the patch as `( field: value, … )`".into(),
             )),
-            Err((at, m)) => out.push(problem_at(f, at, "patch".into(), m)),
+            Err((at, m)) => found.push(problem_at(f, at, "patch".into(), m)),
         }
     }
-    out
+    found.finish(&f.path)
 }
 
-/// Applies a file to a list of entries with ids.
+/// Applies a file to a list of entries with ids. Problems are listed up to
+/// `MAX_PROBLEMS_PER_FILE` and counted past it; each id is looked up in a set or an index, and
+/// each problem placed with the file's line index, so a list of a million unknown ids costs
+/// one reading of the file.
 pub(super) fn list<T: Keyed + Serialize + DeserializeOwned>(
     v: &mut Vec<T>,
     cat: &'static str,
@@ -592,157 +665,233 @@ pub(super) fn list<T: Keyed + Serialize + DeserializeOwned>(
     origins: &mut HashMap<(&'static str, String), Origin>,
 ) -> Vec<Problem> {
     let what = cat.trim_end_matches(".ron");
-    let origin = || Origin {
-        mod_id: mod_id.to_string(),
-        file: f.clone(),
-    };
     let text = &f.text;
+    let lines = Lines::new(text);
+    let mut found = Listed::new(MAX_PROBLEMS_PER_FILE);
     let start = skip_blank(text, 0);
     if text[start..].starts_with('[') {
         // A plain list adds every entry (the base game's files are written this way).
-        return match parse_ron::<Vec<T>>(f) {
-            Ok(items) => add(v, items, cat, f, 0, mod_id, origins),
-            Err(p) => vec![p],
-        };
+        match parse_ron::<Vec<T>>(f) {
+            Ok(items) => add(v, items, (cat, f, &lines, 0), mod_id, origins, &mut found),
+            Err(p) => found.push(p),
+        }
+        return found.finish(&f.path);
     }
     let form = match mod_form(f, cat) {
         Ok(form) => form,
         Err(p) => return vec![p],
     };
-    let mut out = Vec::new();
     if let Some(r) = &form.remove {
         match parse_part::<Vec<String>>(f, r.value_at, r.value) {
-            Ok(ids) => {
-                for id in ids {
-                    match v.iter().position(|t| t.key() == id) {
-                        Some(i) => {
-                            v.remove(i);
-                            origins.remove(&(cat, id));
-                        }
-                        None => {
-                            let q = format!("\"{id}\"");
-                            let at = text[r.value_at..]
-                                .find(&q)
-                                .map_or(r.value_at, |i| r.value_at + i);
-                            out.push(problem_at(
-                                f,
-                                at,
-                                format!("{what}.remove"),
-                                format!(
-                                    "there is no `{id}` in {what} to remove{}",
-                                    did_you_mean(&id, v.iter().map(|t| t.key()))
-                                ),
-                            ));
-                        }
-                    }
-                }
-            }
-            Err(p) => out.push(p),
+            Ok(ids) => remove(v, ids, (cat, f, &lines, r.value_at), origins, &mut found),
+            Err(p) => found.push(p),
         }
     }
     if let Some(a) = &form.add {
         match parse_part::<Vec<T>>(f, a.value_at, a.value) {
-            Ok(items) => out.extend(add(v, items, cat, f, a.value_at, mod_id, origins)),
-            Err(p) => out.push(p),
+            Ok(items) => add(
+                v,
+                items,
+                (cat, f, &lines, a.value_at),
+                mod_id,
+                origins,
+                &mut found,
+            ),
+            Err(p) => found.push(p),
         }
     }
     if let Some(p) = &form.patch {
         if !text[p.value_at..].starts_with('{') {
-            out.push(problem_at(
+            found.push(problem_at(
                 f,
                 p.value_at,
                 format!("{what}.patch"),
                 "write the patch as a map `{\"id\": (field: value, …), …}`".into(),
             ));
-            return out;
+            return found.finish(&f.path);
         }
-        let list = match entries(text, p.value_at) {
-            Ok((list, _)) => list,
-            Err((at, m)) => {
-                out.push(problem_at(f, at, format!("{what}.patch"), m));
-                return out;
-            }
-        };
-        for e in list {
-            let Some(id) = e.string_key() else {
-                out.push(problem_at(
+        match entries(text, p.value_at) {
+            Ok((list, _)) => patch(v, &list, (cat, f, &lines), mod_id, origins, &mut found),
+            Err((at, m)) => found.push(problem_at(f, at, format!("{what}.patch"), m)),
+        }
+    }
+    found.finish(&f.path)
+}
+
+/// Where a part of a catalog file stands: its catalog, the file, its line index, and the
+/// offset the part starts at.
+type Part<'a> = (&'static str, &'a Arc<SourceFile>, &'a Lines<'a>, usize);
+
+/// Removes the entries `ids` names (the list at the part's offset); an id not there is a
+/// problem at its place in the list. The ids are looked up in a set and the entries dropped in
+/// one pass; the list's elements are found (once) only when a problem is listed.
+fn remove<T: Keyed>(
+    v: &mut Vec<T>,
+    ids: Vec<String>,
+    (cat, f, lines, at): Part<'_>,
+    origins: &mut HashMap<(&'static str, String), Origin>,
+    found: &mut Listed,
+) {
+    let what = cat.trim_end_matches(".ron");
+    let mut present: HashSet<String> = v.iter().map(|t| t.key().to_string()).collect();
+    let mut gone: HashSet<String> = HashSet::new();
+    let mut places: Option<Vec<usize>> = None;
+    for (n, id) in ids.into_iter().enumerate() {
+        if present.remove(&id) {
+            origins.remove(&(cat, id.clone()));
+            gone.insert(id);
+            continue;
+        }
+        found.push_with(Severity::Error, || {
+            let place = places
+                .get_or_insert_with(|| elements(&f.text, at).unwrap_or_default())
+                .get(n)
+                .copied()
+                .unwrap_or(at);
+            problem_in(
+                f,
+                lines,
+                place,
+                format!("{what}.remove"),
+                format!(
+                    "there is no `{id}` in {what} to remove{}",
+                    did_you_mean(&id, present.iter().map(String::as_str))
+                ),
+            )
+        });
+    }
+    if !gone.is_empty() {
+        v.retain(|t| !gone.contains(t.key()));
+    }
+}
+
+/// Applies the patches `list` (`"id": (field: value, …)` each) to the entries they name,
+/// found through an index of the ids (a patch changes no id). An entry is patched once a
+/// file: a second patch of it is a problem, so a file can't make the merge re-read one entry
+/// a million times.
+fn patch<T: Keyed + Serialize + DeserializeOwned>(
+    v: &mut [T],
+    list: &[Entry],
+    (cat, f, lines): (&'static str, &Arc<SourceFile>, &Lines<'_>),
+    mod_id: &str,
+    origins: &mut HashMap<(&'static str, String), Origin>,
+    found: &mut Listed,
+) {
+    let what = cat.trim_end_matches(".ron");
+    let text = &f.text;
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for (i, t) in v.iter().enumerate() {
+        // The first of twins, as a search would find.
+        index.entry(t.key().to_string()).or_insert(i);
+    }
+    let mut patched: HashSet<&str> = HashSet::new();
+    for e in list {
+        let Some(id) = e.string_key() else {
+            found.push_with(Severity::Error, || {
+                problem_in(
                     f,
+                    lines,
                     e.key_at,
                     format!("{what}.patch"),
                     format!("`{}`: an id is written in quotes, like \"ranger\"", e.key),
-                ));
-                continue;
-            };
-            let Some(i) = v.iter().position(|t| t.key() == id) else {
-                out.push(problem_at(
+                )
+            });
+            continue;
+        };
+        let Some(&i) = index.get(id) else {
+            found.push_with(Severity::Error, || {
+                problem_in(
                     f,
+                    lines,
                     e.key_at,
                     format!("{what}.patch"),
                     format!(
                         "there is no `{id}` in {what} to patch{}",
-                        did_you_mean(id, v.iter().map(|t| t.key()))
+                        did_you_mean(id, index.keys().map(String::as_str))
                     ),
-                ));
-                continue;
-            };
-            let fields = match entries(text, e.value_at) {
-                Ok((fields, _)) if text[e.value_at..].starts_with('(') => fields,
-                Ok(_) => {
-                    out.push(problem_at(
+                )
+            });
+            continue;
+        };
+        if !patched.insert(id) {
+            found.push_with(Severity::Error, || {
+                problem_in(
+                    f,
+                    lines,
+                    e.key_at,
+                    format!("{what}[{id}]"),
+                    format!("`{id}` is patched twice in this file: merge the two patches"),
+                )
+            });
+            continue;
+        }
+        let fields = match entries(text, e.value_at) {
+            Ok((fields, _)) if text[e.value_at..].starts_with('(') => fields,
+            Ok(_) => {
+                found.push_with(Severity::Error, || {
+                    problem_in(
                         f,
+                        lines,
                         e.value_at,
                         format!("{what}[{id}]"),
                         "write the changes as `( field: value, … )`".into(),
-                    ));
-                    continue;
-                }
-                Err((at, m)) => {
-                    out.push(problem_at(f, at, format!("{what}[{id}]"), m));
-                    continue;
-                }
-            };
-            match patch_value(f, &v[i], &fields, e.key_at, &format!("{what}[{id}]")) {
-                Ok(new) => {
-                    v[i] = new;
-                    origins.insert((cat, id.to_string()), origin());
-                }
-                Err(ps) => out.extend(ps),
+                    )
+                });
+                continue;
             }
+            Err((at, m)) => {
+                found.push_with(Severity::Error, || {
+                    problem_in(f, lines, at, format!("{what}[{id}]"), m)
+                });
+                continue;
+            }
+        };
+        let path = format!("{what}[{id}]");
+        if let Some(new) = patch_value(f, lines, &v[i], &fields, e.key_at, &path, found) {
+            v[i] = new;
+            origins.insert(
+                (cat, id.to_string()),
+                Origin {
+                    mod_id: mod_id.to_string(),
+                    file: f.clone(),
+                },
+            );
         }
     }
-    out
 }
 
-/// Adds entries; an id that already existed before this file is refused.
+/// Adds entries; an id that already existed before this file is refused, at its place in the
+/// part (searched only for the problems listed).
 fn add<T: Keyed>(
     v: &mut Vec<T>,
     items: Vec<T>,
-    cat: &'static str,
-    f: &Arc<SourceFile>,
-    from: usize,
+    (cat, f, lines, from): Part<'_>,
     mod_id: &str,
     origins: &mut HashMap<(&'static str, String), Origin>,
-) -> Vec<Problem> {
+    found: &mut Listed,
+) {
     let what = cat.trim_end_matches(".ron");
     let existing: BTreeSet<String> = v.iter().map(|t| t.key().to_string()).collect();
-    let mut out = Vec::new();
     for item in items {
         let id = item.key().to_string();
         if existing.contains(&id) {
-            let q = format!("\"{id}\"");
-            let at = f.text[from..].find(&q).map_or(from, |i| from + i);
-            let owner = origins
-                .get(&(cat, id.clone()))
-                .map_or("base".to_string(), |o| o.mod_id.clone());
-            out.push(problem_at(
-                f,
-                at,
-                format!("{what}[{id}].id"),
-                format!(
-                    "`{id}` already exists in {what} (from `{owner}`): to change it, patch it \
-                     with `patch: {{\"{id}\": (field: value)}}`, or choose a new id"
-                ),
-            ));
+            found.push_with(Severity::Error, || {
+                let q = format!("\"{id}\"");
+                let at = f.text[from..].find(&q).map_or(from, |i| from + i);
+                let owner = origins
+                    .get(&(cat, id.clone()))
+                    .map_or("base".to_string(), |o| o.mod_id.clone());
+                problem_in(
+                    f,
+                    lines,
+                    at,
+                    format!("{what}[{id}].id"),
+                    format!(
+                        "`{id}` already exists in {what} (from `{owner}`): to change it, patch \
+                         it with `patch: {{\"{id}\": (field: value)}}`, or choose a new id"
+                    ),
+                )
+            });
             continue;
         }
         origins.insert(
@@ -754,5 +903,4 @@ fn add<T: Keyed>(
         );
         v.push(item);
     }
-    out
 }

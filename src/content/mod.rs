@@ -52,6 +52,18 @@ pub const MAX_DECK: u32 = 10_000;
 pub const MAX_NAMES: usize = 1024;
 /// Most entries in one catalog or level list.
 pub const MAX_ENTRIES: usize = 100_000;
+/// Most problems listed for one file. A hostile file can hold a million faults (600,000
+/// unknown ids fill a 6 MB `remove:` list), and placing each at its line and column costs a
+/// search of the file: past this many, a file's problems are only counted, in one last line
+/// (`Problem::more`). A modder fixes the first ones first and checks again.
+pub const MAX_PROBLEMS_PER_FILE: usize = 100;
+/// Most problems listed for one load, every file together (the base game's and each mod's):
+/// past it the rest are counted, one line a file, as past `MAX_PROBLEMS_PER_FILE`. Bounds the
+/// searches a load spends placing problems, and the report a person reads.
+pub const MAX_PROBLEMS: usize = 1000;
+
+/// How a line that stands for problems left out of a list begins (`Problem::more`).
+const MORE: &str = "… and ";
 
 /// How bad a problem is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
@@ -226,6 +238,173 @@ impl Problem {
             mod_id: String::new(),
         }
     }
+
+    /// The line that stands for `count` problems of `file` left out of a list past its caps
+    /// (`MAX_PROBLEMS_PER_FILE`, `MAX_PROBLEMS`), of `severity` (an error when one of them is:
+    /// the content is refused all the same).
+    pub fn more(file: &str, count: usize, severity: Severity) -> Problem {
+        Problem {
+            severity,
+            file: file.to_string(),
+            line: 0,
+            col: 0,
+            field: String::new(),
+            message: format!(
+                "{MORE}{count} more problems not listed: fix the ones above first, then check \
+                 again"
+            ),
+            mod_id: String::new(),
+        }
+    }
+
+    /// How many problems this line stands for, when it is one of `Problem::more`.
+    pub fn left_out(&self) -> Option<usize> {
+        if self.line != 0 || !self.field.is_empty() {
+            return None;
+        }
+        self.message
+            .strip_prefix(MORE)?
+            .split(' ')
+            .next()?
+            .parse()
+            .ok()
+    }
+
+    /// Whether this line stands for problems left out (`Problem::more`): lists put it last.
+    pub fn is_more(&self) -> bool {
+        self.left_out().is_some()
+    }
+}
+
+/// `problems` as a list shows them: at most `MAX_PROBLEMS_PER_FILE` a file and `MAX_PROBLEMS`
+/// in all, in their order; those past the caps, and the `Problem::more` lines already among
+/// them, are counted in one `Problem::more` line a file, at the end.
+pub fn cap(problems: Vec<Problem>) -> Vec<Problem> {
+    cap_within(problems, MAX_PROBLEMS)
+}
+
+/// `cap`, with at most `total` problems listed in all (what a load has left of `MAX_PROBLEMS`).
+pub fn cap_within(problems: Vec<Problem>, total: usize) -> Vec<Problem> {
+    /// A file's problems left out: its mod, how many, whether an error is among them.
+    struct Left {
+        file: String,
+        mod_id: String,
+        count: usize,
+        error: bool,
+    }
+    let mut out: Vec<Problem> = Vec::new();
+    let mut per_file: HashMap<String, usize> = HashMap::new();
+    let mut left: Vec<Left> = Vec::new();
+    let mut left_at: HashMap<String, usize> = HashMap::new();
+    for p in problems {
+        let listed = per_file.entry(p.file.clone()).or_default();
+        let count = match p.left_out() {
+            Some(n) => n,
+            None if *listed < MAX_PROBLEMS_PER_FILE && out.len() < total => {
+                *listed += 1;
+                out.push(p);
+                continue;
+            }
+            None => 1,
+        };
+        let i = *left_at.entry(p.file.clone()).or_insert_with(|| {
+            left.push(Left {
+                file: p.file.clone(),
+                mod_id: p.mod_id.clone(),
+                count: 0,
+                error: false,
+            });
+            left.len() - 1
+        });
+        left[i].count += count;
+        left[i].error |= p.severity == Severity::Error;
+    }
+    for l in left {
+        let severity = if l.error {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        let mut p = Problem::more(&l.file, l.count, severity);
+        p.mod_id = l.mod_id;
+        out.push(p);
+    }
+    out
+}
+
+/// The problems of one file as they are found: listed while there is room (at most
+/// `MAX_PROBLEMS_PER_FILE`, or what a load has left), then only counted. `push_with` builds a
+/// problem (a search of the file for its line) only when there is room for it, so a file with
+/// a million faults costs no more than its first ones and a count.
+struct Listed {
+    out: Vec<Problem>,
+    room: usize,
+    more: usize,
+    more_error: bool,
+}
+
+impl Listed {
+    /// Room for `room` problems.
+    fn new(room: usize) -> Listed {
+        Listed {
+            out: Vec::new(),
+            room,
+            more: 0,
+            more_error: false,
+        }
+    }
+    /// Whether another problem would be listed.
+    fn has_room(&self) -> bool {
+        self.out.len() < self.room
+    }
+    /// How many more problems would be listed.
+    fn room_left(&self) -> usize {
+        self.room.saturating_sub(self.out.len())
+    }
+    /// A problem found: listed, or counted past the room.
+    fn push(&mut self, p: Problem) {
+        if self.has_room() {
+            self.out.push(p);
+        } else {
+            self.count(p.severity);
+        }
+    }
+    /// A problem of `severity` found, built by `make` only when it is listed.
+    fn push_with(&mut self, severity: Severity, make: impl FnOnce() -> Problem) {
+        if self.has_room() {
+            self.out.push(make());
+        } else {
+            self.count(severity);
+        }
+    }
+    fn count(&mut self, severity: Severity) {
+        self.more += 1;
+        self.more_error |= severity == Severity::Error;
+    }
+    /// How many problems were found, listed or counted.
+    fn found(&self) -> usize {
+        self.out.len() + self.more
+    }
+    /// How many are listed.
+    fn listed(&self) -> usize {
+        self.out.len()
+    }
+    /// Whether an error was found, listed or counted.
+    fn has_errors(&self) -> bool {
+        self.more_error || self.out.iter().any(|p| p.severity == Severity::Error)
+    }
+    /// The problems listed, then a `Problem::more` line for those counted, in `file`.
+    fn finish(mut self, file: &str) -> Vec<Problem> {
+        if self.more > 0 {
+            let severity = if self.more_error {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            self.out.push(Problem::more(file, self.more, severity));
+        }
+        self.out
+    }
 }
 
 /// Reads a file from disk with a size bound; the error names the file.
@@ -288,9 +467,9 @@ impl ContentDb {
     ) -> Result<ContentDb, Vec<Problem>> {
         let build = base_build(files, chapters)?;
         let (mut db, problems) = build.finish();
+        let mut problems = cap(problems);
         if problems.iter().any(|p| p.severity == Severity::Error) {
-            let mut problems = problems;
-            problems.sort_by_key(|p| p.severity);
+            problems.sort_by_key(|p| (p.severity, p.is_more()));
             return Err(problems);
         }
         db.warnings = problems;
@@ -305,10 +484,12 @@ impl ContentDb {
             text,
         };
         let level: Level = parse_ron(&file).map_err(|p| vec![p])?;
-        let problems: Vec<Problem> = validate::level(self, &level, &file.path, &file.text)
-            .into_iter()
-            .filter(|p| p.severity == Severity::Error)
-            .collect();
+        let mut budget = validate::Budget::default();
+        let problems: Vec<Problem> =
+            validate::level(self, &level, &file.path, &file.text, &mut budget)
+                .into_iter()
+                .filter(|p| p.severity == Severity::Error)
+                .collect();
         if !problems.is_empty() {
             return Err(problems);
         }
@@ -626,7 +807,7 @@ fn base_build(files: Vec<SourceFile>, chapters: &ChapterSet) -> Result<merge::Bu
         p.mod_id.clear();
     }
     if problems.iter().any(|p| p.severity == Severity::Error) {
-        return Err(problems);
+        return Err(cap(problems));
     }
     Ok(build)
 }
@@ -681,7 +862,9 @@ fn find_outside_comments(text: &str, from: usize, needle: &str) -> Option<usize>
         if !text[line_start..hit].contains("//") {
             return Some(hit);
         }
-        at = hit + needle.len().max(1);
+        // The rest of the line is in the comment too: the search goes on at the next line, so
+        // a long comment full of the needle is read once, not once a hit.
+        at = text[hit..].find('\n').map_or(text.len(), |j| hit + j + 1);
     }
     None
 }

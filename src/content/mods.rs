@@ -11,11 +11,14 @@
 //! ```
 //!
 //! Mods are found in `mods/` beside the game, in the user's data directory, or given with
-//! `--mod PATH`. `load` applies the base game, then each mod in dependency order, through the same
-//! merge (`merge::Build`). A mod with any error is disabled, with the reasons, and the game goes on
-//! with the others; nothing a mod contains can crash the loader or reach outside its folder.
+//! `--mod PATH`. A mod that is not enabled is read no further than its manifest (`discover`,
+//! `found`); `read_mod` reads an enabled one whole. `load` applies the base game, then each mod
+//! in dependency order, through the same merge (`merge::Build`). A mod with any error is
+//! disabled, with the reasons, and the game goes on with the others; a campaign a mod breaks is
+//! the only thing left out of it. Nothing a mod contains can crash the loader or reach outside
+//! its folder.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -32,6 +35,9 @@ pub const MAX_MOD_FILES: usize = 500;
 pub const MAX_MOD_BYTES: u64 = 32 * 1024 * 1024;
 /// Most mods looked at in one folder.
 pub const MAX_MODS: usize = 200;
+/// Most bytes a mod's `mod.ron` may hold: a manifest is a few lines, and it is all that is read
+/// of a mod that is not enabled.
+pub const MAX_MANIFEST_BYTES: u64 = 64 * 1024;
 /// The id of the base game, which every mod is applied on.
 pub const BASE_ID: &str = "base";
 
@@ -69,7 +75,9 @@ pub struct Manifest {
     pub load_after: Vec<String>,
 }
 
-/// A mod's files as read from its folder.
+/// A mod's files as read from its folder: whole (`read_mod`, `read_all`: what `load` takes), or
+/// only its manifest (`read_manifest`, `discover`, `found`: how a mod that is not enabled is
+/// listed), the other lists then left empty, their files never opened.
 #[derive(Debug, Clone)]
 pub struct ModSource {
     /// The folder, as found.
@@ -173,9 +181,42 @@ pub fn mod_folders(dirs: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-/// Every mod under `dirs`, read (see `mod_folders`).
+/// Every mod under `dirs` (see `mod_folders`), read as far as its manifest (`read_manifest`):
+/// which of them to load is chosen from the manifests, and only those are read whole.
 pub fn discover(dirs: &[PathBuf]) -> Vec<Result<ModSource, Problem>> {
-    mod_folders(dirs).iter().map(|p| read_mod(p)).collect()
+    mod_folders(dirs).iter().map(|p| read_manifest(p)).collect()
+}
+
+/// A mod folder's `mod.ron`, bounded by `MAX_MANIFEST_BYTES` and confined to the folder.
+fn manifest_file(dir: &Path) -> Result<SourceFile, Problem> {
+    let path = dir.join("mod.ron");
+    if !path.is_file() {
+        return Err(Problem::whole_file(
+            dir,
+            "not a mod: there is no mod.ron in this folder (see docs/modding.md)".into(),
+        ));
+    }
+    inside(dir, &path)?;
+    let text = crate::ground::files::read_bounded(&path, MAX_MANIFEST_BYTES)
+        .map_err(|message| Problem::whole_file(&path, message))?;
+    Ok(SourceFile {
+        path: path.display().to_string(),
+        text,
+    })
+}
+
+/// A mod folder read as far as its manifest: how a mod that is not enabled is listed. Its
+/// content, levels, scenarios and translations are left empty, never opened (a disabled mod
+/// of 30 MB costs its manifest); `read_mod` reads the mod whole.
+pub fn read_manifest(dir: &Path) -> Result<ModSource, Problem> {
+    Ok(ModSource {
+        dir: dir.to_path_buf(),
+        manifest: manifest_file(dir)?,
+        content: Vec::new(),
+        levels: Vec::new(),
+        scenarios: Vec::new(),
+        translations: Vec::new(),
+    })
 }
 
 /// Reads a mod folder: its manifest and RON files, each bounded and confined to the folder.
@@ -187,16 +228,9 @@ pub fn read_mod(dir: &Path) -> Result<ModSource, Problem> {
             .display()
             .to_string()
     };
-    let manifest_path = dir.join("mod.ron");
-    if !manifest_path.is_file() {
-        return Err(Problem::whole_file(
-            dir,
-            "not a mod: there is no mod.ron in this folder (see docs/modding.md)".into(),
-        ));
-    }
-    inside(dir, &manifest_path)?;
-    let mut total = 0u64;
-    let mut count = 0usize;
+    let manifest = manifest_file(dir)?;
+    let mut total = manifest.text.len() as u64;
+    let mut count = 1usize;
     let mut read = |p: &Path| -> Result<SourceFile, Problem> {
         inside(dir, p)?;
         let text = read_bounded(p)?;
@@ -216,7 +250,6 @@ pub fn read_mod(dir: &Path) -> Result<ModSource, Problem> {
             text,
         })
     };
-    let manifest = read(&manifest_path)?;
     let mut files_in = |sub: &str| -> Result<Vec<SourceFile>, Problem> {
         let d = dir.join(sub);
         if !d.is_dir() {
@@ -406,8 +439,12 @@ fn order(
 }
 
 /// Loads the base game (`base`, as `ContentDb::from_files` takes it, for `chapters`) and
-/// applies `mods` in dependency order (ties in the order given). A mod with any error is left
-/// out, with its problems in the report; a broken base game is the only error returned.
+/// applies `mods` (read whole: `read_mod`, `read_all`) in dependency order (ties in the order
+/// given). A mod with any error is left out, with its problems in the report, but for errors
+/// that are all about campaigns: those campaigns alone are left out (a mod that removes what
+/// the base campaign's fallback names still brings its levels and cards), the problems kept.
+/// Each mod's report lists at most `MAX_PROBLEMS_PER_FILE` problems a file, `MAX_PROBLEMS`
+/// in the whole load, the rest counted. A broken base game is the only error returned.
 pub fn load(
     base: Vec<SourceFile>,
     mods: &[ModSource],
@@ -460,7 +497,9 @@ pub fn load(
         }
     }
 
-    // Apply in order.
+    // Apply in order. The problems listed in the whole load are bounded (`MAX_PROBLEMS`):
+    // past it, a mod's are counted, one line a file.
+    let mut room = MAX_PROBLEMS;
     let mut loaded: BTreeMap<String, semver::Version> = BTreeMap::new();
     let mut applied_order: Vec<String> = Vec::new();
     for id in &ordered {
@@ -477,7 +516,7 @@ pub fn load(
         problems.extend(conflict_problems(m, src, &loaded, &manifests));
         if problems.iter().any(|p| p.severity == Severity::Error) {
             if let Some(st) = status.get_mut(id) {
-                st.problems = problems;
+                st.problems = listed(problems, &mut room);
             }
             continue;
         }
@@ -486,19 +525,31 @@ pub fn load(
         problems.extend(apply_files(&mut next, src, id));
         // Translations: a broken table is skipped with a warning; the mod still loads.
         problems.extend(translation_problems(src, id));
+        // The campaigns the mod breaks, left out alone: the rest of the mod loads.
+        let mut left_out: HashSet<String> = HashSet::new();
         if !problems.iter().any(|p| p.severity == Severity::Error) {
             // What the mod's changes break or make doubtful, anywhere.
             let (_, found) = next.finish();
-            for mut p in found {
-                let key = (p.file.clone(), p.field.clone(), p.message.clone());
-                if known.contains(&key) {
-                    continue;
+            let mut fresh = fresh_problems(found, &known, &next, id);
+            left_out = broken_campaigns(&fresh, &next.set.campaigns);
+            if !left_out.is_empty() {
+                next.set.campaigns.retain(|c| !left_out.contains(&c.id));
+                for p in &mut fresh {
+                    if let Some(c) = campaign_of(&p.field, |c| left_out.contains(c)) {
+                        p.message.push_str(&format!(
+                            "; the campaign `{c}` is left out while this mod is on, the rest \
+                             of the mod loads"
+                        ));
+                    }
                 }
-                next.relocate(&mut p, id);
-                problems.push(p);
             }
+            problems.extend(fresh);
         }
-        let ok = !problems.iter().any(|p| p.severity == Severity::Error);
+        // An error disables the mod, but for those about a campaign left out.
+        let ok = !problems.iter().any(|p| {
+            p.severity == Severity::Error
+                && campaign_of(&p.field, |c| left_out.contains(c)).is_none()
+        });
         if ok {
             let (_, found) = next.finish();
             known = found
@@ -510,13 +561,9 @@ pub fn load(
                 loaded.insert(id.clone(), v);
             }
         }
-        problems.sort_by(|a, b| {
-            (a.severity, &a.file, a.line, a.col).cmp(&(b.severity, &b.file, b.line, b.col))
-        });
-        problems.dedup();
         if let Some(st) = status.get_mut(id) {
             st.loaded = ok;
-            st.problems = problems;
+            st.problems = listed(problems, &mut room);
         }
     }
     let (mut db, problems) = build.finish();
@@ -526,7 +573,7 @@ pub fn load(
             .filter(|p| p.severity == Severity::Warning),
     );
     warnings.dedup();
-    db.warnings = warnings;
+    db.warnings = cap(warnings);
     db.mods = applied_order
         .iter()
         .filter(|id| status.get(*id).is_some_and(|s| s.loaded))
@@ -540,6 +587,78 @@ pub fn load(
         }
     }
     Ok((db, report))
+}
+
+/// A mod's problems as its report lists them: errors first, by file and place (a file's count
+/// of those left out last), each once, within what the load has left of `MAX_PROBLEMS`
+/// (`room`, spent here).
+fn listed(mut problems: Vec<Problem>, room: &mut usize) -> Vec<Problem> {
+    problems.sort_by(|a, b| {
+        (a.severity, &a.file, a.is_more(), a.line, a.col).cmp(&(
+            b.severity,
+            &b.file,
+            b.is_more(),
+            b.line,
+            b.col,
+        ))
+    });
+    problems.dedup();
+    let out = cap_within(problems, *room);
+    let placed = out.iter().filter(|p| !p.is_more()).count();
+    *room = room.saturating_sub(placed);
+    out
+}
+
+/// What validation found once a mod's files were laid over the content (`found`), less what
+/// was found before it (`known`), each pointed at the mod's file where the entry at fault came
+/// from it (`Build::relocate`).
+fn fresh_problems(
+    found: Vec<Problem>,
+    known: &BTreeSet<(String, String, String)>,
+    next: &super::merge::Build,
+    id: &str,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for mut p in found {
+        let key = (p.file.clone(), p.field.clone(), p.message.clone());
+        if known.contains(&key) {
+            continue;
+        }
+        if p.is_more() {
+            // A count of problems left out stands for no entry in particular.
+            p.mod_id = id.to_string();
+        } else {
+            next.relocate(&mut p, id);
+        }
+        out.push(p);
+    }
+    out
+}
+
+/// The campaign a problem's field is about (`campaigns[ID]…`), among those `is_campaign`
+/// accepts: the longest such id (an id may hold a `]`).
+fn campaign_of(field: &str, is_campaign: impl Fn(&str) -> bool) -> Option<&str> {
+    let rest = field.strip_prefix("campaigns[")?;
+    rest.match_indices(']')
+        .map(|(i, _)| &rest[..i])
+        .rfind(|&id| is_campaign(id))
+}
+
+/// The campaigns the errors among `problems` are about, when every error is about one of
+/// `campaigns` (such a campaign is left out, alone); none when any error is about something
+/// else (the mod is disabled).
+fn broken_campaigns(problems: &[Problem], campaigns: &[Campaign]) -> HashSet<String> {
+    let ids: HashSet<&str> = campaigns.iter().map(|c| c.id.as_str()).collect();
+    let mut out = HashSet::new();
+    for p in problems.iter().filter(|p| p.severity == Severity::Error) {
+        match campaign_of(&p.field, |c| ids.contains(c)) {
+            Some(c) => {
+                out.insert(c.to_string());
+            }
+            None => return HashSet::new(),
+        }
+    }
+    out
 }
 
 /// The mods' manifests, read: each mod's status (problems so far), the manifests and sources
@@ -771,21 +890,29 @@ fn translation_problems(src: &ModSource, id: &str) -> Vec<Problem> {
         match translations::parse_table(f) {
             Err(p) => problems.push(warn(p)),
             Ok(table) => {
+                // Each entry placed is a search of the file: the first ones, then a count.
+                let mut found = Listed::new(MAX_PROBLEMS_PER_FILE);
                 for (k, v) in &table {
                     if !translations::placeholders_agree(k, v) {
-                        let (line, col) = locate(&f.text, &[&format!("{k:?}")]);
-                        problems.push(Problem {
-                            severity: Severity::Warning,
-                            file: f.path.clone(),
-                            line,
-                            col,
-                            field: k.clone(),
-                            message: "the translation must keep every `{}` of the English \
-                                      text, in the same number"
-                                .into(),
-                            mod_id: id.to_string(),
+                        found.push_with(Severity::Warning, || {
+                            let (line, col) = locate(&f.text, &[&format!("{k:?}")]);
+                            Problem {
+                                severity: Severity::Warning,
+                                file: f.path.clone(),
+                                line,
+                                col,
+                                field: k.clone(),
+                                message: "the translation must keep every `{}` of the English \
+                                          text, in the same number"
+                                    .into(),
+                                mod_id: id.to_string(),
+                            }
                         });
                     }
+                }
+                for mut p in found.finish(&f.path) {
+                    p.mod_id = id.to_string();
+                    problems.push(p);
                 }
             }
         }
@@ -826,8 +953,23 @@ pub fn read_all(dirs: &[PathBuf]) -> (Vec<ModSource>, Vec<ModStatus>) {
     (ok, bad)
 }
 
+/// Reads each folder in `dirs` as far as its manifest (`read_manifest`); those whose manifest
+/// can't be read become a disabled entry in the report.
+pub fn read_all_manifests(dirs: &[PathBuf]) -> (Vec<ModSource>, Vec<ModStatus>) {
+    let mut ok = Vec::new();
+    let mut bad = Vec::new();
+    for d in dirs {
+        match read_manifest(d) {
+            Ok(m) => ok.push(m),
+            Err(p) => bad.push(ModStatus::unreadable(d, p)),
+        }
+    }
+    (ok, bad)
+}
+
 /// Every mod there is: those in the mod folders (`mod_dirs`), then those given on the command
-/// line that aren't among them; the folders that can't be read, as disabled entries.
+/// line that aren't among them, read as far as their manifests (`read_all` reads the ones
+/// chosen whole); the folders whose manifest can't be read, as disabled entries.
 pub fn found(cli: &[PathBuf]) -> (Vec<ModSource>, Vec<ModStatus>) {
     let mut dirs = mod_folders(&mod_dirs());
     for c in cli {
@@ -835,20 +977,23 @@ pub fn found(cli: &[PathBuf]) -> (Vec<ModSource>, Vec<ModStatus>) {
             dirs.push(c.clone());
         }
     }
-    read_all(&dirs)
+    read_all_manifests(&dirs)
 }
 
 /// Adds to `sources` the installed mods (from `mod_dirs`) that they depend on, directly or not,
-/// when not given already.
+/// when not given already. The installed mods are read as far as their manifests; only those
+/// needed are read whole.
 pub fn add_installed_dependencies(sources: &mut Vec<ModSource>) {
-    let installed: Vec<(String, ModSource)> = discover(&mod_dirs())
+    let installed: Vec<(String, PathBuf)> = discover(&mod_dirs())
         .into_iter()
         .flatten()
         .filter_map(|m| {
             let man: Manifest = parse_ron(&m.manifest).ok()?;
-            Some((man.id, m))
+            Some((man.id, m.dir))
         })
         .collect();
+    // Each folder is read once at most, even when it can't be.
+    let mut tried: BTreeSet<PathBuf> = BTreeSet::new();
     // Bounded: each round adds at least one mod or stops.
     for _ in 0..MAX_MODS {
         let have: BTreeSet<String> = sources
@@ -863,8 +1008,8 @@ pub fn add_installed_dependencies(sources: &mut Vec<ModSource>) {
             .collect();
         let add: Vec<ModSource> = installed
             .iter()
-            .filter(|(id, _)| needed.contains(id))
-            .map(|(_, m)| m.clone())
+            .filter(|(id, dir)| needed.contains(id) && tried.insert(dir.clone()))
+            .filter_map(|(_, dir)| read_mod(dir).ok())
             .collect();
         if add.is_empty() {
             return;

@@ -194,9 +194,20 @@ pub fn entries(text: &str, open: usize) -> Result<(Vec<Entry<'_>>, usize), (usiz
     }
 }
 
-/// 1-based line and column of a byte offset.
+/// `at` moved back to the start of the character it falls in (an offset past the end is the
+/// end): an offset found in another text never splits a character here.
+fn char_start(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// 1-based line and column of a byte offset (a count from the text's start: for many offsets
+/// in one text, `Lines` finds each with a search).
 pub fn line_col(text: &str, at: usize) -> (usize, usize) {
-    let at = at.min(text.len());
+    let at = char_start(text, at);
     let before = &text[..at];
     let line = before.matches('\n').count() + 1;
     let col = before
@@ -204,6 +215,39 @@ pub fn line_col(text: &str, at: usize) -> (usize, usize) {
         .map(|i| before[i + 1..].chars().count() + 1)
         .unwrap_or(before.chars().count() + 1);
     (line, col)
+}
+
+/// Where each line of a text starts, found once (on the first question): the line of each of
+/// many offsets is then a binary search, not a count of the newlines from the text's start,
+/// so placing the problems of a long file costs one reading of it.
+pub struct Lines<'t> {
+    text: &'t str,
+    starts: std::cell::OnceCell<Vec<usize>>,
+}
+
+impl<'t> Lines<'t> {
+    /// The lines of `text` (nothing is read until a position is asked).
+    pub fn new(text: &'t str) -> Lines<'t> {
+        Lines {
+            text,
+            starts: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// 1-based line and column of a byte offset, as `line_col` gives them.
+    pub fn line_col(&self, at: usize) -> (usize, usize) {
+        let text = self.text;
+        let starts = self.starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        let at = char_start(text, at);
+        // The lines starting at or before `at`: the first always does.
+        let line = starts.partition_point(|s| *s <= at).max(1);
+        let start = starts[line - 1];
+        (line, text[start..at].chars().count() + 1)
+    }
 }
 
 /// The field path of the value that stands at byte `at` of a RON value's text
@@ -309,8 +353,9 @@ fn end_of_value(text: &str, at: usize) -> usize {
     b.len()
 }
 
-/// The top-level elements of the list whose `[` is at `open`: each one's offset.
-fn elements(text: &str, open: usize) -> Option<Vec<usize>> {
+/// The top-level elements of the list whose `[` is at `open`: each one's offset (none when
+/// the text there is not a closed list).
+pub fn elements(text: &str, open: usize) -> Option<Vec<usize>> {
     let b = text.as_bytes();
     if b.get(open) != Some(&b'[') {
         return None;
@@ -448,6 +493,29 @@ mod tests {
         assert_eq!(e[1].value, r#"(x: "a, b)", y: [1, 2])"#);
         assert_eq!(e[2].string_key(), Some("k"));
         assert_eq!(line_col(t, e[1].key_at), (3, 13));
+    }
+
+    /// The line index places offsets as the count from the start does, characters counted
+    /// (not bytes), at the start, the end and past it.
+    #[test]
+    fn lines_place_offsets_as_line_col_does() {
+        let t = "(a: 1,\n  b: \"é\", c: 2)\n\n// x\n";
+        let lines = Lines::new(t);
+        for at in (0..=t.len() + 3).filter(|i| *i > t.len() || t.is_char_boundary(*i)) {
+            assert_eq!(lines.line_col(at), line_col(t, at), "{at}");
+        }
+        assert_eq!(lines.line_col(t.find('c').unwrap_or(0)), (2, 11));
+        assert_eq!(Lines::new("").line_col(0), (1, 1));
+    }
+
+    /// A list's elements are found with their offsets, comments and nested brackets skipped.
+    #[test]
+    fn elements_give_each_entrys_offset() {
+        let t = "[\"a\", // \"x\",\n (1, [2, 3]), \"c\",]";
+        let at = elements(t, 0).unwrap_or_default();
+        let found: Vec<&str> = at.iter().map(|i| &t[*i..*i + 3]).collect();
+        assert_eq!(found, ["\"a\"", "(1,", "\"c\""]);
+        assert_eq!(elements("[1, 2", 0), None);
     }
 
     #[test]

@@ -1,20 +1,56 @@
 //! Cross-reference and sanity checks on loaded content: unknown ids, duplicates, impossible
 //! numbers, text bounds. Each problem names the file, line:column and field, and says how to fix.
+//! Placing a problem searches its file, so a load places at most `MAX_PROBLEMS_PER_FILE` a
+//! file and `MAX_PROBLEMS` in all (`Budget`); past them problems are counted, one line a file.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use hexx::Hex;
 
 use super::*;
 
-/// Collects problems for one file.
+/// How many problems each file, and the whole load, have had placed in their text: placing
+/// one searches its file, so past `MAX_PROBLEMS_PER_FILE` a file (or `MAX_PROBLEMS` in all) a
+/// problem is only counted. A file shared by many levels (a mod's `levels.ron`) is one file.
+#[derive(Default)]
+pub(super) struct Budget {
+    placed: HashMap<String, usize>,
+    total: usize,
+}
+
+impl Budget {
+    /// How many more problems `file` may have placed.
+    fn room(&self, file: &str) -> usize {
+        let here = self.placed.get(file).copied().unwrap_or(0);
+        MAX_PROBLEMS_PER_FILE
+            .saturating_sub(here)
+            .min(MAX_PROBLEMS.saturating_sub(self.total))
+    }
+}
+
+/// Collects problems for one file (one catalogue, or one level), within the load's budget.
 struct Report<'a> {
     file: &'a str,
     text: &'a str,
-    out: Vec<Problem>,
+    found: Listed,
 }
 
-impl Report<'_> {
+impl<'a> Report<'a> {
+    /// A report on `file` (text `text`), with the room `budget` leaves it.
+    fn new(file: &'a str, text: &'a str, budget: &Budget) -> Report<'a> {
+        Report {
+            file,
+            text,
+            found: Listed::new(budget.room(file)),
+        }
+    }
+    /// Its problems (the ones past its room counted in one line), spent from `budget`.
+    fn finish(self, budget: &mut Budget) -> Vec<Problem> {
+        let placed = self.found.listed();
+        *budget.placed.entry(self.file.to_string()).or_default() += placed;
+        budget.total += placed;
+        self.found.finish(self.file)
+    }
     fn err(&mut self, anchors: &[&str], field: String, message: String) {
         self.push(Severity::Error, anchors, field, message);
     }
@@ -22,15 +58,18 @@ impl Report<'_> {
         self.push(Severity::Warning, anchors, field, message);
     }
     fn push(&mut self, severity: Severity, anchors: &[&str], field: String, message: String) {
-        let (line, col) = locate(self.text, anchors);
-        self.out.push(Problem {
-            severity,
-            file: self.file.to_string(),
-            line,
-            col,
-            field,
-            message,
-            mod_id: String::new(),
+        let (file, text) = (self.file, self.text);
+        self.found.push_with(severity, move || {
+            let (line, col) = locate(text, anchors);
+            Problem {
+                severity,
+                file: file.to_string(),
+                line,
+                col,
+                field,
+                message,
+                mod_id: String::new(),
+            }
         });
     }
     /// Duplicate ids and over-long names/texts.
@@ -46,18 +85,21 @@ impl Report<'_> {
                 );
             }
             if !seen.insert(id.to_string()) {
-                // Point at the second occurrence.
-                let first = self.text.find(&q).map(|i| i + q.len()).unwrap_or(0);
-                let (line, col) = locate(&self.text[first..], &[&q]);
-                let base = self.text[..first].matches('\n').count();
-                self.out.push(Problem {
-                    severity: Severity::Error,
-                    file: self.file.to_string(),
-                    line: line + base,
-                    col,
-                    field: format!("{what}[{id}].id"),
-                    message: format!("duplicate id `{id}`: give each entry its own id"),
-                    mod_id: String::new(),
+                let (file, text) = (self.file, self.text);
+                self.found.push_with(Severity::Error, || {
+                    // Point at the second occurrence.
+                    let first = text.find(&q).map(|i| i + q.len()).unwrap_or(0);
+                    let (line, col) = locate(&text[first..], &[&q]);
+                    let base = text[..first].matches('\n').count();
+                    Problem {
+                        severity: Severity::Error,
+                        file: file.to_string(),
+                        line: line + base,
+                        col,
+                        field: format!("{what}[{id}].id"),
+                        message: format!("duplicate id `{id}`: give each entry its own id"),
+                        mod_id: String::new(),
+                    }
                 });
             }
             for t in texts {
@@ -73,9 +115,66 @@ impl Report<'_> {
     }
 }
 
-/// Checks every effect's references.
+/// Largest count an effect carries (attempts, cleanses, units spawned, points, storage):
+/// the shipped cards use at most a few dozen; each is a loop or a sum in the rules, so a
+/// modder's card can't queue billions of corruption attempts.
+pub const MAX_EFFECT_COUNT: u32 = 1000;
+/// Largest roll bonus an effect gives (food, attack, hit points, resistance): a d6 game's
+/// bonus of a few; the lasting bonuses add up in a `u8`.
+pub const MAX_EFFECT_BONUS: u8 = 10;
+
+/// An effect's number and its bound, where it has one: `(name, value, most)`.
+fn effect_amount(e: &Effect) -> Option<(&'static str, u64, u64)> {
+    let count = |name, n: &u32| Some((name, u64::from(*n), u64::from(MAX_EFFECT_COUNT)));
+    let bonus = |name, n: &u8| Some((name, u64::from(*n), u64::from(MAX_EFFECT_BONUS)));
+    let stock = |name, s: &crate::content::Stock| {
+        let most = s.0.iter().max().copied().unwrap_or(0);
+        Some((name, u64::from(most), u64::from(MAX_EFFECT_COUNT) * 10))
+    };
+    match e {
+        Effect::Gain(s) => stock("Gain", s),
+        Effect::Lose(s) => stock("Lose", s),
+        Effect::ImprovementYield { extra, .. } => stock("ImprovementYield.extra", extra),
+        Effect::CorruptionAttempts(n) => count("CorruptionAttempts", n),
+        Effect::CorruptNow(n) => count("CorruptNow", n),
+        Effect::PortalCorruption(n) => count("PortalCorruption", n),
+        Effect::PushBackCorruption(n) => count("PushBackCorruption", n),
+        Effect::Cleanse(n) => count("Cleanse", n),
+        Effect::SpawnChaos { count: n, .. } => count("SpawnChaos.count", n),
+        Effect::Famine(n, _) => count("Famine", n),
+        Effect::Feed(n) => count("Feed", n),
+        Effect::Heal(n) => count("Heal", n),
+        Effect::Wound(n) => count("Wound", n),
+        Effect::ResearchPoints(n) => count("ResearchPoints", n),
+        Effect::Storage(n) => count("Storage", n),
+        Effect::LabPoints(n) => count("LabPoints", n),
+        Effect::PortalCrystals(n) => count("PortalCrystals", n),
+        Effect::HealthierFood(n) => bonus("HealthierFood", n),
+        Effect::AttackBonus(n) => bonus("AttackBonus", n),
+        Effect::HpBonus(n) => bonus("HpBonus", n),
+        Effect::Resistance(n) => bonus("Resistance", n),
+        Effect::Track { change, .. } => Some((
+            "Track.change",
+            u64::from(change.unsigned_abs()),
+            u64::from(MAX_EFFECT_COUNT),
+        )),
+        _ => None,
+    }
+}
+
+/// Checks every effect's references and numbers.
 fn effects(db: &ContentDb, r: &mut Report, owner: &str, anchor: &str, list: &[Effect]) {
     for e in list {
+        if let Some((name, n, most)) = effect_amount(e)
+            && n > most
+        {
+            let short = name.split('.').next().unwrap_or(name);
+            r.err(
+                &[anchor, short],
+                format!("{owner}.effects.{name}"),
+                format!("{n} is more than an effect may carry (at most {most})"),
+            );
+        }
         match e {
             Effect::SpawnChaos { unit, .. } => match db.unit(unit) {
                 None => r.err(
@@ -122,26 +221,19 @@ fn effects(db: &ContentDb, r: &mut Report, owner: &str, anchor: &str, list: &[Ef
 pub(super) fn content<'a>(
     db: &ContentDb,
     text_of: &dyn Fn(&str) -> Option<(&'a str, &'a str)>,
+    budget: &mut Budget,
 ) -> Vec<Problem> {
     let mut out = Vec::new();
     for (name, check) in CATALOGUES {
         let (file, text) = text_of(name).unwrap_or((name, ""));
-        let mut r = Report {
-            file,
-            text,
-            out: Vec::new(),
-        };
+        let mut r = Report::new(file, text, budget);
         check(db, &mut r);
-        out.extend(r.out);
+        out.extend(r.finish(budget));
     }
     // The chapters' own catalogues: their checks, at their entries.
     for cat in db.chapters.catalogues().iter() {
         let (file, text) = text_of(cat.file).unwrap_or((cat.file, ""));
-        let mut r = Report {
-            file,
-            text,
-            out: Vec::new(),
-        };
+        let mut r = Report::new(file, text, budget);
         let what = cat.file.trim_end_matches(".ron");
         for (id, c) in cat.check(db) {
             let anchor = format!("\"{id}\"");
@@ -152,7 +244,7 @@ pub(super) fn content<'a>(
             };
             r.push(c.severity, &[&anchor, last], field, c.message);
         }
-        out.extend(r.out);
+        out.extend(r.finish(budget));
     }
     out
 }
@@ -179,21 +271,68 @@ const CATALOGUES: [(&str, fn(&ContentDb, &mut Report)); 17] = [
     ("campaigns.ron", campaigns),
 ];
 
-/// `campaigns.ron` (K1–K3): known levels, difficulties, units and technologies; branches that
-/// lead somewhere; fallbacks that give each chapter what it needs; bounded sizes. (`check`
-/// also starts every chapter from its fallback.)
+/// `campaigns.ron` (K1–K3): bounded sizes first (a file past them is refused in one problem,
+/// before any work per chapter); ids that can name a save folder or file; known levels,
+/// difficulties, units and technologies; branches that lead somewhere; fallbacks that give
+/// each chapter what it needs; a campaign that can end. Lookups go through sets, so the work
+/// is linear in the file. (`check` also starts every chapter from its fallback.)
 fn campaigns(db: &ContentDb, r: &mut Report) {
-    use super::campaign::{Goto, MAX_CHAPTERS, MAX_VETERANS, When};
+    use super::campaign::{MAX_CHAPTERS, MAX_VETERANS, names_a_file};
     let s = &db.set;
+    if s.campaigns.len() > MAX_CHAPTERS {
+        r.err(
+            &[],
+            "campaigns".into(),
+            format!(
+                "{} campaigns: a game holds at most {MAX_CHAPTERS}",
+                s.campaigns.len()
+            ),
+        );
+        return;
+    }
     r.ids(
         "campaigns",
         s.campaigns
             .iter()
             .map(|c| (c.id.as_str(), vec![c.name.as_str(), c.description.as_str()])),
     );
+    let difficulties: HashSet<&str> = s.difficulties.iter().map(|d| d.id.as_str()).collect();
     for c in &s.campaigns {
         let cid = format!("\"{}\"", c.id);
         let at = |f: &str| format!("campaigns[{}].{f}", c.id);
+        if c.chapters.is_empty() || c.chapters.len() > MAX_CHAPTERS {
+            r.err(
+                &[&cid, "chapters"],
+                at("chapters"),
+                format!(
+                    "a campaign has 1 to {MAX_CHAPTERS} chapters, not {}",
+                    c.chapters.len()
+                ),
+            );
+            continue;
+        }
+        if let Some(ch) = c.chapters.iter().find(|ch| ch.next.len() > MAX_CHAPTERS) {
+            r.err(
+                &[&cid, "chapters", &format!("\"{}\"", ch.id), "next"],
+                format!("campaigns[{}].chapters[{}].next", c.id, ch.id),
+                format!(
+                    "{} branches: a chapter has at most {MAX_CHAPTERS}",
+                    ch.next.len()
+                ),
+            );
+            continue;
+        }
+        if !names_a_file(&c.id) {
+            r.err(
+                &[&cid],
+                format!("campaigns[{}]", c.id),
+                format!(
+                    "the id `{}` can't name the campaign's save folder: use 1 to 64 lower-case \
+                     letters, digits, `_` and `-`",
+                    c.id
+                ),
+            );
+        }
         if c.difficulties.is_empty() {
             r.err(
                 &[&cid, "difficulties"],
@@ -202,7 +341,7 @@ fn campaigns(db: &ContentDb, r: &mut Report) {
             );
         }
         for d in &c.difficulties {
-            if db.difficulty(d).is_none() {
+            if !difficulties.contains(d.as_str()) {
                 r.err(
                     &[&cid, "difficulties", &format!("\"{d}\"")],
                     at("difficulties"),
@@ -248,240 +387,379 @@ fn campaigns(db: &ContentDb, r: &mut Report) {
                 ),
             );
         }
-        if c.chapters.is_empty() || c.chapters.len() > MAX_CHAPTERS {
+        campaign_chapters(db, c, r);
+        campaign_paths(db, c, r);
+    }
+}
+
+/// Each chapter of campaign `c` (its size already checked): its id, texts, level, what it
+/// admits and needs against its fallback, and its branches.
+fn campaign_chapters(db: &ContentDb, c: &super::campaign::Campaign, r: &mut Report) {
+    use super::campaign::{Goto, When, names_a_file};
+    let s = &db.set;
+    let cid = format!("\"{}\"", c.id);
+    let artifacts: HashSet<&str> = s.artifacts.iter().map(|a| a.id.as_str()).collect();
+    let chapter_ids: HashSet<&str> = c.chapters.iter().map(|x| x.id.as_str()).collect();
+    let mut seen = HashSet::new();
+    for ch in &c.chapters {
+        let chid = format!("\"{}\"", ch.id);
+        let a: [&str; 3] = [&cid, "chapters", &chid];
+        let cat = |f: &str| format!("campaigns[{}].chapters[{}].{f}", c.id, ch.id);
+        if !seen.insert(ch.id.as_str()) {
+            r.err(&a, cat("id"), format!("duplicate chapter id `{}`", ch.id));
+        }
+        if !names_a_file(&ch.id) {
             r.err(
-                &[&cid, "chapters"],
-                at("chapters"),
-                format!("a campaign has 1 to {MAX_CHAPTERS} chapters"),
+                &a,
+                format!("campaigns[{}].chapters[{}]", c.id, ch.id),
+                format!(
+                    "the id `{}` can't name the chapter's save (\"Replay from here\" goes back \
+                     to it): use 1 to 64 lower-case letters, digits, `_` and `-`",
+                    ch.id
+                ),
             );
         }
-        let mut seen = HashSet::new();
-        for ch in &c.chapters {
-            let chid = format!("\"{}\"", ch.id);
-            let a: [&str; 3] = [&cid, "chapters", &chid];
-            let cat = |f: &str| format!("campaigns[{}].chapters[{}].{f}", c.id, ch.id);
-            if !seen.insert(ch.id.as_str()) {
-                r.err(&a, cat("id"), format!("duplicate chapter id `{}`", ch.id));
-            }
-            for text in [&ch.briefing, &ch.name].into_iter().chain(&ch.rules) {
-                if text.chars().count() > MAX_TEXT {
-                    r.err(
-                        &a,
-                        cat("briefing"),
-                        format!("a text is at most {MAX_TEXT} characters"),
-                    );
-                }
-            }
-            let level = db.levels.get(&ch.level);
-            if level.is_none() && !ch.optional {
+        for text in [&ch.briefing, &ch.name].into_iter().chain(&ch.rules) {
+            if text.chars().count() > MAX_TEXT {
                 r.err(
-                    &[&cid, "chapters", &chid, "level"],
-                    cat("level"),
-                    format!(
-                        "no level `{}`; known levels: {} (mark the chapter `optional: true` if \
-                         its level ships later)",
-                        ch.level,
-                        db.levels.keys().cloned().collect::<Vec<_>>().join(", ")
-                    ),
+                    &a,
+                    cat("briefing"),
+                    format!("a text is at most {MAX_TEXT} characters"),
                 );
             }
-            if ch.admit > c.carry.veterans {
-                r.warn(
-                    &[&cid, "chapters", &chid, "admit"],
-                    cat("admit"),
-                    format!(
-                        "admits {} veterans but the roster keeps at most {} (`carry.veterans`)",
-                        ch.admit, c.carry.veterans
-                    ),
-                );
-            }
-            if ch.needs.veterans > ch.admit {
+        }
+        let level = db.levels.get(&ch.level);
+        if level.is_none() && !ch.optional {
+            r.err(
+                &[&cid, "chapters", &chid, "level"],
+                cat("level"),
+                format!(
+                    "no level `{}`; known levels: {} (mark the chapter `optional: true` if \
+                     its level ships later)",
+                    ch.level,
+                    db.levels.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            );
+        }
+        if ch.admit > c.carry.veterans {
+            r.warn(
+                &[&cid, "chapters", &chid, "admit"],
+                cat("admit"),
+                format!(
+                    "admits {} veterans but the roster keeps at most {} (`carry.veterans`)",
+                    ch.admit, c.carry.veterans
+                ),
+            );
+        }
+        if ch.needs.veterans > ch.admit {
+            r.err(
+                &[&cid, "chapters", &chid, "needs"],
+                cat("needs.veterans"),
+                format!(
+                    "needs {} veterans but admits only {}",
+                    ch.needs.veterans, ch.admit
+                ),
+            );
+        }
+        if (ch.fallback.veterans.len() as u64) < u64::from(ch.needs.veterans) {
+            r.err(
+                &[&cid, "chapters", &chid, "fallback"],
+                cat("fallback.veterans"),
+                format!(
+                    "needs {} veterans, but its fallback gives {}: a cold start would fall \
+                     short (K3)",
+                    ch.needs.veterans,
+                    ch.fallback.veterans.len()
+                ),
+            );
+        }
+        if ch.fallback.veterans.len() as u64 > u64::from(ch.admit.max(ch.needs.veterans)) {
+            r.err(
+                &[&cid, "chapters", &chid, "fallback"],
+                cat("fallback.veterans"),
+                format!(
+                    "the fallback gives {} units but the chapter admits {}",
+                    ch.fallback.veterans.len(),
+                    ch.admit
+                ),
+            );
+        }
+        let kinds: HashSet<&str> = ch.admit_kinds.iter().map(String::as_str).collect();
+        for u in &ch.fallback.veterans {
+            if db.unit(u).is_none_or(|t| t.camp != Camp::Eladrins) {
                 r.err(
-                    &[&cid, "chapters", &chid, "needs"],
-                    cat("needs.veterans"),
-                    format!(
-                        "needs {} veterans but admits only {}",
-                        ch.needs.veterans, ch.admit
-                    ),
+                    &[&cid, "chapters", &chid, "fallback", &format!("\"{u}\"")],
+                    cat("fallback.veterans"),
+                    format!("no Eladrin unit `{u}` in units.ron"),
                 );
-            }
-            if (ch.fallback.veterans.len() as u32) < ch.needs.veterans {
+            } else if !kinds.is_empty() && !kinds.contains(u.as_str()) {
                 r.err(
-                    &[&cid, "chapters", &chid, "fallback"],
+                    &[&cid, "chapters", &chid, "fallback", &format!("\"{u}\"")],
                     cat("fallback.veterans"),
                     format!(
-                        "needs {} veterans, but its fallback gives {}: a cold start would fall \
-                         short (K3)",
-                        ch.needs.veterans,
-                        ch.fallback.veterans.len()
+                        "the fallback gives a `{u}`, which `admit_kinds` does not admit: {}",
+                        ch.admit_kinds.join(", ")
                     ),
                 );
             }
-            if ch.fallback.veterans.len() as u32 > ch.admit.max(ch.needs.veterans) {
+        }
+        for u in &ch.admit_kinds {
+            if db.unit(u).is_none_or(|t| t.camp != Camp::Eladrins) {
                 r.err(
-                    &[&cid, "chapters", &chid, "fallback"],
-                    cat("fallback.veterans"),
-                    format!(
-                        "the fallback gives {} units but the chapter admits {}",
-                        ch.fallback.veterans.len(),
-                        ch.admit
-                    ),
+                    &[&cid, "chapters", &chid, "admit_kinds", &format!("\"{u}\"")],
+                    cat("admit_kinds"),
+                    format!("no Eladrin unit `{u}` in units.ron"),
                 );
             }
-            for u in &ch.fallback.veterans {
-                if db.unit(u).is_none_or(|t| t.camp != Camp::Eladrins) {
-                    r.err(
-                        &[&cid, "chapters", &chid, "fallback", &format!("\"{u}\"")],
-                        cat("fallback.veterans"),
-                        format!("no Eladrin unit `{u}` in units.ron"),
-                    );
-                } else if !ch.admits(u) {
-                    r.err(
-                        &[&cid, "chapters", &chid, "fallback", &format!("\"{u}\"")],
-                        cat("fallback.veterans"),
-                        format!(
-                            "the fallback gives a `{u}`, which `admit_kinds` does not admit: \
-                             {}",
-                            ch.admit_kinds.join(", ")
-                        ),
-                    );
-                }
-            }
-            for u in &ch.admit_kinds {
-                if db.unit(u).is_none_or(|t| t.camp != Camp::Eladrins) {
-                    r.err(
-                        &[&cid, "chapters", &chid, "admit_kinds", &format!("\"{u}\"")],
-                        cat("admit_kinds"),
-                        format!("no Eladrin unit `{u}` in units.ron"),
-                    );
-                }
-            }
-            for (field, ids) in [
-                ("fallback.research", &ch.fallback.research),
-                ("needs.research", &ch.needs.research),
-            ] {
-                for t in ids {
-                    if db.tech(t).is_none() {
-                        r.err(
-                            &[&cid, "chapters", &chid, &format!("\"{t}\"")],
-                            cat(field),
-                            format!("no technology `{t}` in research.ron"),
-                        );
-                    }
-                }
-            }
-            if !ch.fallback.stock.covers(&ch.needs.stock) {
-                r.err(
-                    &[&cid, "chapters", &chid, "needs"],
-                    cat("needs.stock"),
-                    "needs more stores than its fallback gives: a cold start would fall short \
-                     (K3)"
-                        .to_string(),
-                );
-            }
-            for t in &ch.needs.research {
-                if !ch.fallback.research.contains(t) {
-                    r.err(
-                        &[&cid, "chapters", &chid, "needs"],
-                        cat("needs.research"),
-                        format!("needs `{t}`, which its fallback does not give (K3)"),
-                    );
-                }
-                if !c.carry.research {
-                    r.warn(
-                        &[&cid, "chapters", &chid, "needs"],
-                        cat("needs.research"),
-                        format!(
-                            "needs `{t}`, but the carry-over keeps no research: it always comes \
-                             from the fallback"
-                        ),
-                    );
-                }
-            }
-            for t in &ch.fallback.artifacts {
-                if !s.artifacts.iter().any(|x| &x.id == t) {
+        }
+        for (field, ids) in [
+            ("fallback.research", &ch.fallback.research),
+            ("needs.research", &ch.needs.research),
+        ] {
+            for t in ids {
+                if db.tech(t).is_none() {
                     r.err(
                         &[&cid, "chapters", &chid, &format!("\"{t}\"")],
-                        cat("fallback.artifacts"),
-                        format!("no artifact `{t}` in artifacts.ron"),
+                        cat(field),
+                        format!("no technology `{t}` in research.ron"),
                     );
                 }
             }
-            if let (Some(l), Some(h)) = (level, ch.muster_at)
-                && !super::map::make_map(db, l)
-                    .iter()
-                    .any(|(x, _)| *x == Hex::new(h.0, h.1))
+        }
+        if !ch.fallback.stock.covers(&ch.needs.stock) {
+            r.err(
+                &[&cid, "chapters", &chid, "needs"],
+                cat("needs.stock"),
+                "needs more stores than its fallback gives: a cold start would fall short \
+                 (K3)"
+                    .to_string(),
+            );
+        }
+        let given: HashSet<&str> = ch.fallback.research.iter().map(String::as_str).collect();
+        for t in &ch.needs.research {
+            if !given.contains(t.as_str()) {
+                r.err(
+                    &[&cid, "chapters", &chid, "needs"],
+                    cat("needs.research"),
+                    format!("needs `{t}`, which its fallback does not give (K3)"),
+                );
+            }
+            if !c.carry.research {
+                r.warn(
+                    &[&cid, "chapters", &chid, "needs"],
+                    cat("needs.research"),
+                    format!(
+                        "needs `{t}`, but the carry-over keeps no research: it always comes \
+                         from the fallback"
+                    ),
+                );
+            }
+        }
+        for t in &ch.fallback.artifacts {
+            if !artifacts.contains(t.as_str()) {
+                r.err(
+                    &[&cid, "chapters", &chid, &format!("\"{t}\"")],
+                    cat("fallback.artifacts"),
+                    format!("no artifact `{t}` in artifacts.ron"),
+                );
+            }
+        }
+        if let (Some(l), Some(h)) = (level, ch.muster_at)
+            && map_in_bounds(&l.map)
+            && !super::map::make_map(db, l)
+                .iter()
+                .any(|(x, _)| *x == Hex::new(h.0, h.1))
+        {
+            r.err(
+                &[&cid, "chapters", &chid, "muster_at"],
+                cat("muster_at"),
+                format!("{h:?} is not on level `{}`'s map", ch.level),
+            );
+        }
+        for b in &ch.next {
+            if let Goto::Chapter(to) = &b.to
+                && !chapter_ids.contains(to.as_str())
             {
                 r.err(
-                    &[&cid, "chapters", &chid, "muster_at"],
-                    cat("muster_at"),
-                    format!("{h:?} is not on level `{}`'s map", ch.level),
+                    &[&cid, "chapters", &chid, "next", &format!("\"{to}\"")],
+                    cat("next"),
+                    format!(
+                        "no chapter `{to}` in this campaign; chapters: {}",
+                        c.chapters
+                            .iter()
+                            .map(|x| x.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                 );
             }
-            for b in &ch.next {
-                if let Goto::Chapter(to) = &b.to
-                    && c.chapter(to).is_none()
-                {
-                    r.err(
-                        &[&cid, "chapters", &chid, "next", &format!("\"{to}\"")],
-                        cat("next"),
-                        format!(
-                            "no chapter `{to}` in this campaign; chapters: {}",
-                            c.chapters
-                                .iter()
-                                .map(|x| x.id.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    );
-                }
-                if let When::Flag(f) = &b.on
-                    && f.trim().is_empty()
-                {
-                    r.err(
-                        &[&cid, "chapters", &chid, "next"],
-                        cat("next"),
-                        "a flag needs a name".into(),
-                    );
-                }
-            }
-        }
-        // Every chapter can be reached from the first (a chapter nothing leads to is dead data).
-        let mut reach: HashSet<&str> = HashSet::new();
-        let mut todo: Vec<&str> = c
-            .chapters
-            .first()
-            .map(|x| x.id.as_str())
-            .into_iter()
-            .collect();
-        while let Some(id) = todo.pop() {
-            if !reach.insert(id) {
-                continue;
-            }
-            let Some(i) = c.chapters.iter().position(|x| x.id == id) else {
-                continue;
-            };
-            let ch = &c.chapters[i];
-            for b in &ch.next {
-                if let Goto::Chapter(to) = &b.to {
-                    todo.push(to);
-                }
-            }
-            // A won chapter without its own `Won` branch goes on to the next listed.
-            if !ch.next.iter().any(|b| b.on == When::Won)
-                && let Some(n) = c.chapters.get(i + 1)
+            if let When::Flag(f) = &b.on
+                && f.trim().is_empty()
             {
-                todo.push(&n.id);
-            }
-        }
-        for ch in &c.chapters {
-            if !reach.contains(ch.id.as_str()) {
-                r.warn(
-                    &[&cid, "chapters", &format!("\"{}\"", ch.id)],
-                    format!("campaigns[{}].chapters[{}]", c.id, ch.id),
-                    "no branch leads to this chapter from the first: it can never be played".into(),
+                r.err(
+                    &[&cid, "chapters", &chid, "next"],
+                    cat("next"),
+                    "a flag needs a name".into(),
                 );
             }
+        }
+    }
+}
+
+/// Whether a level's map is within the bounds its own check sets (a radius of 1 to
+/// `MAX_MAP_RADIUS`, rows and columns at most twice that): only such a map is drawn to see what
+/// lies on it (a hostile radius would be drawn for ever; the level's check refuses it).
+fn map_in_bounds(map: &MapDef) -> bool {
+    let most = 2 * MAX_MAP_RADIUS as usize;
+    match map {
+        MapDef::Generated { radius, .. } => (1..=MAX_MAP_RADIUS).contains(radius),
+        MapDef::Rows { rows, .. } => {
+            rows.len() <= most && rows.iter().all(|r| r.chars().count() <= most)
+        }
+    }
+}
+
+/// Where campaign `c`'s results can lead, as `Campaign::next_after` reads its branches: from
+/// each chapter, the chapters a result can lead to (edges), and whether a result can end the
+/// campaign there (`Victory`, `Defeat`, winning the last chapter listed, or a branch to a
+/// chapter it lacks). A flag's branch may be taken or not; the first `Won` (`Lost`) branch is
+/// taken on that result; a result no branch names leads on when won, to a retry when lost.
+/// Where it is unsure (an optional chapter's level, a flag) the graph keeps both ways: it
+/// finds a campaign that can't end only when none of them can.
+fn campaign_graph(db: &ContentDb, c: &super::campaign::Campaign) -> (Vec<Vec<usize>>, Vec<bool>) {
+    use super::campaign::{Goto, When};
+    let n = c.chapters.len();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for (i, ch) in c.chapters.iter().enumerate() {
+        // The first of twins, as `Campaign::chapter` finds.
+        index.entry(ch.id.as_str()).or_insert(i);
+    }
+    // The next chapter listed after each (an optional one without its level is passed).
+    let mut next_listed = vec![None; n];
+    let mut after = None;
+    for (i, ch) in c.chapters.iter().enumerate().rev() {
+        next_listed[i] = after;
+        if !ch.optional || db.levels.contains_key(&ch.level) {
+            after = Some(i);
+        }
+    }
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut ends = vec![false; n];
+    for (i, ch) in c.chapters.iter().enumerate() {
+        // Where each result can lead: a chapter, or `None` for the campaign's end (a branch
+        // to a chapter it lacks ends it as a defeat).
+        let goto = |g: &Goto| match g {
+            Goto::Chapter(id) => index.get(id.as_str()).copied(),
+            Goto::Retry => Some(i),
+            Goto::Victory | Goto::Defeat => None,
+        };
+        let mut to: Vec<Option<usize>> = Vec::new();
+        for won in [true, false] {
+            let mut named = false;
+            for b in &ch.next {
+                match &b.on {
+                    When::Flag(_) => to.push(goto(&b.to)),
+                    When::Won | When::Lost if (b.on == When::Won) == won => {
+                        to.push(goto(&b.to));
+                        named = true;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            if named {
+                continue;
+            }
+            if won {
+                // The next chapter listed, or the campaign won after the last; and the next
+                // in the list too, listed or not.
+                to.push(next_listed[i]);
+                if i + 1 < n {
+                    to.push(Some(i + 1));
+                }
+            } else {
+                to.push(Some(i));
+            }
+        }
+        for t in to {
+            match t {
+                Some(j) => edges[i].push(j),
+                None => ends[i] = true,
+            }
+        }
+    }
+    (edges, ends)
+}
+
+/// Campaign `c`'s paths: every chapter can be reached from the first (a chapter nothing leads
+/// to is dead data), and the campaign can end: from its first chapter some path of results
+/// reaches an end (an error if none does: it would be played forever), and from every chapter
+/// reached (a warning where none does: once there, it never ends).
+fn campaign_paths(db: &ContentDb, c: &super::campaign::Campaign, r: &mut Report) {
+    let cid = format!("\"{}\"", c.id);
+    let (edges, ends) = campaign_graph(db, c);
+    let n = c.chapters.len();
+    // Forward from the first chapter.
+    let mut reached = vec![false; n];
+    let mut todo = vec![0];
+    reached[0] = true;
+    while let Some(i) = todo.pop() {
+        for &j in &edges[i] {
+            if !reached[j] {
+                reached[j] = true;
+                todo.push(j);
+            }
+        }
+    }
+    // Back from the chapters where a result ends the campaign.
+    let mut back: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, out) in edges.iter().enumerate() {
+        for &j in out {
+            back[j].push(i);
+        }
+    }
+    let mut todo: Vec<usize> = (0..n).filter(|i| ends[*i]).collect();
+    let mut can_end = ends;
+    while let Some(j) = todo.pop() {
+        for &i in &back[j] {
+            if !can_end[i] {
+                can_end[i] = true;
+                todo.push(i);
+            }
+        }
+    }
+    if !can_end[0] {
+        r.err(
+            &[&cid, "chapters"],
+            format!("campaigns[{}].chapters", c.id),
+            format!(
+                "the campaign can never end: from its first chapter `{}`, every result leads \
+                 on to another chapter or a retry, never to `Victory` or `Defeat` (nor past \
+                 the last chapter listed); give a chapter a branch like `(on: Won, to: \
+                 Victory)`",
+                c.chapters[0].id
+            ),
+        );
+    }
+    for (i, ch) in c.chapters.iter().enumerate() {
+        let chid = format!("\"{}\"", ch.id);
+        let anchors: [&str; 3] = [&cid, "chapters", &chid];
+        let field = format!("campaigns[{}].chapters[{}]", c.id, ch.id);
+        if !reached[i] {
+            r.warn(
+                &anchors,
+                field,
+                "no branch leads to this chapter from the first: it can never be played".into(),
+            );
+        } else if can_end[0] && !can_end[i] {
+            r.warn(
+                &anchors,
+                field,
+                "once here, no result ever ends the campaign: every branch leads back to a \
+                 chapter or a retry; give a result a way on to `Victory`, `Defeat` or a \
+                 chapter that ends"
+                    .into(),
+            );
         }
     }
 }
@@ -526,7 +804,11 @@ fn level_ai(db: &ContentDb, l: &Level, r: &mut Report) {
             search_bounds(db, &w.search, &["ai"], r);
             weight_bounds(&w, &["ai"], r);
         }
-        Err(ps) => r.out.extend(ps),
+        Err(ps) => {
+            for p in ps {
+                r.found.push(p);
+            }
+        }
     }
 }
 
@@ -1111,31 +1393,39 @@ pub fn on_map(map: &MapDef, at: At) -> bool {
     }
 }
 
-/// Checks one level against the content.
-pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Problem> {
-    let mut r = Report {
-        file,
-        text,
-        out: Vec::new(),
-    };
+/// Checks one level against the content, within the load's `budget`.
+pub(super) fn level(
+    db: &ContentDb,
+    l: &Level,
+    file: &str,
+    text: &str,
+    budget: &mut Budget,
+) -> Vec<Problem> {
+    let mut r = Report::new(file, text, budget);
     level_texts(l, file, &mut r);
+    level_ext(l, &mut r);
     if !level_map(db, l, &mut r) {
         // Lists past their bounds: checking each entry would take too long.
-        return r.out;
+        return r.finish(budget);
     }
     level_places(db, l, &mut r);
     level_outposts(db, l, &mut r);
     level_armies(db, l, &mut r);
     level_choices(db, l, &mut r);
     level_ai(db, l, &mut r);
-    // The chapters' own fields (`ext`), typed and checked like the core's.
+    // The chapters' own fields (`ext`), typed and checked like the core's: placed only while
+    // the report has room (placing one searches the file).
     for k in db.chapters.catalogues().fields() {
-        r.out.extend(k.problems(db, l, file, text));
+        for p in k.problems(db, l, file, text, r.found.room_left()) {
+            r.found.push(p);
+        }
     }
-    // The tracks the chapters it plays keep, declared in tracks.ron.
-    for c in &l.chapters {
+    // The tracks the chapters it plays keep, declared in tracks.ron (each chapter once).
+    let declared: HashSet<&str> = db.set.tracks.iter().map(|d| d.id.as_str()).collect();
+    let mut played = HashSet::new();
+    for c in l.chapters.iter().filter(|c| played.insert(c.as_str())) {
         for t in db.chapters.catalogues().tracks_of(c) {
-            if !db.set.tracks.iter().any(|d| d.id == *t) {
+            if !declared.contains(t) {
                 r.err(
                     &["chapters:", &format!("\"{c}\"")],
                     "chapters".into(),
@@ -1147,10 +1437,46 @@ pub(super) fn level(db: &ContentDb, l: &Level, file: &str, text: &str) -> Vec<Pr
             }
         }
     }
-    if r.out.iter().all(|p| p.severity != Severity::Error) {
+    if !r.found.has_errors() {
         portal_reachable(db, l, &mut r);
     }
-    r.out
+    r.finish(budget)
+}
+
+/// Fields for a chapter the level does not play (`ext.CHAPTER` without `CHAPTER` among its
+/// `chapters`): the game never reads them, so a forgotten or misspelt `chapters` entry is said
+/// instead of being silently ignored. Placed at the entry's value (`ext: {"CHAPTER": (…)}`)
+/// where the file holds one level, else at the first `"CHAPTER"` after `ext:`.
+fn level_ext(l: &Level, r: &mut Report) {
+    let played: HashSet<&str> = l.chapters.iter().map(String::as_str).collect();
+    let (file, text) = (r.file, r.text);
+    for key in l.ext.keys().filter(|k| !played.contains(k.as_str())) {
+        let message = format!(
+            "the level does not play the chapter `{key}` (`chapters: [{}]`), so these fields \
+             are never read: add \"{key}\" to `chapters`, or remove them",
+            l.chapters
+                .iter()
+                .take(16)
+                .map(|c| format!("{c:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        r.found.push_with(Severity::Warning, || {
+            let (line, col) = match ron_text::offset_of_path(text, &format!("ext[{key}]")) {
+                Some(at) => ron_text::line_col(text, at),
+                None => locate(text, &["ext:", &format!("\"{key}\"")]),
+            };
+            Problem {
+                severity: Severity::Warning,
+                file: file.to_string(),
+                line,
+                col,
+                field: format!("ext.{key}"),
+                message,
+                mod_id: String::new(),
+            }
+        });
+    }
 }
 
 /// An error when `at` lies outside the level's map.

@@ -37,6 +37,8 @@ pub const MAX_RECORDS: usize = 1000;
 pub const MAX_CAMPAIGN_BYTES: u64 = 1024 * 1024;
 /// Longest veteran name.
 pub const MAX_NAME: usize = 32;
+/// Most flags a finished chapter records (the campaign's branches read them).
+pub const MAX_FLAGS: usize = 64;
 
 /// A veteran on the roster, or one mustering for a chapter.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,6 +78,105 @@ pub struct CarryIn {
     /// Where the veterans muster (none: the portal's outpost, else the first outpost).
     #[serde(default)]
     pub muster_at: Option<(i32, i32)>,
+}
+
+/// Most resources of one kind a campaign carries or keeps (a campaign save, a carry-over in a
+/// save or replay): far above any store a level has, small enough that sums of six of them,
+/// shares and scores stay inside `u32`.
+pub const MAX_STOCK: u32 = 1_000_000;
+/// Most technologies or artifacts a campaign keeps or a chapter is given.
+pub const MAX_KEPT: usize = 1000;
+
+impl CarryIn {
+    /// Checks a carry-over read from an untrusted file (a replay's or a save's setup) against
+    /// the content: known ids, each once, names and lists bounded, nothing silently cut. The
+    /// error names the field below `carry`.
+    pub fn check(&self, db: &ContentDb) -> Result<(), (String, String)> {
+        let bad = |field: &str, m: String| Err((format!("carry.{field}"), m));
+        for (field, id) in [("campaign", &self.campaign), ("chapter", &self.chapter)] {
+            if !safe_name(id) {
+                return bad(
+                    field,
+                    format!(
+                        "`{}` is not an id (1 to 64 letters, digits, `_` or `-`)",
+                        shown(id)
+                    ),
+                );
+            }
+        }
+        if self.veterans.len() > MAX_VETERANS as usize {
+            return bad(
+                "veterans",
+                format!(
+                    "{} veterans, at most {MAX_VETERANS} muster",
+                    self.veterans.len()
+                ),
+            );
+        }
+        for (i, v) in self.veterans.iter().enumerate() {
+            if v.name.chars().count() > MAX_NAME {
+                return bad(
+                    &format!("veterans[{i}].name"),
+                    format!("at most {MAX_NAME} characters"),
+                );
+            }
+            if db.unit(&v.kind).is_none_or(|t| t.camp != Camp::Eladrins) {
+                return bad(
+                    &format!("veterans[{i}].kind"),
+                    format!("no Eladrin unit `{}`", shown(&v.kind)),
+                );
+            }
+            if v.chapters > MAX_RECORDS as u32 {
+                return bad(
+                    &format!("veterans[{i}].chapters"),
+                    format!("at most {MAX_RECORDS}"),
+                );
+            }
+        }
+        for (field, list) in [("research", &self.research), ("artifacts", &self.artifacts)] {
+            if list.len() > MAX_KEPT {
+                return bad(field, format!("at most {MAX_KEPT}"));
+            }
+            let mut seen = std::collections::BTreeSet::new();
+            for (i, id) in list.iter().enumerate() {
+                let known = match field {
+                    "research" => db.tech(id).is_some(),
+                    _ => db.set.artifacts.iter().any(|c| &c.id == id),
+                };
+                if !known {
+                    return bad(&format!("{field}[{i}]"), format!("no `{}`", shown(id)));
+                }
+                if !seen.insert(id) {
+                    return bad(&format!("{field}[{i}]"), format!("`{id}` is given twice"));
+                }
+            }
+        }
+        if let Some(r) = Res::ALL
+            .into_iter()
+            .find(|r| self.stock.get(*r) > MAX_STOCK)
+        {
+            return bad(
+                &format!("stock.{r:?}"),
+                format!("at most {MAX_STOCK} of a resource"),
+            );
+        }
+        if let Some((q, r)) = self.muster_at
+            && (q.unsigned_abs() > crate::content::MAX_MAP_RADIUS
+                || r.unsigned_abs() > crate::content::MAX_MAP_RADIUS)
+        {
+            return bad("muster_at", format!("({q}, {r}) is off any map"));
+        }
+        Ok(())
+    }
+}
+
+/// An id from an untrusted file as an error shows it: at most 64 characters of it.
+fn shown(id: &str) -> String {
+    let mut s: String = id.chars().take(64).collect();
+    if id.chars().nth(64).is_some() {
+        s.push('…');
+    }
+    s
 }
 
 /// Where the veterans of `carry` muster: its hex, else the portal's outpost, else the first
@@ -558,11 +659,17 @@ impl CampaignState {
             return 0;
         }
         let glory: u32 = left.glory.iter().fold(0u32, |a, g| a.saturating_add(g.1));
+        // The rule's numbers come from a mod: every step saturates, so a score near `u32::MAX`
+        // stays there in any build.
+        let survivors = u32::try_from(left.survivors.len()).unwrap_or(u32::MAX);
         s.won
-            + s.per_survivor * left.survivors.len() as u32
-            + s.per_tech * left.new_research
-            + s.per_cycle_saved * s.par.saturating_sub(left.cycles)
-            + s.per_glory.saturating_mul(glory)
+            .saturating_add(s.per_survivor.saturating_mul(survivors))
+            .saturating_add(s.per_tech.saturating_mul(left.new_research))
+            .saturating_add(
+                s.per_cycle_saved
+                    .saturating_mul(s.par.saturating_sub(left.cycles)),
+            )
+            .saturating_add(s.per_glory.saturating_mul(glory))
     }
 
     /// Each seat's glory over the campaign, by name in the order they first won some: for each
@@ -649,7 +756,7 @@ impl CampaignState {
                     .find(|r| !v.name.is_empty() && r.name == v.name)
                     .map(|r| r.chapters)
                     .unwrap_or(0)
-                    + 1;
+                    .saturating_add(1);
                 if rule.heal {
                     v.wounds = 0;
                 }
@@ -721,7 +828,9 @@ impl CampaignState {
             }
             let mut stock = Stock::default();
             for r in Res::ALL {
-                let share = left.stock.get(r) * rule.stock_percent.min(100) / 100;
+                let share = (u64::from(left.stock.get(r)) * u64::from(rule.stock_percent.min(100))
+                    / 100)
+                    .min(u64::from(MAX_STOCK)) as u32;
                 stock.add(r, share.min(rule.stock_max));
             }
             self.stock = stock;
@@ -734,7 +843,7 @@ impl CampaignState {
             .map(|r| r.score)
             .max()
             .unwrap_or(0);
-        self.score += score.saturating_sub(best_before);
+        self.score = self.score.saturating_add(score.saturating_sub(best_before));
         if self.done.len() < MAX_RECORDS {
             self.done.push(record);
         }
@@ -809,6 +918,35 @@ impl CampaignState {
                 format!("no chapter `{}` in the campaign", r.chapter),
             );
         }
+        if let Some(n) = self.fallen.iter().find(|n| n.chars().count() > MAX_NAME) {
+            return bad(
+                "fallen",
+                format!(
+                    "`{}`: a veteran's name is at most {MAX_NAME} characters",
+                    shown(n)
+                ),
+            );
+        }
+        if let Some(r) = self.done.iter().find(|r| {
+            r.kept.len() > MAX_VETERANS as usize
+                || r.fell.len() > MAX_VETERANS as usize
+                || r.flags.len() > MAX_FLAGS
+                || r.kept
+                    .iter()
+                    .chain(&r.fell)
+                    .any(|n| n.chars().count() > MAX_NAME)
+                || r.flags.iter().any(|f| f.len() > 64)
+        }) {
+            return bad(
+                "done",
+                format!(
+                    "`{}` keeps or loses more than {MAX_VETERANS} veterans, names one in more \
+                     than {MAX_NAME} characters, or has more than {MAX_FLAGS} flags or one over \
+                     64 bytes",
+                    r.chapter
+                ),
+            );
+        }
         if let Some(r) = self.done.iter().find(|r| {
             r.glory.len() > 8 || r.glory.iter().any(|(n, _)| n.chars().count() > MAX_NAME)
         }) {
@@ -831,11 +969,23 @@ impl CampaignState {
                 );
             }
             if db.unit(&v.kind).is_none_or(|t| t.camp != Camp::Eladrins) {
-                return bad("kind", format!("no Eladrin unit `{}` ({})", v.kind, v.name));
+                return bad(
+                    "kind",
+                    format!("no Eladrin unit `{}` ({})", shown(&v.kind), v.name),
+                );
+            }
+            if v.chapters > MAX_RECORDS as u32 {
+                return bad(
+                    "chapters",
+                    format!("{}: at most {MAX_RECORDS} chapters", v.name),
+                );
             }
         }
-        if self.research.len() > 1000 || self.artifacts.len() > 1000 {
-            return bad("research", "at most 1000 technologies and artifacts".into());
+        if self.research.len() > MAX_KEPT || self.artifacts.len() > MAX_KEPT {
+            return bad(
+                "research",
+                format!("at most {MAX_KEPT} technologies and artifacts"),
+            );
         }
         if let Some(t) = self.research.iter().find(|t| db.tech(t).is_none()) {
             return bad("research", format!("no technology `{t}`"));
@@ -847,8 +997,8 @@ impl CampaignState {
         {
             return bad("artifacts", format!("no artifact `{a}`"));
         }
-        if self.stock.0.iter().any(|n| *n > 1_000_000) {
-            return bad("stock", "at most 1,000,000 of a resource".into());
+        if self.stock.0.iter().any(|n| *n > MAX_STOCK) {
+            return bad("stock", format!("at most {MAX_STOCK} of a resource"));
         }
         Ok(campaign)
     }
@@ -870,8 +1020,12 @@ pub fn save(state: &CampaignState, dir: &Path) -> Result<PathBuf, String> {
         .map_err(|e| format!("{}: can't create: {e}", dir.display()))?;
     let path = dir.join(SAVE_FILE);
     // The previous save is kept whole or not at all (written like the save itself); a copy
-    // that fails is no reason to lose the new save.
-    if let Ok(old) = std::fs::read_to_string(&path) {
+    // that fails is no reason to lose the new save. Only a save that reads is kept: a damaged
+    // `campaign.ron` (cut short, edited by hand, grown past the bound) must not replace the
+    // good previous copy that `load` would fall back on.
+    if let Ok(old) = files::read_bounded(&path, MAX_CAMPAIGN_BYTES)
+        && parse(&old).is_ok()
+    {
         let prev = dir.join(PREVIOUS_FILE);
         if let Err(e) = write_atomic(&prev, &old) {
             bevy::log::warn!("{}: can't keep the previous campaign: {e}", prev.display());

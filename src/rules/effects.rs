@@ -81,7 +81,8 @@ fn apply_one(world: &mut World, effect: &Effect, at: Option<Hex>) {
             }
         }
         Effect::CorruptionAttempts(n) => {
-            world.resource_mut::<Modifiers>().pending_attempts += n;
+            let m = &mut world.resource_mut::<Modifiers>();
+            m.pending_attempts = m.pending_attempts.saturating_add(*n);
         }
         Effect::CorruptNow(n) => {
             for _ in 0..*n {
@@ -96,7 +97,7 @@ fn apply_one(world: &mut World, effect: &Effect, at: Option<Hex>) {
         Effect::SpawnChaos { unit, count } => {
             let bonus = world.difficulty_level().chaos_spawn_bonus;
             if let Some(h) = rift_nearest_portal(world) {
-                spawn(world, Camp::Chaos, h, unit, count + bonus);
+                spawn(world, Camp::Chaos, h, unit, count.saturating_add(bonus));
             }
         }
         Effect::Famine(n, which) => {
@@ -162,13 +163,35 @@ fn apply_one(world: &mut World, effect: &Effect, at: Option<Hex>) {
             }
         }
         Effect::ResearchPoints(n) => add_points(world, *n),
-        Effect::Storage(n) => world.resource_mut::<Modifiers>().storage += n,
-        Effect::HealthierFood(n) => world.resource_mut::<Modifiers>().healthier_food += n,
-        Effect::AttackBonus(n) => world.resource_mut::<Modifiers>().attack += n,
-        Effect::HpBonus(n) => world.resource_mut::<Modifiers>().hp += n,
-        Effect::LabPoints(n) => world.resource_mut::<Modifiers>().lab_points += n,
-        Effect::Resistance(n) => world.resource_mut::<Modifiers>().resistance += n,
-        Effect::PortalCrystals(n) => world.resource_mut::<Modifiers>().portal_crystals += n,
+        // The permanent bonuses saturate: an event card drawn again and again adds up.
+        Effect::Storage(n) => {
+            let m = &mut world.resource_mut::<Modifiers>();
+            m.storage = m.storage.saturating_add(*n);
+        }
+        Effect::HealthierFood(n) => {
+            let m = &mut world.resource_mut::<Modifiers>();
+            m.healthier_food = m.healthier_food.saturating_add(*n);
+        }
+        Effect::AttackBonus(n) => {
+            let m = &mut world.resource_mut::<Modifiers>();
+            m.attack = m.attack.saturating_add(*n);
+        }
+        Effect::HpBonus(n) => {
+            let m = &mut world.resource_mut::<Modifiers>();
+            m.hp = m.hp.saturating_add(*n);
+        }
+        Effect::LabPoints(n) => {
+            let m = &mut world.resource_mut::<Modifiers>();
+            m.lab_points = m.lab_points.saturating_add(*n);
+        }
+        Effect::Resistance(n) => {
+            let m = &mut world.resource_mut::<Modifiers>();
+            m.resistance = m.resistance.saturating_add(*n);
+        }
+        Effect::PortalCrystals(n) => {
+            let m = &mut world.resource_mut::<Modifiers>();
+            m.portal_crystals = m.portal_crystals.saturating_add(*n);
+        }
         Effect::ImprovementYield { improvement, extra } => {
             world
                 .resource_mut::<Modifiers>()

@@ -206,13 +206,341 @@ pub fn check(world: &World, s: &Snapshot) -> Result<(), String> {
             s.step_id, s.setup.level
         ));
     }
-    super::chapter::check(world, level, &s.chapters)?;
+    super::chapter::check(world, level, s.setup.seats(), &s.chapters)?;
+    check_numbers(&db, s, order.len())?;
+    check_tracks(&db, s, level)?;
+    check_setup(&db, &s.setup.players, s.setup.carry.as_ref())
+        .map_err(|(f, m)| format!("setup.{f}: {m}"))?;
+    if let Some(c) = &s.campaign.0 {
+        c.check(&db)
+            .map_err(|(f, m)| format!("campaign.{f}: {m}"))?;
+    }
     Ok(())
+}
+
+/// Most cycles a saved game may have played: a long game plays a hundred; a count this far
+/// above it still leaves every sum and `+ 1` on it far inside `u32`.
+pub const MAX_CYCLE: u32 = 1_000_000;
+/// Largest id counter, unit count or census figure a save may carry: the game's own counters
+/// add one at a time, so half of `u32` can never be reached in play and never overflows.
+pub const MAX_COUNTER: u32 = 1 << 30;
+/// Largest pile of one resource, point total or power a save may carry (as a campaign's).
+pub const MAX_AMOUNT: u32 = super::campaign::MAX_STOCK;
+/// Most units in one army (the stress level's largest is a few hundred).
+pub const MAX_ARMY_UNITS: usize = 10_000;
+
+/// The numbers of an untrusted save that the rules count on, bounded so that nothing the
+/// rules do with them overflows or loops long; each error names the field.
+fn check_numbers(db: &crate::content::ContentDb, s: &Snapshot, steps: usize) -> Result<(), String> {
+    let seats = s.setup.seats();
+    let c = &s.cycle;
+    let over = |field: &str, n: u64, max: u64| -> Result<(), String> {
+        if n > max {
+            Err(format!("{field}: {n}, at most {max}"))
+        } else {
+            Ok(())
+        }
+    };
+    over("cycle.number", c.number.into(), MAX_CYCLE.into())?;
+    over("cycle.step", c.step as u64, steps.saturating_sub(1) as u64)?;
+    over("cycle.passes", c.passes.into(), 1000)?;
+    over("cycle.player", c.player as u64, u64::from(seats) - 1)?;
+    if let Some(seat) = c.seat {
+        over("cycle.seat", seat.into(), u64::from(seats) - 1)?;
+    }
+    if let Some(a) = c.activation
+        && !s.armies.iter().any(|x| x.id == a)
+    {
+        return Err(format!("cycle.activation: no army {a}"));
+    }
+    over("outcome.cycle", s.outcome.cycle.into(), MAX_CYCLE.into())?;
+    over(
+        "cycle_hashes",
+        s.cycle_hashes.0.len() as u64,
+        MAX_CYCLE.into(),
+    )?;
+    over("ids.next", s.ids.next.into(), MAX_COUNTER.into())?;
+    let census = &s.census;
+    for (field, n) in [
+        ("census.created", census.created),
+        ("census.died", census.died),
+        ("census.turned", census.turned),
+        ("census.settled", census.settled),
+    ] {
+        over(field, n.into(), MAX_COUNTER.into())?;
+    }
+    let stock = |field: &str, st: &crate::content::Stock| -> Result<(), String> {
+        for (r, n) in crate::content::Res::ALL.iter().zip(st.0) {
+            over(&format!("{field}.{r:?}"), n.into(), MAX_AMOUNT.into())?;
+        }
+        Ok(())
+    };
+    for (i, t) in s.tiles.iter().enumerate() {
+        stock(&format!("tiles[{i}].lying"), &t.lying)?;
+    }
+    for o in &s.outposts {
+        stock(&format!("outposts[{}].stock", o.id), &o.stock)?;
+        if let Some(seat) = o.seat {
+            over(
+                &format!("outposts[{}].seat", o.id),
+                seat.into(),
+                u64::from(seats) - 1,
+            )?;
+        }
+        over(
+            &format!("outposts[{}].buildings", o.id),
+            o.buildings.len() as u64,
+            1000,
+        )?;
+    }
+    for a in &s.armies {
+        let f = format!("armies[{}]", a.id);
+        over(
+            &format!("{f}.units"),
+            a.units.len() as u64,
+            MAX_ARMY_UNITS as u64,
+        )?;
+        over(&format!("{f}.famine"), a.famine.into(), MAX_CYCLE.into())?;
+        stock(&format!("{f}.cargo"), &a.cargo)?;
+        if let Some(seat) = a.seat {
+            over(&format!("{f}.seat"), seat.into(), u64::from(seats) - 1)?;
+        }
+        if let Some(u) = a
+            .units
+            .iter()
+            .find(|u| u.name.as_ref().is_some_and(|n| n.len() > 128))
+        {
+            return Err(format!("{f}.units[{}].name: longer than 128 bytes", u.id));
+        }
+    }
+    check_ids_and_places(s)?;
+    let r = &s.research;
+    over("research.points", r.points.into(), MAX_AMOUNT.into())?;
+    stock("research.placed", &r.placed)?;
+    for (field, list) in [("research.offer", &r.offer), ("research.done", &r.done)] {
+        over(field, list.len() as u64, crate::content::MAX_DECK.into())?;
+        if let Some(t) = list.iter().find(|t| db.tech(t).is_none()) {
+            return Err(format!("{field}: no technology `{}`", short(t)));
+        }
+    }
+    if let Some(t) = r.current.as_ref().filter(|t| db.tech(t).is_none()) {
+        return Err(format!("research.current: no technology `{}`", short(t)));
+    }
+    over("research.analysing", r.analysing.len() as u64, 10_000)?;
+    let p = &s.portal;
+    over("portal.power", p.power.into(), MAX_AMOUNT.into())?;
+    over("portal.corruption", p.corruption.into(), MAX_AMOUNT.into())?;
+    over(
+        "portal.crystals_this_phase",
+        p.crystals_this_phase.into(),
+        MAX_AMOUNT.into(),
+    )?;
+    over("portal.built", p.built.len() as u64, 1000)?;
+    let m = &s.modifiers;
+    over("modifiers.storage", m.storage.into(), MAX_AMOUNT.into())?;
+    over(
+        "modifiers.lab_points",
+        m.lab_points.into(),
+        MAX_AMOUNT.into(),
+    )?;
+    over(
+        "modifiers.portal_crystals",
+        m.portal_crystals.into(),
+        MAX_AMOUNT.into(),
+    )?;
+    over("modifiers.pending_attempts", m.pending_attempts.into(), 10_000)?;
+    for (field, n) in [
+        ("modifiers.healthier_food", m.healthier_food),
+        ("modifiers.attack", m.attack),
+        ("modifiers.hp", m.hp),
+        ("modifiers.resistance", m.resistance),
+    ] {
+        over(field, n.into(), 100)?;
+    }
+    for (id, extra) in &m.improvement_yield {
+        if db.improvement(id).is_none() {
+            return Err(format!("modifiers.improvement_yield: no improvement `{}`", short(id)));
+        }
+        stock(&format!("modifiers.improvement_yield.{id}"), extra)?;
+    }
+    if let Some(id) = m
+        .unlocked
+        .iter()
+        .find(|id| db.building(id).is_none() && db.improvement(id).is_none())
+    {
+        return Err(format!("modifiers.unlocked: no building or improvement `{}`", short(id)));
+    }
+    let d = &s.decks;
+    for (field, deck) in [
+        ("decks.events", &d.events),
+        ("decks.chaos", &d.chaos),
+        ("decks.research", &d.research),
+        ("decks.artifacts", &d.artifacts),
+        ("decks.exploration", &d.exploration),
+    ] {
+        over(
+            field,
+            (deck.draw.len() + deck.discard.len()) as u64,
+            crate::content::MAX_DECK.into(),
+        )?;
+    }
+    over("summoned", s.summoned.0.len() as u64, 100_000)?;
+    Ok(())
+}
+
+/// A save's pieces: each army, unit and outpost id given once and below the id counter (the
+/// rules tell pieces apart by id), each tile once, each army and outpost on a tile.
+fn check_ids_and_places(s: &Snapshot) -> Result<(), String> {
+    let mut hexes = std::collections::HashSet::with_capacity(s.tiles.len());
+    let r = i64::from(MAX_MAP_RADIUS);
+    for (i, t) in s.tiles.iter().enumerate() {
+        let h = t.hex;
+        let (x, y) = (i64::from(h.x), i64::from(h.y));
+        // On a map of the largest radius: no distance or neighbour of it overflows.
+        if x.abs() > r || y.abs() > r || (x + y).abs() > r {
+            return Err(format!("tiles[{i}].hex: ({}, {}) is off any map", h.x, h.y));
+        }
+        if !hexes.insert(t.hex) {
+            return Err(format!("tiles[{i}].hex: ({}, {}) is given twice", t.hex.x, t.hex.y));
+        }
+    }
+    let mut ids = std::collections::HashSet::new();
+    let mut fresh = |field: String, id: u32| -> Result<(), String> {
+        if id > s.ids.next {
+            return Err(format!("{field}: id {id} is above the id counter ({})", s.ids.next));
+        }
+        if !ids.insert(id) {
+            return Err(format!("{field}: id {id} is given twice"));
+        }
+        Ok(())
+    };
+    for a in &s.armies {
+        fresh(format!("armies[{}].id", a.id), a.id)?;
+        for u in &a.units {
+            fresh(format!("armies[{}].units", a.id), u.id)?;
+        }
+        if !hexes.contains(&a.hex) {
+            return Err(format!("armies[{}].hex: not on the map", a.id));
+        }
+    }
+    if !hexes.contains(&s.portal.hex) {
+        return Err("portal.hex: not on the map".into());
+    }
+    if s.summoned.0.iter().any(|at| !hexes.contains(&hexx::Hex::new(at.0, at.1))) {
+        return Err("summoned: a rift not on the map".into());
+    }
+    if s.research.analysing.values().any(|h| !hexes.contains(h)) {
+        return Err("research.analysing: a tile not on the map".into());
+    }
+    let mut outposts = std::collections::HashSet::new();
+    for o in &s.outposts {
+        if !outposts.insert(o.id) {
+            return Err(format!("outposts[{}].id: given twice", o.id));
+        }
+        if !hexes.contains(&o.hex) {
+            return Err(format!("outposts[{}].hex: not on the map", o.id));
+        }
+    }
+    Ok(())
+}
+
+/// A save's track values: each of a track its level plays, held by a holder the track has in
+/// a game of the save's seats, once, within the track's bounds.
+fn check_tracks(
+    db: &crate::content::ContentDb,
+    s: &Snapshot,
+    level: &crate::content::Level,
+) -> Result<(), String> {
+    let seats = s.setup.seats();
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, (id, holder, value)) in s.tracks.0.iter().enumerate() {
+        let f = format!("tracks[{i}]");
+        let Some(def) = db
+            .set
+            .tracks
+            .iter()
+            .find(|t| &t.id == id && level.chapters.contains(&t.chapter))
+        else {
+            return Err(format!(
+                "{f}: no track `{}` in the level `{}`",
+                short(id),
+                level.id
+            ));
+        };
+        if !super::tracks::holders(def, seats).contains(holder) {
+            return Err(format!(
+                "{f}: {holder:?} holds no `{id}` in a game of {seats} seat(s)"
+            ));
+        }
+        if !(def.min..=def.max).contains(value) {
+            return Err(format!(
+                "{f}: {value} is outside `{id}`'s bounds ({} to {})",
+                def.min, def.max
+            ));
+        }
+        if !seen.insert((id, *holder)) {
+            return Err(format!("{f}: `{id}` of {holder:?} is given twice"));
+        }
+    }
+    Ok(())
+}
+
+/// The seats and carry-over of an untrusted save or replay: at most 8 named seats, the
+/// carry-over checked against the content (`CarryIn::check`). `(field, message)`.
+pub fn check_setup(
+    db: &crate::content::ContentDb,
+    players: &[String],
+    carry: Option<&super::campaign::CarryIn>,
+) -> Result<(), (String, String)> {
+    if players.len() > 8 {
+        return Err((
+            "players".into(),
+            format!("{} seats, at most 8", players.len()),
+        ));
+    }
+    if let Some(i) = players
+        .iter()
+        .position(|p| p.chars().count() > super::campaign::MAX_NAME)
+    {
+        return Err((
+            format!("players[{i}]"),
+            format!(
+                "a name of {} characters, at most {}",
+                players[i].chars().count(),
+                super::campaign::MAX_NAME
+            ),
+        ));
+    }
+    if let Some(c) = carry {
+        c.check(db)?;
+    }
+    Ok(())
+}
+
+/// An id from an untrusted file as an error shows it: its first 64 characters.
+fn short(id: &str) -> String {
+    id.chars().take(64).collect()
 }
 
 /// Replaces the world's game with a snapshot (checked first: on error nothing changes).
 pub fn restore(world: &mut World, s: &Snapshot) -> Result<(), String> {
     check(world, s)?;
+    // The checks above bound each value; the invariants judge them together (units counted
+    // by the census, stock within storage…). A save that breaks one is refused after it was
+    // put in place, so the game it replaced is put back.
+    let before = world.get_resource::<Board>().is_some().then(|| capture(world));
+    replace(world, s)?;
+    if let Err(e) = super::invariants::check(world) {
+        if let Some(b) = before {
+            replace(world, &b)?;
+        }
+        return Err(format!("the saved game breaks a rule that always holds: {e}"));
+    }
+    Ok(())
+}
+
+/// Puts a checked snapshot in place of the world's game.
+fn replace(world: &mut World, s: &Snapshot) -> Result<(), String> {
     let mut old: Vec<Entity> = Vec::new();
     old.extend(world.query_filtered::<Entity, With<Tile>>().iter(world));
     old.extend(world.query_filtered::<Entity, With<Army>>().iter(world));
@@ -273,7 +601,8 @@ pub fn restore_trusted(world: &mut World, s: &Snapshot) -> Result<Restored, Stri
                 && b.order.iter().zip(&s.tiles).all(|(h, t)| *h == t.hex)
         });
     if !same_board {
-        restore(world, s)?;
+        check(world, s)?;
+        replace(world, s)?;
         return Ok(restored_now(world));
     }
     // Copied out (80 kB on the stress map), so the board is never marked changed.
@@ -422,10 +751,34 @@ pub fn parse_save(text: &str) -> Result<Snapshot, String> {
     Ok(s)
 }
 
-/// Loads a save into the world.
+/// Loads a save into the world (nothing changes when it is refused; the error names the
+/// file, the line and the field).
 pub fn load(world: &mut World, path: &Path) -> Result<(), String> {
-    let s = read(path)?;
-    restore(world, &s).map_err(|e| format!("{}: {e}", path.display()))
+    let text = crate::content::read_bounded(path).map_err(|p| p.to_string())?;
+    let s = parse_save(&text).map_err(|e| format!("{}:{e}", path.display()))?;
+    restore(world, &s).map_err(|e| format!("{}:{}", path.display(), at_field(&text, &e)))
+}
+
+/// `error`, which names a field path (`tracks[2]: …`, `campaign.roster: …`), prefixed with
+/// the line and column of that field in the file's `text` (as near as its names lead): the
+/// checks work on the parsed value, the player needs the place in the file.
+pub fn at_field(text: &str, error: &str) -> String {
+    let path = error.split(": ").next().unwrap_or("");
+    let is_path = !path.is_empty()
+        && path
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c));
+    if !is_path {
+        return format!("1:1: {error}");
+    }
+    let anchors: Vec<String> = path
+        .split('.')
+        .map(|seg| format!("{}:", seg.split('[').next().unwrap_or(seg)))
+        .filter(|a| a.len() > 1)
+        .collect();
+    let anchors: Vec<&str> = anchors.iter().map(String::as_str).collect();
+    let (line, col) = crate::content::locate(text, &anchors);
+    format!("{line}:{col}: {error}")
 }
 
 /// A replay: enough to play a game again, action by action.
@@ -517,6 +870,14 @@ pub fn parse_replay(text: &str) -> Result<Replay, String> {
 /// Most actions a replay may hold (a long game is a few thousand).
 pub const MAX_REPLAY_ACTIONS: usize = 2_000_000;
 
+/// Reads a replay file and plays it in the world (`play_replay`); an error names the file and,
+/// where it is about a field, its line.
+pub fn replay_file(world: &mut World, path: &Path) -> Result<u64, String> {
+    let text = crate::content::read_bounded(path).map_err(|p| p.to_string())?;
+    let r = parse_replay(&text).map_err(|e| format!("{}:{e}", path.display()))?;
+    play_replay(world, &r).map_err(|e| format!("{}:{}", path.display(), at_field(&text, &e)))
+}
+
 /// Reads a replay file (bounded; errors name the file, line and column).
 pub fn read_replay(path: &Path) -> Result<Replay, String> {
     let text = crate::content::read_bounded(path).map_err(|p| p.to_string())?;
@@ -538,6 +899,8 @@ pub fn play_replay(world: &mut World, r: &Replay) -> Result<u64, String> {
         ));
     }
     super::version::check(r.rules, "replay")?;
+    check_setup(&world.resource::<Content>().0, &r.players, r.carry.as_ref())
+        .map_err(|(f, m)| format!("{f}: {m}"))?;
     super::setup::start_game_under(
         world,
         &r.level,

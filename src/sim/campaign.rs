@@ -61,6 +61,9 @@ pub struct CampaignReport {
     pub won: bool,
     /// The campaign's score.
     pub score: u32,
+    /// It was stopped before it ended: it played every chapter as many times as the retries
+    /// allow and still had a chapter to play (a campaign whose branches loop back).
+    pub cut_short: bool,
 }
 
 fn vet(v: &Veteran) -> String {
@@ -175,5 +178,6 @@ pub fn run(
         chapters,
         won: state.ended == Some(true),
         score: state.score,
+        cut_short: state.current.is_some(),
     })
 }

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod campaign;
 pub mod fuzz;
+pub mod hostile;
 pub mod scenario;
 pub mod soak;
 

@@ -868,9 +868,19 @@ fn a_broken_level_is_refused_naming_its_field() {
 fn a_saved_state_with_a_wrong_sheet_is_refused() {
     let mut s = two();
     let mut c = st(&mut s);
-    assert!(c.check().is_ok());
+    let db = s
+        .w()
+        .resource::<chaos_outpost::content::Content>()
+        .0
+        .clone();
+    let cx = chapter::StateCheck {
+        db: &db,
+        level: &db.levels["clans"],
+        seats: 2,
+    };
+    assert!(c.check(&cx).is_ok());
     c.sheets.get_mut(&ANA).expect("Ana").slots.push(None);
-    assert!(c.check().expect_err("refused").contains("not 8"));
+    assert!(c.check(&cx).expect_err("refused").contains("not 8"));
 }
 
 /// `sim` counts what the chapter told (its battles, pillages, quests) in each game's report and

@@ -945,16 +945,22 @@ fn a_broken_route_stops_the_level_from_starting_naming_the_field() {
 
 #[test]
 fn a_saved_state_over_its_bounds_is_refused() {
-    use chaos_outpost::rules::chapter::ChapterState;
+    use chaos_outpost::rules::chapter::{ChapterState, StateCheck};
+    let db = common::base();
+    let cx = StateCheck {
+        db: &db,
+        level: &db.levels["dragoness"],
+        seats: 1,
+    };
     let mut d = Dragoness::default();
-    assert!(d.check().is_ok());
+    assert!(d.check(&cx).is_ok());
     d.slots = vec![false; 7];
-    assert!(d.check().is_err());
+    assert!(d.check(&cx).is_err());
     let d = Dragoness {
         at: 5000,
         ..Dragoness::default()
     };
-    assert!(d.check().is_err());
+    assert!(d.check(&cx).is_err());
 }
 
 #[test]

@@ -33,8 +33,8 @@ use chaos_outpost::content::{
     Among, Camp, Chapter, ChapterContent, ChapterSet, ContentDb, Level, Who, embedded_files, mods,
 };
 use chaos_outpost::rules::chapter::{
-    self, ChapterAction, ChapterAppExt, ChapterRefusal, ChapterState, ChapterValue, Place, TurnUse,
-    Viewer,
+    self, ChapterAction, ChapterAppExt, ChapterRefusal, ChapterState, ChapterValue, Place,
+    StateCheck, TurnUse, Viewer,
 };
 use chaos_outpost::rules::outcome::EndReason;
 use chaos_outpost::rules::tracks::{self, Holder};
@@ -166,12 +166,21 @@ impl ChapterState for Trial {
         }
         s
     }
-    fn check(&self) -> Result<(), String> {
+    fn check(&self, cx: &StateCheck<'_>) -> Result<(), String> {
         if self.deck.len() > 1000 || self.hands.len() > 8 {
             return Err("more cards or seats than a game can hold".into());
         }
         if self.hands.values().any(|h| h.len() > 100) {
             return Err("a hand of more than 100 cards".into());
+        }
+        // T1 deals the seats in play, T5 rallies them: no other seat holds a hand or rallied.
+        if let Some(seat) = self
+            .hands
+            .keys()
+            .chain(&self.rallied)
+            .find(|s| **s >= cx.seats)
+        {
+            return Err(format!("seat {seat}, the save has {} seats", cx.seats));
         }
         Ok(())
     }

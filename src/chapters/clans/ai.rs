@@ -23,10 +23,18 @@ use super::reckon::{holder, odds, owner, present, rage, strength, unseen};
 use super::state::{Clans, Owner, Spot, Stage};
 use super::{ClanAction, GLORY, ID};
 
-/// What a benefit is worth, in STR-like points.
+/// What a benefit is worth, in STR-like points (in i64: a level's numbers summed in u32
+/// could overflow).
 fn boost_worth(b: &Boost) -> i64 {
-    (2 * b.warrior + b.leader + b.ship + b.monster + 2 * b.rage + b.win + b.release + b.pillage)
-        as i64
+    let n = |x: u32| x as i64;
+    2 * n(b.warrior)
+        + n(b.leader)
+        + n(b.ship)
+        + n(b.monster)
+        + 2 * n(b.rage)
+        + n(b.win)
+        + n(b.release)
+        + n(b.pillage)
 }
 
 /// What a province's reward is worth to a clan.
@@ -306,11 +314,11 @@ pub fn eval(world: &World) -> i64 {
                     .max();
                 if let Some(n) = best {
                     if o.side() {
-                        e += n;
-                        fe += n;
+                        e = e.saturating_add(n);
+                        fe = fe.saturating_add(n);
                     } else {
-                        ch += n;
-                        fc += n;
+                        ch = ch.saturating_add(n);
+                        fc = fc.saturating_add(n);
                     }
                     hidden.push(o.side());
                 }

@@ -29,7 +29,7 @@ use crate::rules::tracks;
 use crate::rules::version::Rules;
 use crate::rules::{Action, GameWorld, Modifiers, Refusal};
 
-use super::data::{ClanLevel, Fig, Reward, Track, level};
+use super::data::{ClanLevel, Fig, MAX_CHAOS, Reward, Track, level};
 use super::reckon::{battle_str, boost, holder, present, room_in, strength};
 use super::state::{Call, Clans, Owner, Spot, Stage};
 use super::{ClanAction, ClanRefusal, GLORY, ID};
@@ -188,7 +188,7 @@ pub fn answer(world: &mut World, o: Owner, a: &ClanAction) {
             }
         }
         ClanAction::Decline => {
-            call.declined += 1;
+            call.declined = call.declined.saturating_add(1);
             call.at = if once { call.at + 1 } else { (call.at + 1) % n };
         }
         ClanAction::Play { card } => {
@@ -228,7 +228,7 @@ fn advance(world: &mut World) {
                     return;
                 }
                 if let Some(c) = st.call.as_mut() {
-                    c.declined += 1;
+                    c.declined = c.declined.saturating_add(1);
                     c.at = if once {
                         c.at + 1
                     } else {
@@ -311,12 +311,12 @@ pub fn figures(lvl: &ClanLevel, st: &Clans, province: &str) -> (u32, u32) {
     sum
 }
 
-/// Adds `n` to its owner's side of `sum`.
+/// Adds `n` to its owner's side of `sum` (saturating: STR read from a level).
 fn add_to(sum: &mut (u32, u32), o: Owner, n: u32) {
     if o.side() {
-        sum.0 += n;
+        sum.0 = sum.0.saturating_add(n);
     } else {
-        sum.1 += n;
+        sum.1 = sum.1.saturating_add(n);
     }
 }
 
@@ -368,9 +368,9 @@ fn resolve(world: &mut World, lvl: &ClanLevel) {
             st.discard.push(c);
         }
         if won && let Some(s) = st.sheet_mut(*o) {
-            s.won += 1;
+            s.won = s.won.saturating_add(1);
             let axes = lvl.levels.value(Track::Axes, s.level(Track::Axes));
-            glory.push((*o, axes + boost(lvl, s).win));
+            glory.push((*o, axes.saturating_add(boost(lvl, s).win)));
         }
     }
     st.call = None;
@@ -399,12 +399,11 @@ fn strongest(lvl: &ClanLevel, st: &Clans, call: &Call, side: bool) -> Option<Own
     let fjords = lvl.fjords_of(&call.province);
     let own = |o: Owner| -> u32 {
         let Some(sheet) = st.sheet(o) else { return 0 };
-        let figures: u32 = st
+        let figures = st
             .board
             .iter()
             .filter(|p| p.owner == o && in_battle(&p.at, &call.province, &fjords))
-            .map(|p| strength(lvl, sheet, &p.fig))
-            .sum();
+            .fold(0u32, |n, p| n.saturating_add(strength(lvl, sheet, &p.fig)));
         let card = call
             .picks
             .get(&o)
@@ -441,24 +440,28 @@ fn reward(world: &mut World, lvl: &ClanLevel, o: Owner, province: &str, pillaged
         world.insert_resource(st);
         return;
     };
-    let mut glory = 0;
+    let mut glory: u32 = 0;
     if let Some(s) = st.sheet_mut(o) {
         if pillaged {
-            s.pillaged += 1;
-            glory += boost(lvl, s).pillage;
+            s.pillaged = s.pillaged.saturating_add(1);
+            glory = glory.saturating_add(boost(lvl, s).pillage);
         }
         match p.reward {
-            Reward::Glory(g) => glory += g,
+            Reward::Glory(g) => glory = glory.saturating_add(g),
             Reward::Level(t) => {
                 let top = lvl.levels.of(t).len().saturating_sub(1) as u8;
-                s.levels[t.ix()] = (s.levels[t.ix()] + 1).min(top);
+                s.levels[t.ix()] = s.levels[t.ix()].saturating_add(1).min(top);
             }
         }
     }
     world.insert_resource(st);
     add_glory(world, o, glory);
     if o == Owner::Chaos && lvl.chaos.attempts > 0 {
-        world.resource_mut::<Modifiers>().pending_attempts += lvl.chaos.attempts;
+        // A level's check bounds it (`MAX_CHAOS`); an unchecked one still can't wrap.
+        let mut m = world.resource_mut::<Modifiers>();
+        m.pending_attempts = m
+            .pending_attempts
+            .saturating_add(lvl.chaos.attempts.min(MAX_CHAOS));
     }
     let told = if pillaged {
         Told::Pillaged {

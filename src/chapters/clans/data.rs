@@ -115,16 +115,31 @@ pub struct Boost {
 }
 
 impl Boost {
-    /// Adds another boost (C4: benefits of the same kind stack).
+    /// Adds another boost (C4: benefits of the same kind stack), saturating: a level's numbers
+    /// are bounded by its check, and a sum never wraps even where they are not.
     pub fn add(&mut self, o: &Boost) {
-        self.warrior += o.warrior;
-        self.leader += o.leader;
-        self.ship += o.ship;
-        self.monster += o.monster;
-        self.rage += o.rage;
-        self.win += o.win;
-        self.release += o.release;
-        self.pillage += o.pillage;
+        self.warrior = self.warrior.saturating_add(o.warrior);
+        self.leader = self.leader.saturating_add(o.leader);
+        self.ship = self.ship.saturating_add(o.ship);
+        self.monster = self.monster.saturating_add(o.monster);
+        self.rage = self.rage.saturating_add(o.rage);
+        self.win = self.win.saturating_add(o.win);
+        self.release = self.release.saturating_add(o.release);
+        self.pillage = self.pillage.saturating_add(o.pillage);
+    }
+
+    /// Each benefit by its field's name, for the check.
+    fn fields(&self) -> [(&'static str, u32); 8] {
+        [
+            ("warrior", self.warrior),
+            ("leader", self.leader),
+            ("ship", self.ship),
+            ("monster", self.monster),
+            ("rage", self.rage),
+            ("win", self.win),
+            ("release", self.release),
+            ("pillage", self.pillage),
+        ]
     }
 }
 
@@ -405,6 +420,47 @@ impl Default for ClanLevel {
 /// Most provinces, fjords, cards, monsters, hexes: levels are untrusted.
 pub const MAX_ITEMS: usize = 64;
 
+/// The most STR a figure, a card or a monster has at base, and the most a march costs: the
+/// seed's are 1 to 5; twenty is generous, and a figure's STR with every slot's boost stays a
+/// few hundred.
+pub const MAX_STR: u32 = 20;
+
+/// The most each benefit of an upgrade or a monster adds (STR, Rage, glory): the seed's are 1
+/// or 2; twenty is generous, and eight slots of it stay far inside a `u32`.
+pub const MAX_BOOST: u32 = 20;
+
+/// The most glory a reward or a quest gives, and the most a clan level's value is: the seed's
+/// are a few; a hundred is generous, and every sum of them stays far inside a `u32`.
+pub const MAX_GLORY: u32 = 100;
+
+/// The most figures a clan starts with, all kinds together: the seed's eight, with room; the
+/// reserve is made of them, so a level can't ask for millions.
+pub const MAX_FIGURES: u32 = 40;
+
+/// The most cards a hand holds, a clan is dealt at the start or draws a cycle: the seed's are
+/// 2 to 6.
+pub const MAX_HAND: u32 = 20;
+
+/// The most a quest may ask (figures, battles won, provinces pillaged): it is only compared,
+/// and a hundred is past any cycle.
+pub const MAX_NEED: u32 = 100;
+
+/// The most corruption attempts one pillage by Chaos feeds (`chaos.attempts`), and the most
+/// Rage Chaos has more or less than the seats (`chaos.rage`): the seed's are 1 and 0.
+pub const MAX_CHAOS: u32 = 10;
+
+/// The most copies of one card in the deck.
+pub const MAX_COPIES: u32 = 16;
+
+/// What is wrong with a boost at field `f` (each benefit at most `MAX_BOOST`).
+fn check_boost(f: &str, b: &Boost, out: &mut Vec<String>) {
+    for (name, n) in b.fields() {
+        if n > MAX_BOOST {
+            out.push(format!("{f}.{name}: at most {MAX_BOOST}, not {n}"));
+        }
+    }
+}
+
 /// Whether two sets of hexes touch.
 fn borders(a: &[At], b: &[At]) -> bool {
     let hex = |h: &At| hexx::Hex::new(h.0, h.1);
@@ -454,11 +510,11 @@ impl ClanLevel {
             .collect()
     }
 
-    /// The cards of the deck, each as many times as its copies.
+    /// The cards of the deck, each as many times as its copies (at most `MAX_COPIES`).
     pub fn deck(&self) -> Vec<String> {
         self.cards
             .iter()
-            .flat_map(|c| std::iter::repeat_n(c.id.clone(), c.copies.min(16) as usize))
+            .flat_map(|c| std::iter::repeat_n(c.id.clone(), c.copies.min(MAX_COPIES) as usize))
             .collect()
     }
 
@@ -497,15 +553,18 @@ impl ClanLevel {
                     out.push(format!("{f}.hexes: {h:?} is in two provinces or fjords"));
                 }
             }
+            if p.villages.len() > MAX_ITEMS {
+                out.push(format!("{f}.villages: at most {MAX_ITEMS}"));
+            }
             for v in &p.villages {
                 if !p.hexes.contains(v) {
                     out.push(format!("{f}.villages: {v:?} is not one of its hexes"));
                 }
             }
             if let Reward::Glory(g) = p.reward
-                && g > 100
+                && g > MAX_GLORY
             {
-                out.push(format!("{f}.reward: at most 100 glory"));
+                out.push(format!("{f}.reward: at most {MAX_GLORY} glory"));
             }
         }
         for fj in &self.fjords {
@@ -530,9 +589,10 @@ impl ClanLevel {
             if !monsters.insert(m.id.as_str()) {
                 out.push(format!("monsters[{}]: the id is used twice", m.id));
             }
-            if m.str > 20 {
-                out.push(format!("monsters[{}].str: at most 20", m.id));
+            if m.str > MAX_STR {
+                out.push(format!("monsters[{}].str: at most {MAX_STR}", m.id));
             }
+            check_boost(&format!("monsters[{}].boost", m.id), &m.boost, &mut out);
         }
         let mut cards = BTreeSet::new();
         for c in &self.cards {
@@ -540,8 +600,10 @@ impl ClanLevel {
             if !cards.insert(c.id.as_str()) {
                 out.push(format!("{f}: the id is used twice"));
             }
-            if c.str > 20 || c.copies > 16 {
-                out.push(format!("{f}: STR at most 20, copies at most 16"));
+            if c.str > MAX_STR || c.copies > MAX_COPIES {
+                out.push(format!(
+                    "{f}: STR at most {MAX_STR}, copies at most {MAX_COPIES}"
+                ));
             }
             match &c.kind {
                 CardKind::Upgrade { slot, .. } if *slot == Slot::Monsters => {
@@ -549,22 +611,34 @@ impl ClanLevel {
                         "{f}.kind: a monster slot takes a Monster card (C6)"
                     ));
                 }
+                CardKind::Upgrade { boost, .. } => {
+                    check_boost(&format!("{f}.kind.boost"), boost, &mut out);
+                }
                 CardKind::Monster(m) if !monsters.contains(m.as_str()) => {
                     out.push(format!("{f}.kind: no monster `{m}`"));
                 }
                 CardKind::Quest(q) => {
-                    if let Need::MostStrIn(ps) = &q.need {
-                        if ps.is_empty() {
-                            out.push(format!("{f}.kind: a quest naming no province"));
+                    match &q.need {
+                        Need::MostStrIn(ps) => {
+                            if ps.is_empty() || ps.len() > MAX_ITEMS {
+                                out.push(format!(
+                                    "{f}.kind: a quest names 1 to {MAX_ITEMS} provinces"
+                                ));
+                            }
+                            for p in ps {
+                                if self.province(p).is_none() {
+                                    out.push(format!("{f}.kind: no province `{p}`"));
+                                }
+                            }
                         }
-                        for p in ps {
-                            if self.province(p).is_none() {
-                                out.push(format!("{f}.kind: no province `{p}`"));
+                        Need::OnBoard(n) | Need::Won(n) | Need::Pillaged(n) => {
+                            if *n > MAX_NEED {
+                                out.push(format!("{f}.kind: a quest asks at most {MAX_NEED}"));
                             }
                         }
                     }
-                    if q.glory > 100 {
-                        out.push(format!("{f}.kind: at most 100 glory"));
+                    if q.glory > MAX_GLORY {
+                        out.push(format!("{f}.kind: at most {MAX_GLORY} glory"));
                     }
                 }
                 _ => {}
@@ -575,18 +649,53 @@ impl ClanLevel {
         }
         for t in Track::ALL {
             let v = self.levels.of(t);
-            if v.is_empty() || v.len() > 16 || v.iter().any(|x| *x > 100) {
+            if v.is_empty() || v.len() > 16 || v.iter().any(|x| *x > MAX_GLORY) {
                 out.push(format!(
-                    "levels.{}: 1 to 16 values, each at most 100",
+                    "levels.{}: 1 to 16 values, each at most {MAX_GLORY}",
                     format!("{t:?}").to_lowercase()
                 ));
             }
         }
-        if self.hand_max == 0 || self.hand_max > 20 || self.draw > 20 || self.start.hand > 20 {
-            out.push("hand_max, draw, start.hand: at most 20 (hand_max at least 1)".into());
+        for (name, n, least) in [
+            ("hand_max", self.hand_max, 1),
+            ("draw", self.draw, 0),
+            ("start.hand", self.start.hand, 0),
+        ] {
+            if !(least..=MAX_HAND).contains(&n) {
+                out.push(format!("{name}: {least} to {MAX_HAND}, not {n}"));
+            }
         }
-        if self.start.warriors + self.start.leaders + self.start.ships > 40 {
-            out.push("start: at most 40 figures".into());
+        // Summed in u64: three u32 from a file may overflow a u32.
+        let figures = [self.start.warriors, self.start.leaders, self.start.ships]
+            .iter()
+            .map(|n| u64::from(*n))
+            .sum::<u64>();
+        if figures > u64::from(MAX_FIGURES) {
+            out.push(format!(
+                "start: at most {MAX_FIGURES} figures (warriors, leaders and ships), not {figures}"
+            ));
+        }
+        for (name, n) in [
+            ("strength.warrior", self.strength.warrior),
+            ("strength.leader", self.strength.leader),
+            ("strength.ship", self.strength.ship),
+            ("march", self.march),
+        ] {
+            if n > MAX_STR {
+                out.push(format!("{name}: at most {MAX_STR}, not {n}"));
+            }
+        }
+        if self.chaos.attempts > MAX_CHAOS {
+            out.push(format!(
+                "chaos.attempts: at most {MAX_CHAOS}, not {}",
+                self.chaos.attempts
+            ));
+        }
+        if self.chaos.rage.unsigned_abs() > MAX_CHAOS {
+            out.push(format!(
+                "chaos.rage: -{MAX_CHAOS} to {MAX_CHAOS}, not {}",
+                self.chaos.rage
+            ));
         }
         out
     }

@@ -25,7 +25,7 @@ fn who(tr: &Translations, cx: &PanelCx, o: Owner) -> String {
             .players
             .get(s as usize)
             .cloned()
-            .unwrap_or_else(|| tr.f("seat {}", &[&(s + 1)])),
+            .unwrap_or_else(|| tr.f("seat {}", &[&s.saturating_add(1)])),
         Owner::Chaos => tr.t("Chaos").into_owned(),
     }
 }
@@ -75,7 +75,7 @@ fn sheet_lines(ui: &mut egui::Ui, sh: &Sheet, lvl: &ClanLevel, tr: &Translations
             format!(
                 "{} {} ({})",
                 track(tr, *t),
-                sh.level(*t) + 1,
+                sh.level(*t).saturating_add(1),
                 lvl.levels.value(*t, sh.level(*t))
             )
         })
@@ -135,9 +135,9 @@ pub fn draw(ui: &mut egui::Ui, s: &Clans, cx: &PanelCx) -> Option<Action> {
             "{}: levels {}/{}/{} · {} on the board · {} cards · {} quests",
             &[
                 &who(tr, cx, *o),
-                &(sh.level(Track::Rage) + 1),
-                &(sh.level(Track::Axes) + 1),
-                &(sh.level(Track::Horns) + 1),
+                &sh.level(Track::Rage).saturating_add(1),
+                &sh.level(Track::Axes).saturating_add(1),
+                &sh.level(Track::Horns).saturating_add(1),
                 &s.on_board(*o),
                 &sh.hand.len(),
                 &sh.quests.len(),

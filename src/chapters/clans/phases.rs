@@ -19,7 +19,7 @@ use crate::rules::tracks;
 use crate::rules::{GameRng, GameSetup};
 
 use super::battle::{Told, add_glory, tell};
-use super::data::{CardKind, ClanLevel, Fig, Need, Track, level};
+use super::data::{CardKind, ClanLevel, Fig, MAX_FIGURES, MAX_HAND, Need, Track, level};
 use super::reckon::{boost, holder, strength};
 use super::state::{Clans, Owner, Sheet, Spot};
 use super::{GLORY, RAGE};
@@ -56,22 +56,23 @@ pub fn setup(world: &mut World) -> Result<(), String> {
         .map(Owner::Seat)
         .chain([Owner::Chaos])
         .collect();
+    // The check above bounds the figures; each kind is bounded here too, so a level it did not
+    // see can't make a reserve of billions.
+    let start = |n: u32| n.min(MAX_FIGURES) as usize;
     for o in &owners {
         let mut s = Sheet::default();
-        s.reserve.extend(std::iter::repeat_n(
-            Fig::Warrior,
-            lvl.start.warriors as usize,
-        ));
         s.reserve
-            .extend(std::iter::repeat_n(Fig::Leader, lvl.start.leaders as usize));
+            .extend(std::iter::repeat_n(Fig::Warrior, start(lvl.start.warriors)));
         s.reserve
-            .extend(std::iter::repeat_n(Fig::Ship, lvl.start.ships as usize));
+            .extend(std::iter::repeat_n(Fig::Leader, start(lvl.start.leaders)));
+        s.reserve
+            .extend(std::iter::repeat_n(Fig::Ship, start(lvl.start.ships)));
         st.sheets.insert(*o, s);
     }
     let mut deck = lvl.deck();
     world.resource_mut::<GameRng>().shuffle(&mut deck);
     st.deck = deck;
-    for _ in 0..lvl.start.hand {
+    for _ in 0..lvl.start.hand.min(MAX_HAND) {
         for o in &owners {
             draw_one(world, &mut st, *o);
         }
@@ -82,7 +83,10 @@ pub fn setup(world: &mut World) -> Result<(), String> {
 
 /// A clan's Rage at a cycle's start: its level's value and its upgrades'.
 pub fn rage_due(lvl: &ClanLevel, o: Owner, s: &Sheet) -> u32 {
-    let base = lvl.levels.value(Track::Rage, s.level(Track::Rage)) + boost(lvl, s).rage;
+    let base = lvl
+        .levels
+        .value(Track::Rage, s.level(Track::Rage))
+        .saturating_add(boost(lvl, s).rage);
     match o {
         Owner::Chaos => (base as i64 + lvl.chaos.rage as i64).max(0) as u32,
         Owner::Seat(_) => base,
@@ -96,7 +100,7 @@ pub fn draw(world: &mut World) {
     st.pillaged.clear();
     let owners: Vec<Owner> = st.sheets.keys().copied().collect();
     for o in &owners {
-        for _ in 0..lvl.draw {
+        for _ in 0..lvl.draw.min(MAX_HAND) {
             if st
                 .sheet(*o)
                 .is_some_and(|s| (s.hand.len() as u32) < lvl.hand_max)
@@ -127,7 +131,7 @@ pub fn str_in(lvl: &ClanLevel, st: &Clans, province: &str) -> Vec<(Owner, u32)> 
     for p in st.at(&spot) {
         let n = st.sheet(p.owner).map_or(0, |s| strength(lvl, s, &p.fig));
         match v.iter_mut().find(|(o, _)| *o == p.owner) {
-            Some(e) => e.1 += n,
+            Some(e) => e.1 = e.1.saturating_add(n),
             None => v.push((p.owner, n)),
         }
     }
@@ -168,7 +172,7 @@ pub fn quests(world: &mut World) {
                 glory.push((o, q.glory));
                 if let (Some(t), Some(s)) = (q.level, st.sheet_mut(o)) {
                     let top = lvl.levels.of(t).len().saturating_sub(1) as u8;
-                    s.levels[t.ix()] = (s.levels[t.ix()] + 1).min(top);
+                    s.levels[t.ix()] = s.levels[t.ix()].saturating_add(1).min(top);
                 }
             }
             told.push(Told::Quest {
@@ -200,11 +204,11 @@ pub fn release(world: &mut World) {
         if dead.is_empty() {
             continue;
         }
-        let n = dead.len() as u32;
+        let n = u32::try_from(dead.len()).unwrap_or(u32::MAX);
         s.reserve.extend(dead);
         s.reserve.sort();
         let per = boost(&lvl, s).release;
-        back.push((o, n, per * n));
+        back.push((o, n, per.saturating_mul(n)));
     }
     world.insert_resource(st);
     for (o, n, g) in back {

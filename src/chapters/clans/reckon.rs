@@ -56,10 +56,13 @@ pub fn boost(lvl: &ClanLevel, s: &Sheet) -> Boost {
 pub fn strength(lvl: &ClanLevel, s: &Sheet, fig: &Fig) -> u32 {
     let b = boost(lvl, s);
     match fig {
-        Fig::Warrior => lvl.strength.warrior + b.warrior,
-        Fig::Leader => lvl.strength.leader + b.leader,
-        Fig::Ship => lvl.strength.ship + b.ship,
-        Fig::Monster(m) => lvl.monster(m).map_or(0, |m| m.str) + b.monster,
+        Fig::Warrior => lvl.strength.warrior.saturating_add(b.warrior),
+        Fig::Leader => lvl.strength.leader.saturating_add(b.leader),
+        Fig::Ship => lvl.strength.ship.saturating_add(b.ship),
+        Fig::Monster(m) => lvl
+            .monster(m)
+            .map_or(0, |m| m.str)
+            .saturating_add(b.monster),
     }
 }
 
@@ -118,7 +121,7 @@ pub fn battle_str(card: &Card) -> u32 {
 /// The chances (win, tie, loss) of the Eladrin side when each hidden or coming card is drawn
 /// at random from the deck's make-up (battle cards add their STR, any other card nothing).
 pub fn odds(lvl: &ClanLevel, eladrins: u32, chaos: u32, hidden: &[bool]) -> (f64, f64, f64) {
-    let total: u32 = lvl.cards.iter().map(|c| c.copies).sum();
+    let total: u64 = lvl.cards.iter().map(|c| u64::from(c.copies)).sum();
     let mut one: Vec<(u32, f64)> = Vec::new();
     for c in &lvl.cards {
         let add = battle_str(c);

@@ -10,10 +10,15 @@ use std::collections::BTreeMap;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::rules::chapter::{ChapterState, Viewer};
+use crate::rules::chapter::{ChapterState, StateCheck, Viewer};
 
 use super::ID;
-use super::data::{CardKind, ClanLevel, Fig, MAX_ITEMS, SHEET, Track};
+use super::data::{CardKind, ClanLevel, Fig, SHEET, Slot, Track};
+
+/// The most battles a clan may have won, or provinces pillaged, in one cycle as a save holds
+/// it: a tie or a defence leaves a province open to another pillage, so only the actions of a
+/// cycle bound them; a million is past any, and the counts only go up by one.
+pub const MAX_TALLY: u32 = 1_000_000;
 
 /// A card as a viewer who may not see it knows it.
 pub const HIDDEN: &str = "?";
@@ -297,34 +302,261 @@ impl ChapterState for Clans {
         st.guess(&lvl, &mut rng);
         world.insert_resource(st);
     }
-    fn check(&self) -> Result<(), String> {
-        if self.sheets.len() > 9
-            || self.board.len() > 8 * MAX_ITEMS
-            || self.deck.len() > 16 * MAX_ITEMS
-            || self.discard.len() > 16 * MAX_ITEMS
-            || self.pillaged.len() > MAX_ITEMS
-        {
-            return Err("more clans, figures or cards than a game can hold".into());
+    fn check(&self, cx: &StateCheck<'_>) -> Result<(), String> {
+        let lvl = cx.fields::<ClanLevel>()?;
+        let seats = cx.seats;
+        let in_play = |f: &str, o: Owner| match o {
+            Owner::Seat(seat) if seat >= seats => {
+                Err(format!("{f}: seat {seat}, the save has {seats} seats"))
+            }
+            _ => Ok(()),
+        };
+        for o in self.sheets.keys() {
+            in_play(&format!("sheets[{o:?}]"), *o)?;
         }
-        for s in self.sheets.values() {
-            if s.slots.len() != SHEET.len() {
+        let has_sheet = |f: &str, o: Owner| {
+            if self.sheets.contains_key(&o) {
+                Ok(())
+            } else {
+                Err(format!("{f}: {o:?} has no sheet"))
+            }
+        };
+        // The deck's make-up: a card is in one place at a time (the deck, the discard, a hand,
+        // the quests, a slot), so no more of a card lie about than its copies. A hidden card
+        // (`HIDDEN`, in a copy the window's AI thinks on) takes a place but names none.
+        let deck = lvl.deck();
+        let mut copies: BTreeMap<&str, usize> = BTreeMap::new();
+        for c in &deck {
+            *copies.entry(c.as_str()).or_default() += 1;
+        }
+        let mut places = 0usize;
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut lies = |f: &str, id: &str| -> Result<(), String> {
+            places += 1;
+            if places > deck.len() {
                 return Err(format!(
-                    "a clan sheet with {} slots, not 8 (C1)",
-                    s.slots.len()
+                    "{f}: more cards in the save than the level's deck has ({})",
+                    deck.len()
                 ));
             }
-            if s.reserve.len() + s.valhalla.len() > MAX_ITEMS
-                || s.hand.len() > MAX_ITEMS
-                || s.quests.len() > MAX_ITEMS
-                || s.levels.iter().any(|l| *l > 16)
-            {
-                return Err("a clan sheet holds more than a game can".into());
+            if id == HIDDEN {
+                return Ok(());
+            }
+            let Some((key, most)) = copies.get_key_value(id) else {
+                return Err(format!("{f}: no card `{id}` in the level"));
+            };
+            let n = seen.entry(*key).or_default();
+            *n += 1;
+            if *n > *most {
+                return Err(format!("{f}: a card `{id}` more than the deck's {most}"));
+            }
+            Ok(())
+        };
+        for (name, pile) in [("deck", &self.deck), ("discard", &self.discard)] {
+            for (i, c) in pile.iter().enumerate() {
+                lies(&format!("{name}[{i}]"), c.as_str())?;
             }
         }
-        if let Some(c) = &self.call
-            && (c.order.len() > 9 || c.at > c.order.len() || c.picks.len() > 9)
-        {
-            return Err("a call to battle with more clans than a game has".into());
+        // Each clan's figures: the warriors, leaders and ships it started with (they go from
+        // the reserve to the board to Valhalla and back, never more), and the monsters its
+        // slots call (C6, C8), one each.
+        let started = [
+            (Fig::Warrior, lvl.start.warriors),
+            (Fig::Leader, lvl.start.leaders),
+            (Fig::Ship, lvl.start.ships),
+        ];
+        let most_figures = started
+            .iter()
+            .fold(0usize, |n, (_, k)| n.saturating_add(*k as usize))
+            .saturating_add(2);
+        if self.board.len() > most_figures.saturating_mul(self.sheets.len()) {
+            return Err(format!(
+                "board: {} figures, more than the clans have",
+                self.board.len()
+            ));
+        }
+        for (o, sh) in &self.sheets {
+            let f = format!("sheets[{o:?}]");
+            for t in Track::ALL {
+                let top = lvl.levels.of(t).len().saturating_sub(1);
+                let l = sh.level(t);
+                if l as usize > top {
+                    return Err(format!(
+                        "{f}.levels[{}]: level {l}, the track's top is {top}",
+                        t.ix()
+                    ));
+                }
+            }
+            if sh.slots.len() != SHEET.len() {
+                return Err(format!("{f}.slots: {} slots, not 8 (C1)", sh.slots.len()));
+            }
+            for (i, c) in sh.slots.iter().enumerate() {
+                let Some(c) = c else { continue };
+                let at = format!("{f}.slots[{i}]");
+                lies(&at, c.as_str())?;
+                // C2, C6: an upgrade on a slot of its kind, a monster on a monster slot.
+                let fits = match lvl.card(c).map(|x| &x.kind) {
+                    Some(CardKind::Upgrade { slot, .. }) => *slot == SHEET[i],
+                    Some(CardKind::Monster(_)) => SHEET[i] == Slot::Monsters,
+                    _ => false,
+                };
+                if !fits {
+                    return Err(format!(
+                        "{at}: `{c}` does not go on a {:?} slot (C2)",
+                        SHEET[i]
+                    ));
+                }
+            }
+            let hand_max = lvl.hand_max.max(lvl.start.hand) as usize;
+            if sh.hand.len() > hand_max {
+                return Err(format!(
+                    "{f}.hand: {} cards, a hand holds {hand_max} at most",
+                    sh.hand.len()
+                ));
+            }
+            for (i, c) in sh.hand.iter().enumerate() {
+                lies(&format!("{f}.hand[{i}]"), c.as_str())?;
+            }
+            for (i, c) in sh.quests.iter().enumerate() {
+                let at = format!("{f}.quests[{i}]");
+                lies(&at, c.as_str())?;
+                let quest = matches!(lvl.card(c).map(|x| &x.kind), Some(CardKind::Quest(_)));
+                if c != HIDDEN && !quest {
+                    return Err(format!("{at}: `{c}` is not a quest (C9)"));
+                }
+            }
+            if sh.reserve.len() > most_figures || sh.valhalla.len() > most_figures {
+                return Err(format!(
+                    "{f}: more figures in its reserve or Valhalla than a clan has"
+                ));
+            }
+            let on_board = self.board.iter().filter(|p| p.owner == *o).map(|p| &p.fig);
+            let figures = sh.reserve.iter().chain(&sh.valhalla).chain(on_board);
+            let mut count: BTreeMap<&Fig, u32> = BTreeMap::new();
+            for fig in figures {
+                let n = count.entry(fig).or_default();
+                *n = n.saturating_add(1);
+            }
+            for (fig, n) in count {
+                let most = match fig {
+                    Fig::Monster(m) => {
+                        if lvl.monster(m).is_none() {
+                            return Err(format!("{f}: no monster `{m}` in the level"));
+                        }
+                        // Its card on one of the clan's slots calls it (C6).
+                        let called = sh.slots.iter().flatten().any(|c| {
+                            lvl.card(c)
+                                .is_some_and(|x| x.kind == CardKind::Monster(m.clone()))
+                        });
+                        u32::from(called)
+                    }
+                    _ => started
+                        .iter()
+                        .find(|(k, _)| k == fig)
+                        .map_or(0, |(_, k)| *k),
+                };
+                if n > most {
+                    return Err(format!(
+                        "{f}: {n} figures {fig:?} in its reserve, on the board and in \
+                         Valhalla, the clan has {most}"
+                    ));
+                }
+            }
+            if sh.pillaged as usize > lvl.provinces.len() {
+                return Err(format!(
+                    "{f}.pillaged: {}, the level has {} provinces",
+                    sh.pillaged,
+                    lvl.provinces.len()
+                ));
+            }
+            if sh.won > MAX_TALLY {
+                return Err(format!("{f}.won: at most {MAX_TALLY}, not {}", sh.won));
+            }
+        }
+        for (i, p) in self.board.iter().enumerate() {
+            let f = format!("board[{i}]");
+            has_sheet(&format!("{f}.owner"), p.owner)?;
+            let fits = match &p.at {
+                Spot::Province(id) => lvl.province(id).is_some() && p.fig != Fig::Ship,
+                Spot::Fjord(id) => lvl.fjord(id).is_some() && p.fig == Fig::Ship,
+            };
+            if !fits {
+                return Err(format!(
+                    "{f}.at: no {} `{}` for a {:?} (ships stand on fjords only)",
+                    match p.at {
+                        Spot::Province(_) => "province",
+                        Spot::Fjord(_) => "fjord",
+                    },
+                    p.at.id(),
+                    p.fig
+                ));
+            }
+        }
+        if self.pillaged.len() > lvl.provinces.len() {
+            return Err(format!(
+                "pillaged: {} provinces, the level has {}",
+                self.pillaged.len(),
+                lvl.provinces.len()
+            ));
+        }
+        for (i, id) in self.pillaged.iter().enumerate() {
+            if lvl.province(id).is_none() {
+                return Err(format!("pillaged[{i}]: no province `{id}` in the level"));
+            }
+            if self.pillaged[..i].contains(id) {
+                return Err(format!("pillaged[{i}]: `{id}` is listed twice (C13)"));
+            }
+        }
+        if let Some(c) = &self.call {
+            if lvl.province(&c.province).is_none() {
+                return Err(format!(
+                    "call.province: no province `{}` in the level",
+                    c.province
+                ));
+            }
+            has_sheet("call.pillager", c.pillager)?;
+            if c.order.len() > self.sheets.len() {
+                return Err(format!(
+                    "call.order: {} clans, the save has {}",
+                    c.order.len(),
+                    self.sheets.len()
+                ));
+            }
+            for (i, o) in c.order.iter().enumerate() {
+                has_sheet(&format!("call.order[{i}]"), *o)?;
+                if c.order[..i].contains(o) {
+                    return Err(format!("call.order[{i}]: {o:?} is asked twice"));
+                }
+            }
+            if c.at > c.order.len() {
+                return Err(format!(
+                    "call.at: {}, past the {} clans asked",
+                    c.at,
+                    c.order.len()
+                ));
+            }
+            if c.declined as usize > self.sheets.len() {
+                return Err(format!(
+                    "call.declined: {}, the save has {} clans",
+                    c.declined,
+                    self.sheets.len()
+                ));
+            }
+            if c.stage == Stage::Gather && !c.picks.is_empty() {
+                return Err("call.picks: cards picked while the clans gather (C17)".into());
+            }
+            for (o, pick) in &c.picks {
+                let f = format!("call.picks[{o:?}]");
+                if !c.order.contains(o) {
+                    return Err(format!("{f}: {o:?} is not in the battle"));
+                }
+                // A card picked stays in its hand until the battle is resolved (C17).
+                if let Some(card) = pick
+                    && !self.sheets.get(o).is_some_and(|s| s.hand.contains(card))
+                {
+                    return Err(format!("{f}: `{card}` is not in its hand"));
+                }
+            }
         }
         Ok(())
     }

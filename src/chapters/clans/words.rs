@@ -60,7 +60,7 @@ pub fn spot(tr: &Translations, s: &Spot) -> String {
 /// A clan's name: its seat, or Chaos.
 pub fn owner(tr: &Translations, o: Owner) -> String {
     match o {
-        Owner::Seat(s) => tr.f("seat {}", &[&(s + 1)]),
+        Owner::Seat(s) => tr.f("seat {}", &[&s.saturating_add(1)]),
         Owner::Chaos => tr.t("Chaos").into_owned(),
     }
 }
@@ -81,7 +81,7 @@ fn action(tr: &Translations, act: &ChapterValue) -> String {
         }) => {
             let mut s = tr.f(
                 "Upgrade: {} on slot {} (C2)",
-                &[&named(tr, &card), &(i + 1)],
+                &[&named(tr, &card), &i.saturating_add(1)],
             );
             if let Some(to) = invade {
                 s.push_str(&tr.f(", invading {} (C5)", &[&spot(tr, &to)]));
@@ -118,7 +118,10 @@ fn refusal(tr: &Translations, text: &ChapterValue) -> String {
         }
         Some(NotInHand(c)) => tr.f("C2: {} is not in your hand", &[&named(tr, &c)]),
         Some(NotAnUpgrade(c)) => tr.f("C2: {} is not an upgrade card", &[&named(tr, &c)]),
-        Some(NoSlot(i)) => tr.f("C1: a sheet has 8 slots, not slot {}", &[&(i + 1)]),
+        Some(NoSlot(i)) => tr.f(
+            "C1: a sheet has 8 slots, not slot {}",
+            &[&i.saturating_add(1)],
+        ),
         Some(WrongSlot { slot: s, needs }) => tr.f(
             "C1: that is a {} slot; the card goes on a {} slot",
             &[&slot(tr, s), &slot(tr, needs)],

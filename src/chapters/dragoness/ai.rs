@@ -61,7 +61,8 @@ pub fn guide(world: &mut World, legal: &[Action]) -> Option<Choice> {
             .as_ref()
             .and_then(|id| lvl.rooms.iter().find(|r| r.id == *id))
             .map_or(0, |r| r.reveal);
-        let short = (reveal - (gems + p.gems)).max(0) as i64;
+        // In i64: the gems track and a level's numbers summed in i32 could overflow.
+        let short = (reveal as i64 - (gems as i64 + p.gems as i64)).max(0);
         let cells = if camp == Camp::Chaos {
             p.path.len() as i64
         } else {

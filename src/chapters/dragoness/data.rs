@@ -205,6 +205,62 @@ impl Default for DragonessLevel {
 /// Hexes of a route or a chasm at most (a level is untrusted).
 pub const MAX_CELLS: usize = 400;
 
+/// Most rooms in the chasm, and most mystery tokens and hazard cards: the seed's have five,
+/// four and two; fifty leaves room, and each is searched by the rules at every move.
+pub const MAX_LIST: usize = 50;
+
+/// Most expedition teams (their hexes), speed rows and hero kinds: the seed's three teams, three
+/// rows and one hero, with room; a state holds at most as many teams.
+pub const MAX_TEAMS: usize = 16;
+
+/// The countdown's colours at most: a d6 draws them (D11).
+pub const MAX_COLOURS: usize = 6;
+
+/// The most gems a find gives or takes, a hazard costs or a room's reveal takes: the seed's
+/// are 1 to 3; twenty is generous and every sum of them stays far inside an `i32`.
+pub const MAX_GEMS: i32 = 20;
+
+/// The most of each resource a find gives the outposts: the seed's give 2.
+pub const MAX_FIND_STOCK: u32 = 100;
+
+/// The most cycles a find makes a team invincible (D4): the seed's give 2.
+pub const MAX_INVINCIBLE: u32 = 20;
+
+/// The most wounds a find deals each unit of a team: the seed's deal 1.
+pub const MAX_WOUNDS: u8 = 10;
+
+/// What is wrong with a find at field `f`; `quest` says whether a quest id is the level's.
+fn check_find(f: &str, x: &Find, quest: impl Fn(&str) -> bool, out: &mut Vec<String>) {
+    if !(-MAX_GEMS..=MAX_GEMS).contains(&x.gems) {
+        out.push(format!(
+            "{f}.gems: -{MAX_GEMS} to {MAX_GEMS}, not {}",
+            x.gems
+        ));
+    }
+    if let Some(n) = x.stock.0.iter().find(|n| **n > MAX_FIND_STOCK) {
+        out.push(format!(
+            "{f}.stock: at most {MAX_FIND_STOCK} of each, not {n}"
+        ));
+    }
+    if x.invincible > MAX_INVINCIBLE {
+        out.push(format!(
+            "{f}.invincible: at most {MAX_INVINCIBLE} cycles, not {}",
+            x.invincible
+        ));
+    }
+    if x.wounds > MAX_WOUNDS {
+        out.push(format!(
+            "{f}.wounds: at most {MAX_WOUNDS}, not {}",
+            x.wounds
+        ));
+    }
+    if let Some(q) = &x.relic
+        && !quest(q.as_str())
+    {
+        out.push(format!("{f}.relic: no quest `{q}`"));
+    }
+}
+
 impl DragonessLevel {
     /// D2: cells an advance moves with `teams` active teams (the last row beyond the table).
     pub fn speed(&self, teams: usize) -> u8 {
@@ -285,6 +341,9 @@ impl DragonessLevel {
                 out.push(format!("chasm[{i}]: {a:?} is on the route"));
             }
         }
+        if self.rooms.len() > MAX_LIST {
+            out.push(format!("rooms: at most {MAX_LIST}"));
+        }
         let tombs = self
             .rooms
             .iter()
@@ -304,8 +363,8 @@ impl DragonessLevel {
                     r.id, r.at
                 ));
             }
-            if !(0..=20).contains(&r.reveal) {
-                out.push(format!("rooms[{i}] ({}): reveal is 0 to 20", r.id));
+            if !(0..=MAX_GEMS).contains(&r.reveal) {
+                out.push(format!("rooms[{i}] ({}): reveal is 0 to {MAX_GEMS}", r.id));
             }
             if r.guardian.len() > 10 {
                 out.push(format!("rooms[{i}] ({}): at most 10 guardians", r.id));
@@ -320,12 +379,32 @@ impl DragonessLevel {
                 ));
             }
         }
+        let quest = |q: &str| self.quests.iter().any(|x| x.id == q);
         for (i, r) in self.rooms.iter().enumerate() {
-            if let Some(q) = &r.find.relic
-                && !self.quests.iter().any(|x| x.id == *q)
-            {
-                out.push(format!("rooms[{i}] ({}): find.relic: no quest `{q}`", r.id));
+            check_find(&format!("rooms[{i}].find"), &r.find, quest, &mut out);
+        }
+        for (i, m) in self.mysteries.iter().enumerate() {
+            check_find(&format!("mysteries[{i}]"), m, quest, &mut out);
+        }
+        for (i, h) in self.hazards.iter().enumerate() {
+            check_find(&format!("hazards[{i}].find"), &h.find, quest, &mut out);
+            if !(0..=MAX_GEMS).contains(&h.cost) {
+                out.push(format!(
+                    "hazards[{i}].cost: 0 to {MAX_GEMS}, not {}",
+                    h.cost
+                ));
             }
+        }
+        if self.teams.len() > MAX_TEAMS {
+            out.push(format!("teams: at most {MAX_TEAMS}"));
+        }
+        for (i, t) in self.teams.iter().enumerate() {
+            if !on_map(hex(*t)) {
+                out.push(format!("teams[{i}]: {t:?} is not on the map"));
+            }
+        }
+        if self.speeds.len() > MAX_TEAMS || self.heroes.len() > MAX_TEAMS {
+            out.push(format!("speeds, heroes: at most {MAX_TEAMS} each"));
         }
         for (i, q) in self.quests.iter().enumerate() {
             if !on_map(hex(q.site)) {
@@ -341,9 +420,9 @@ impl DragonessLevel {
         if self.speeds.is_empty() || self.speeds.iter().any(|s| s.cells == 0 || s.cells > 12) {
             out.push("speeds: at least one row, each 1 to 12 cells".into());
         }
-        if !(1..=6).contains(&self.colours.len()) {
+        if !(1..=MAX_COLOURS).contains(&self.colours.len()) {
             out.push(format!(
-                "colours: 1 to 6 colours (a d6 draws them), not {}",
+                "colours: 1 to {MAX_COLOURS} colours (a d6 draws them), not {}",
                 self.colours.len()
             ));
         }
@@ -361,8 +440,8 @@ impl DragonessLevel {
         if self.rations > 100 {
             out.push(format!("rations: 0 to 100, not {}", self.rations));
         }
-        if self.mysteries.len() > 50 || self.hazards.len() > 50 {
-            out.push("mysteries, hazards: at most 50 each".into());
+        if self.mysteries.len() > MAX_LIST || self.hazards.len() > MAX_LIST {
+            out.push(format!("mysteries, hazards: at most {MAX_LIST} each"));
         }
         let tokens = self.route.iter().any(|c| c.kind == CellKind::Mystery);
         if tokens && self.mysteries.is_empty() {
@@ -406,8 +485,17 @@ pub fn level(world: &World) -> std::sync::Arc<DragonessLevel> {
 
 impl LevelFields for DragonessLevel {
     const CHAPTER: &'static str = ID;
-    fn check(&self, level: &Level, _db: &ContentDb) -> Vec<Check> {
-        checks_from_lines(self.check(|h: hexx::Hex| crate::content::on_map(&level.map, (h.x, h.y))))
+    fn check(&self, level: &Level, db: &ContentDb) -> Vec<Check> {
+        let mut lines = self.check(|h: hexx::Hex| crate::content::on_map(&level.map, (h.x, h.y)));
+        // A room's guardian wakes as Chaos units of this content (D9).
+        for (i, r) in self.rooms.iter().enumerate() {
+            for (k, unit) in r.guardian.iter().enumerate() {
+                if db.unit(unit).is_none() {
+                    lines.push(format!("rooms[{i}].guardian[{k}]: no unit `{unit}`"));
+                }
+            }
+        }
+        checks_from_lines(lines)
     }
     fn names(&self) -> Vec<(String, String)> {
         self.quests

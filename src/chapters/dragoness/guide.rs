@@ -32,7 +32,7 @@ use crate::rules::tracks::{self, Holder};
 use crate::rules::units::{self, Army};
 use crate::rules::{CycleOrder, GameRng, GameWorld, Outpost};
 
-use super::data::{CellKind, DragonessLevel, RoomKind, hex, level};
+use super::data::{CellKind, DragonessLevel, MAX_COLOURS, RoomKind, hex, level};
 use super::state::{Dragoness, Gone};
 use super::{DragonRefusal, GEMS, GUIDE_STEP, ID};
 
@@ -333,7 +333,7 @@ pub fn plan(
     }
     let mut p = Plan {
         gems: if brake {
-            -lvl.brake_cost
+            lvl.brake_cost.saturating_neg()
         } else {
             lvl.advance_gain
         },
@@ -526,7 +526,7 @@ fn stop_on_route(world: &mut World, lvl: &DragonessLevel, i: usize, camp: Camp) 
             let Some(h) = draw(world, &lvl.hazards) else {
                 return;
             };
-            (h.find.name.clone(), h.find.gems - h.cost)
+            (h.find.name.clone(), h.find.gems.saturating_sub(h.cost))
         }
         _ => return,
     };
@@ -573,7 +573,12 @@ fn reveal_by_her(world: &mut World, lvl: &DragonessLevel, id: &str, camp: Camp) 
     let Some(room) = reveal(world, lvl, id, true) else {
         return;
     };
-    tracks::add(world, GEMS, Holder::Camp(camp), -room.reveal);
+    tracks::add(
+        world,
+        GEMS,
+        Holder::Camp(camp),
+        room.reveal.saturating_neg(),
+    );
     match room.kind {
         // D9: she kills the guardian; the portal token is placed.
         RoomKind::Octuple => world.resource_mut::<Dragoness>().portal = true,
@@ -617,7 +622,7 @@ fn entomb(world: &mut World) {
         return;
     }
     s.entombed = true;
-    s.slots = vec![false; lvl.colours.len()];
+    s.slots = vec![false; lvl.colours.len().min(MAX_COLOURS)];
     tell(world, Told::Entombed);
 }
 
@@ -728,7 +733,7 @@ pub fn begin_turn(world: &mut World) {
         return;
     }
     let lvl = level(world);
-    let n = lvl.colours.len().clamp(1, 6);
+    let n = lvl.colours.len().clamp(1, MAX_COLOURS);
     // A d6, rerolled above the colours (bounded), so tests script the draw.
     let mut colour = 0;
     for _ in 0..100 {

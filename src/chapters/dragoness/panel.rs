@@ -17,7 +17,7 @@ pub fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
     ui.heading(tr.t("The Dragoness"));
     let where_ = match s.deep {
         Some(a) => tr.f("In the chasm at ({}, {})", &[&a.0, &a.1]),
-        None => tr.f("On her route, cell {}", &[&(s.at + 1)]),
+        None => tr.f("On her route, cell {}", &[&s.at.saturating_add(1)]),
     };
     ui.label(where_);
     if let Some(g) = s.guide_seat {

@@ -8,9 +8,10 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::content::At;
-use crate::rules::chapter::ChapterState;
+use crate::rules::chapter::{ChapterState, StateCheck};
 
 use super::ID;
+use super::data::{CellKind, DragonessLevel, MAX_COLOURS, MAX_INVINCIBLE, hex};
 
 /// An expedition team: an Eladrin army marked as one, and what it holds.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,41 +104,169 @@ impl Dragoness {
     }
 }
 
-/// Most teams, rooms, tokens a state may hold (a save is untrusted).
-const MAX_ITEMS: usize = 1000;
+/// The longest game a save may hold, in cycles: a team's invincibility runs to a cycle, at most
+/// this and a find's `MAX_INVINCIBLE` more.
+pub const MAX_CYCLE: u32 = 1_000_000;
+
+/// Seats a game has at most: a team's seat, a Ghost-Guide's, are its army's, which the level
+/// gives (so not bounded by the players of the save, only by the 8 seats a game may have).
+pub const MAX_SEATS: u8 = 8;
+
+/// What is wrong with a list of ids at field `f`: more than `most`, an id `known` does not
+/// know, or one listed twice.
+fn check_ids(
+    f: &str,
+    ids: &[String],
+    most: usize,
+    known: impl Fn(&str) -> bool,
+) -> Result<(), String> {
+    if ids.len() > most {
+        return Err(format!("{f}: {} entries, the level has {most}", ids.len()));
+    }
+    for (i, id) in ids.iter().enumerate() {
+        if !known(id.as_str()) {
+            return Err(format!("{f}[{i}]: no `{id}` in the level"));
+        }
+        if ids[..i].contains(id) {
+            return Err(format!("{f}[{i}]: `{id}` is listed twice"));
+        }
+    }
+    Ok(())
+}
 
 impl ChapterState for Dragoness {
     const CHAPTER: &'static str = ID;
-    fn check(&self) -> Result<(), String> {
-        if self.teams.len() > 64
-            || self.gone.len() > MAX_ITEMS
-            || self.revealed.len() > MAX_ITEMS
-            || self.taken.len() > MAX_ITEMS
-            || self.quests.len() > MAX_ITEMS
-            || self.guardians.len() > MAX_ITEMS
-            || self.looted.len() > MAX_ITEMS
-            || self.ghosts.len() > 8
-            || self.slots.len() > 6
-        {
-            return Err("more teams, rooms, tokens or slots than a game can hold".into());
+    fn check(&self, cx: &StateCheck<'_>) -> Result<(), String> {
+        let lvl = cx.fields::<DragonessLevel>()?;
+        let cells = lvl.route.len();
+        if self.at >= cells.max(1) {
+            return Err(format!("at: cell {}, the route has {cells}", self.at));
         }
-        if self
-            .ghosts
-            .iter()
-            .chain(self.guide_seat.iter())
-            .any(|g| *g >= 8)
+        if let Some(d) = self.deep
+            && !lvl.inside(hex(d))
         {
-            return Err("a Guide seat past the 8 a game has".into());
+            return Err(format!("deep: {d:?} is not in the chasm"));
         }
-        if self.at > MAX_ITEMS {
-            return Err(format!("her cell {} is past any route", self.at));
+        let room = |id: &str| lvl.rooms.iter().any(|r| r.id == id);
+        let quest = |id: &str| lvl.quests.iter().any(|q| q.id == id);
+        check_ids("revealed", &self.revealed, lvl.rooms.len(), room)?;
+        check_ids("looted", &self.looted, lvl.rooms.len(), room)?;
+        check_ids("quests", &self.quests, lvl.quests.len(), quest)?;
+        // D11: one slot a colour, and gems only once she lies in the White Tomb (D10).
+        let colours = lvl.colours.len().clamp(1, MAX_COLOURS);
+        if self.slots.len() > colours {
+            return Err(format!(
+                "slots: {} slots, the countdown has {colours} colours",
+                self.slots.len()
+            ));
         }
-        if self
-            .teams
-            .values()
-            .any(|t| t.quests.len() > 8 || t.relics.len() > 8)
+        if !self.entombed && self.placed() > 0 {
+            return Err(format!(
+                "slots: {} gems placed, and she is not in the White Tomb (D10)",
+                self.placed()
+            ));
+        }
+        if let Some(q) = &self.relic
+            && !quest(q.as_str())
         {
-            return Err("a team with more than 8 quests".into());
+            return Err(format!("relic: no quest `{q}` in the level"));
+        }
+        // The teams are the armies on the level's team hexes at the start (one a hex).
+        if self.teams.len() > lvl.teams.len() {
+            return Err(format!(
+                "teams: {} teams, the level has {}",
+                self.teams.len(),
+                lvl.teams.len()
+            ));
+        }
+        for (id, t) in &self.teams {
+            let f = format!("teams[{id}]");
+            check_ids(&format!("{f}.quests"), &t.quests, lvl.quests.len(), quest)?;
+            check_ids(&format!("{f}.relics"), &t.relics, lvl.quests.len(), quest)?;
+            if t.rations > lvl.rations {
+                return Err(format!(
+                    "{f}.rations: {}, the level gives {}",
+                    t.rations, lvl.rations
+                ));
+            }
+            if t.invincible_until > MAX_CYCLE + MAX_INVINCIBLE {
+                return Err(format!(
+                    "{f}.invincible_until: cycle {}, past any game",
+                    t.invincible_until
+                ));
+            }
+        }
+        if self.gone.len() > lvl.teams.len() {
+            return Err(format!(
+                "gone: {} teams, the level has {}",
+                self.gone.len(),
+                lvl.teams.len()
+            ));
+        }
+        for (i, (id, seat, at, _)) in self.gone.iter().enumerate() {
+            let f = format!("gone[{i}]");
+            if self.teams.contains_key(id) || self.gone[..i].iter().any(|g| g.0 == *id) {
+                return Err(format!("{f}: the team {id} is still in play or gone twice"));
+            }
+            if let Some(s) = seat
+                && *s >= MAX_SEATS
+            {
+                return Err(format!("{f}: seat {s}, a game has {MAX_SEATS}"));
+            }
+            if !crate::content::on_map(&cx.level.map, *at) {
+                return Err(format!("{f}: {at:?} is not on the map"));
+            }
+        }
+        if self.ghosts.len() > MAX_SEATS as usize {
+            return Err(format!(
+                "ghosts: {} seats, a game has {MAX_SEATS}",
+                self.ghosts.len()
+            ));
+        }
+        for (i, g) in self.ghosts.iter().chain(self.guide_seat.iter()).enumerate() {
+            let f = if i < self.ghosts.len() {
+                format!("ghosts[{i}]")
+            } else {
+                "guide_seat".to_string()
+            };
+            if *g >= MAX_SEATS {
+                return Err(format!("{f}: seat {g}, a game has {MAX_SEATS}"));
+            }
+            if i < self.ghosts.len() && self.ghosts[..i].contains(g) {
+                return Err(format!("{f}: seat {g} is listed twice"));
+            }
+        }
+        // D3: a token is taken once, from a mystery or hazard cell.
+        if self.taken.len() > cells {
+            return Err(format!(
+                "taken: {} cells, the route has {cells}",
+                self.taken.len()
+            ));
+        }
+        for (i, c) in self.taken.iter().enumerate() {
+            let token = lvl
+                .route
+                .get(*c)
+                .is_some_and(|x| matches!(x.kind, CellKind::Mystery | CellKind::Hazard));
+            if !token {
+                return Err(format!("taken[{i}]: cell {c} holds no token"));
+            }
+            if self.taken[..i].contains(c) {
+                return Err(format!("taken[{i}]: cell {c} is listed twice"));
+            }
+        }
+        // D9: a guardian a room, each room revealed once.
+        if self.guardians.len() > lvl.rooms.len() {
+            return Err(format!(
+                "guardians: {} armies, the level has {} rooms",
+                self.guardians.len(),
+                lvl.rooms.len()
+            ));
+        }
+        for (i, g) in self.guardians.iter().enumerate() {
+            if self.guardians[..i].contains(g) {
+                return Err(format!("guardians[{i}]: army {g} is listed twice"));
+            }
         }
         Ok(())
     }

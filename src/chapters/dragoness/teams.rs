@@ -98,13 +98,14 @@ pub fn lay_rations(world: &mut World) {
     let st = world.resource::<Dragoness>().clone();
     for (at, ids) in super::guide::team_pawns(world, &st) {
         let h = hex(at);
-        let mut need = 0;
+        let mut need: u32 = 0;
         for id in &ids {
             if let Some(a) = world
                 .army_by_id(*id)
                 .and_then(|e| world.get::<Army>(e).cloned())
             {
-                need += crate::rules::upkeep::maintenance::army_needs(world, &a).0;
+                let (food, _) = crate::rules::upkeep::maintenance::army_needs(world, &a);
+                need = need.saturating_add(food);
             }
         }
         let lying = world.tile(h).map_or(0, |t| t.lying.get(Res::Food));
@@ -321,7 +322,8 @@ fn resolve(world: &mut World, army: u32, f: &Find) {
             t.relics.push(q.clone());
         }
         if f.invincible > 0 {
-            t.invincible_until = t.invincible_until.max(cycle + f.invincible - 1);
+            let until = cycle.saturating_add(f.invincible - 1);
+            t.invincible_until = t.invincible_until.max(until);
         }
     }
     if f.wounds > 0
@@ -413,7 +415,12 @@ pub fn place_relic(world: &mut World, id: u32, quest: &str) {
         s.slots.iter_mut().for_each(|x| *x = false);
         n
     };
-    tracks::add(world, GEMS, Holder::Camp(Camp::Eladrins), gems as i32);
+    tracks::add(
+        world,
+        GEMS,
+        Holder::Camp(Camp::Eladrins),
+        i32::try_from(gems).unwrap_or(i32::MAX),
+    );
     let quest = quest_name(world, quest);
     tell(
         world,

@@ -18,9 +18,9 @@ use super::{ID, MercAction};
 /// What a card is worth to a seat, in glory-like points.
 fn worth(c: &Card) -> i64 {
     let g = &c.gives;
-    let mut v = g.glory as i64 + g.equipment as i64 + g.mercs.iter().sum::<u32>() as i64
-        - g.flame as i64
-        + g.calm as i64;
+    // In i64: a level's numbers summed in u32 could overflow.
+    let mercs: i64 = g.mercs.iter().map(|n| *n as i64).sum();
+    let mut v = g.glory as i64 + g.equipment as i64 + mercs - g.flame as i64 + g.calm as i64;
     if let Some(d) = &c.dragon {
         v += d.glory as i64 + if d.unit.is_some() { 3 } else { 0 };
     }
@@ -47,7 +47,7 @@ fn prize(lvl: &MercLevel, st: &Mercs, place: &str, n: u32) -> i64 {
         .flatten()
         .filter(|s| size(&s.group) >= n)
         .count()
-        * p.take;
+        .saturating_mul(p.take);
     b.cards
         .iter()
         .flatten()
@@ -83,15 +83,15 @@ pub fn act(world: &mut World, legal: &[Action]) -> Option<Choice> {
         };
         let score = match &m {
             MercAction::Send { place, group, .. } => {
-                let vets: u32 = group[1..].iter().sum();
+                let vets: i64 = group[1..].iter().map(|n| *n as i64).sum();
                 w_prize * prize(&lvl, &st, place, size(group))
                     + w_size * size(group) as i64
-                    + w_vet * vets as i64
+                    + w_vet * vets
             }
             MercAction::Special { place } => {
                 let Some(p) = lvl.place(place) else { continue };
                 let recruits = sheet.reserve[Merc::Recruit.ix()];
-                let need = if p.gives.mercs.iter().sum::<u32>() > 0 {
+                let need = if p.gives.mercs.iter().any(|n| *n > 0) {
                     (3 - recruits.min(3)) as i64 - p.gives.flame as i64
                 } else {
                     (2 - sheet.equipment.min(2)) as i64
@@ -112,7 +112,7 @@ pub fn act(world: &mut World, legal: &[Action]) -> Option<Choice> {
                     };
                     let cost = |r: Option<&usize>| {
                         r.and_then(|r| lvl.raids.get(*r))
-                            .map(|r| r.demands.iter().sum::<u32>() as i64)
+                            .map(|r| r.demands.iter().map(|n| *n as i64).sum::<i64>())
                             .unwrap_or(0)
                     };
                     let gone = st.raids.get(*i);

@@ -49,9 +49,15 @@ impl Merc {
 /// Mercenaries by kind, in `Merc::ALL` order: a group, a reserve, a gain.
 pub type Group = [u32; 4];
 
-/// The mercenaries in a group.
+/// The mercenaries in a group (at most `u32::MAX`: a group read from a file may hold more).
 pub fn size(g: &Group) -> u32 {
-    g.iter().sum()
+    g.iter().fold(0u32, |n, x| n.saturating_add(*x))
+}
+
+/// The mercenaries in a group; `None` when they are more than a `u32` counts (a group read
+/// from a file), which no slot takes.
+pub fn checked_size(g: &Group) -> Option<u32> {
+    g.iter().try_fold(0u32, |n, x| n.checked_add(*x))
 }
 
 /// What an ordinary place is (M8): it says how its cards are claimed.
@@ -329,8 +335,87 @@ impl Default for MercLevel {
     }
 }
 
-/// Most places, cards in a deck, slots, raid cards: levels are untrusted.
+/// Most places, decks, cards in a deck, raid cards: levels are untrusted.
 pub const MAX_ITEMS: usize = 64;
+
+/// Most slots, face-up cards, cards one group takes and decks of one place, and the highest
+/// number a slot bears: the seed's places have two to four; eight leaves room for a modder's,
+/// and keeps the groups a seat can form for a slot (`round::groups`) to a few hundred.
+pub const MAX_SLOTS: usize = 8;
+
+/// Most of each number of a gain (a card's, a special place's, a hero's each round, the start,
+/// the Survivalist's, the Healer's, the poachers' recruits and haul) and of each kind a raid
+/// card demands: the seed's are 0 to 4; a hundred is generous, and a sheet that gains it every
+/// round of a long game stays far below `state::MAX_SHEET`.
+pub const MAX_GAIN: u32 = 100;
+
+/// Most glory one card gives (a dragon, a hero linked, a plot each round, an objective): the
+/// seed's are 1 to 8; a hundred is generous and keeps every sum of glory far inside a `u32`.
+pub const MAX_GLORY: u32 = 100;
+
+/// The most an objective may ask (dragons, veterans, heroes, a Flame ceiling): it is only
+/// compared, a thousand is past anything a game reaches.
+pub const MAX_NEED: u32 = 1000;
+
+/// The largest `flame.per_attempt`: a divisor, only bounded so a level's number stays readable.
+pub const MAX_PER_ATTEMPT: u32 = 1000;
+
+/// What is wrong with a gain at field `f` (each number at most `MAX_GAIN`).
+fn check_gain(f: &str, g: &Gain, out: &mut Vec<String>) {
+    for (i, n) in g.mercs.iter().enumerate() {
+        if *n > MAX_GAIN {
+            out.push(format!("{f}.mercs[{i}]: at most {MAX_GAIN}, not {n}"));
+        }
+    }
+    for (name, n) in [
+        ("equipment", g.equipment),
+        ("flame", g.flame),
+        ("calm", g.calm),
+        ("glory", g.glory),
+    ] {
+        if n > MAX_GAIN {
+            out.push(format!("{f}.{name}: at most {MAX_GAIN}, not {n}"));
+        }
+    }
+}
+
+/// What is wrong with the numbers of a card at field `f`.
+fn check_card(f: &str, c: &Card, out: &mut Vec<String>) {
+    check_gain(&format!("{f}.gives"), &c.gives, out);
+    if let Some(d) = &c.dragon
+        && d.glory > MAX_GLORY
+    {
+        out.push(format!(
+            "{f}.dragon.glory: at most {MAX_GLORY}, not {}",
+            d.glory
+        ));
+    }
+    if let Some(h) = &c.hero {
+        check_gain(&format!("{f}.hero.each_round"), &h.each_round, out);
+        if h.linked_glory > MAX_GLORY {
+            out.push(format!(
+                "{f}.hero.linked_glory: at most {MAX_GLORY}, not {}",
+                h.linked_glory
+            ));
+        }
+    }
+    if c.plot > MAX_GLORY {
+        out.push(format!("{f}.plot: at most {MAX_GLORY}, not {}", c.plot));
+    }
+    if let Some(o) = &c.objective {
+        if o.glory > MAX_GLORY {
+            out.push(format!(
+                "{f}.objective.glory: at most {MAX_GLORY}, not {}",
+                o.glory
+            ));
+        }
+        let (Need::Dragons(n) | Need::Veterans(n) | Need::Heroes(n) | Need::FlameAtMost(n)) =
+            o.need;
+        if n > MAX_NEED {
+            out.push(format!("{f}.objective.need: at most {MAX_NEED}, not {n}"));
+        }
+    }
+}
 
 impl MercLevel {
     /// The place with this id.
@@ -353,6 +438,9 @@ impl MercLevel {
         if self.places.len() > MAX_ITEMS || self.raids.len() > MAX_ITEMS {
             out.push(format!("places, raids: at most {MAX_ITEMS} each"));
         }
+        if self.decks.len() > MAX_ITEMS {
+            out.push(format!("decks: at most {MAX_ITEMS}"));
+        }
         let mut ids = BTreeSet::new();
         for p in &self.places {
             let f = format!("places[{}]", p.id);
@@ -362,20 +450,34 @@ impl MercLevel {
             if !on_map(p.at) {
                 out.push(format!("{f}.at: {:?} is not on the map", p.at));
             }
+            check_gain(&format!("{f}.gives"), &p.gives, &mut out);
+            if p.veterans.len() > Merc::ALL.len() {
+                out.push(format!("{f}.veterans: at most {} kinds", Merc::ALL.len()));
+            }
+            if p.decks.len() > MAX_SLOTS {
+                out.push(format!("{f}.decks: at most {MAX_SLOTS}"));
+            }
+            if p.take > MAX_SLOTS {
+                out.push(format!("{f}.take: at most {MAX_SLOTS}"));
+            }
             if p.kind.special() {
                 if !p.slots.is_empty() || p.cards > 0 {
                     out.push(format!("{f}: a special place (M10) has no slots nor cards"));
                 }
                 continue;
             }
-            if p.slots.is_empty() || p.slots.len() > 8 {
-                out.push(format!("{f}.slots: 1 to 8 slots"));
+            if p.slots.is_empty() || p.slots.len() > MAX_SLOTS {
+                out.push(format!("{f}.slots: 1 to {MAX_SLOTS} slots"));
             }
-            if p.slots.iter().any(|n| !(1..=8).contains(n)) {
-                out.push(format!("{f}.slots: each numbered 1 to 8"));
+            for (i, n) in p.slots.iter().enumerate() {
+                if !(1..=MAX_SLOTS as u32).contains(n) {
+                    out.push(format!(
+                        "{f}.slots[{i}]: each numbered 1 to {MAX_SLOTS}, not {n}"
+                    ));
+                }
             }
-            if p.cards == 0 || p.cards > 8 {
-                out.push(format!("{f}.cards: 1 to 8 face-up cards"));
+            if p.cards == 0 || p.cards > MAX_SLOTS {
+                out.push(format!("{f}.cards: 1 to {MAX_SLOTS} face-up cards"));
             }
             if p.take == 0 || p.take > p.cards.max(1) {
                 out.push(format!("{f}.take: 1 to its cards"));
@@ -398,15 +500,47 @@ impl MercLevel {
                 if !cards.insert(&c.id) {
                     out.push(format!("decks[{d}][{}]: the id is used twice", c.id));
                 }
+                check_card(&format!("decks[{d}][{}]", c.id), c, &mut out);
             }
         }
         if self.raids.len() < 2 {
             out.push("raids: at least two cards (two lie face up, M14)".into());
         }
+        for (i, r) in self.raids.iter().enumerate() {
+            for (k, n) in r.demands.iter().enumerate() {
+                if *n > MAX_GAIN {
+                    out.push(format!(
+                        "raids[{i}].demands[{k}]: at most {MAX_GAIN}, not {n}"
+                    ));
+                }
+            }
+        }
+        let mut kinds = Vec::new();
         for k in &self.reward_order {
             if k.special() {
                 out.push(format!("reward_order: {k:?} is a special place (M10)"));
             }
+            if kinds.contains(k) {
+                out.push(format!("reward_order: {k:?} is listed twice"));
+            }
+            kinds.push(*k);
+        }
+        check_gain("start", &self.start, &mut out);
+        for (name, n) in [
+            ("survivalist_equipment", self.survivalist_equipment),
+            ("healer_calm", self.healer_calm),
+            ("poachers.recruits", self.poachers.recruits),
+            ("poachers.haul", self.poachers.haul),
+        ] {
+            if n > MAX_GAIN {
+                out.push(format!("{name}: at most {MAX_GAIN}, not {n}"));
+            }
+        }
+        if self.flame.per_attempt > MAX_PER_ATTEMPT {
+            out.push(format!(
+                "flame.per_attempt: at most {MAX_PER_ATTEMPT}, not {}",
+                self.flame.per_attempt
+            ));
         }
         out
     }
@@ -420,8 +554,22 @@ pub fn level(world: &World) -> std::sync::Arc<MercLevel> {
 
 impl LevelFields for MercLevel {
     const CHAPTER: &'static str = ID;
-    fn check(&self, level: &Level, _db: &ContentDb) -> Vec<Check> {
-        checks_from_lines(self.check(|a| crate::content::on_map(&level.map, a)))
+    fn check(&self, level: &Level, db: &ContentDb) -> Vec<Check> {
+        let mut lines = self.check(|a| crate::content::on_map(&level.map, a));
+        // A dragon freed serves on the map as its unit: one this content has.
+        for (d, list) in &self.decks {
+            for c in list {
+                if let Some(unit) = c.dragon.as_ref().and_then(|x| x.unit.as_ref())
+                    && db.unit(unit).is_none()
+                {
+                    lines.push(format!(
+                        "decks[{d}][{}].dragon.unit: no unit `{unit}`",
+                        c.id
+                    ));
+                }
+            }
+        }
+        checks_from_lines(lines)
     }
     fn names(&self) -> Vec<(String, String)> {
         let places = self.places.iter().map(|p| (p.id.clone(), p.name.clone()));

@@ -8,7 +8,7 @@
 //! - M14 Raid: every seat discards what the raid card left face up demands (the one the
 //!   Defender kept, or the newer of the two); each mercenary it can't discard: Flame +1. Then
 //!   (reading) the Flame of all feeds Chaos: one more corruption attempt in R6 per
-//!   `flame.per_attempt`.
+//!   `flame.per_attempt`, at most `MAX_FED` a raid.
 //! - M15 Reset, in order: discard the cards left on the ordinary places except the
 //!   Garrison's; refill each place's cards from the left; refill the Garrison's empty slots
 //!   from its decks; the Chief's holder takes the first-seat marker; the assistants go back;
@@ -22,17 +22,22 @@ use crate::content::Camp;
 use crate::rules::chapter;
 use crate::rules::{GameRng, Modifiers};
 
-use super::data::{Assistant, Gain, Merc, MercLevel, Need, PlaceKind, level, size};
-use super::state::{Board, Mercs, Owner, Sheet};
+use super::data::{Assistant, Gain, MAX_SLOTS, Merc, MercLevel, Need, PlaceKind, level, size};
+use super::state::{Board, Mercs, Owner, Sheet, add_up};
 
-/// Adds a gain to a sheet.
+/// Most corruption attempts one raid feeds Chaos (reading of M14): the seed's Flame feeds a
+/// handful; fifty is past any game, and keeps a level's or a save's absurd Flame from queueing
+/// millions of attempts for the next R6.
+pub const MAX_FED: u32 = 50;
+
+/// Adds a gain to a sheet (each number stops at `state::MAX_SHEET`).
 pub fn gain(s: &mut Sheet, g: &Gain) {
     for k in Merc::ALL {
-        s.reserve[k.ix()] += g.mercs[k.ix()];
+        s.reserve[k.ix()] = add_up(s.reserve[k.ix()], g.mercs[k.ix()]);
     }
-    s.equipment += g.equipment;
-    s.flame = (s.flame + g.flame).saturating_sub(g.calm);
-    s.glory += g.glory;
+    s.equipment = add_up(s.equipment, g.equipment);
+    s.flame = add_up(s.flame, g.flame).saturating_sub(g.calm);
+    s.glory = add_up(s.glory, g.glory);
 }
 
 /// Sets the chapter up for a new game: the level's fields checked, each seat's sheet, the
@@ -71,8 +76,8 @@ pub fn setup(world: &mut World) -> Result<(), String> {
         st.boards.insert(
             p.id.clone(),
             Board {
-                slots: vec![None; p.slots.len()],
-                cards: vec![None; p.cards],
+                slots: vec![None; p.slots.len().min(MAX_SLOTS)],
+                cards: vec![None; p.cards.min(MAX_SLOTS)],
             },
         );
     }
@@ -132,7 +137,7 @@ fn claim(world: &mut World, lvl: &MercLevel, st: &mut Mercs, who: Owner, card: &
     if who == Owner::Poachers {
         // The poachers keep what they take: a dragon held feeds Chaos; other cards go to
         // their deck's discards.
-        st.poachers.flame += lvl.poachers.haul;
+        st.poachers.flame = add_up(st.poachers.flame, lvl.poachers.haul);
         if c.dragon.is_none()
             && let Some(d) = deck_of(lvl, card)
         {
@@ -143,7 +148,7 @@ fn claim(world: &mut World, lvl: &MercLevel, st: &mut Mercs, who: Owner, card: &
     let Some(s) = st.sheet_mut(who) else { return };
     gain(s, &c.gives);
     if let Some(d) = &c.dragon {
-        s.glory += d.glory;
+        s.glory = add_up(s.glory, d.glory);
         s.dragons.push(c.id.clone());
         if let Some(unit) = &d.unit {
             let at = crate::rules::outposts::home_hex(world);
@@ -193,7 +198,7 @@ pub fn rewards(world: &mut World) {
                 (std::cmp::Reverse(size(&s.group)), !tie, *i)
             });
             for (slot, s) in order {
-                for _ in 0..p.take {
+                for _ in 0..p.take.min(MAX_SLOTS) {
                     let card = st
                         .boards
                         .get_mut(&p.id)
@@ -213,11 +218,11 @@ pub fn rewards(world: &mut World) {
                 // Recruits are discarded (M6); veterans go home (M7).
                 if let Some(sheet) = st.sheet_mut(s.owner) {
                     for k in Merc::ALL.into_iter().filter(|k| k.veteran()) {
-                        sheet.reserve[k.ix()] += s.group[k.ix()];
+                        sheet.reserve[k.ix()] = add_up(sheet.reserve[k.ix()], s.group[k.ix()]);
                     }
                 }
-                if let Some(b) = st.boards.get_mut(&p.id) {
-                    b.slots[slot] = None;
+                if let Some(on) = st.boards.get_mut(&p.id).and_then(|b| b.slots.get_mut(slot)) {
+                    *on = None;
                 }
             }
         }
@@ -232,25 +237,33 @@ pub fn raid(world: &mut World) {
     // The one left face up: the Defender kept it, or the newer of the two.
     if let Some(r) = st.raids.last().and_then(|i| lvl.raids.get(*i)).cloned() {
         for (seat, s) in st.seats.iter_mut() {
-            let mut short = 0;
+            let mut short: u32 = 0;
             for k in Merc::ALL {
                 let want = r.demands[k.ix()];
                 let gone = want.min(s.reserve[k.ix()]);
                 s.reserve[k.ix()] -= gone;
-                short += want - gone;
+                short = short.saturating_add(want - gone);
             }
-            s.flame += short;
+            s.flame = add_up(s.flame, short);
             if short > 0 {
                 let seat = *seat;
                 tell(world, Told::Flame { seat, up: short });
             }
         }
     }
-    let total: u32 = st.seats.values().map(|s| s.flame).sum::<u32>() + st.poachers.flame;
+    let total = st
+        .seats
+        .values()
+        .chain([&st.poachers])
+        .fold(0u32, |n, s| n.saturating_add(s.flame));
     if let Some(attempts) = total.checked_div(lvl.flame.per_attempt)
         && attempts > 0
     {
-        world.resource_mut::<Modifiers>().pending_attempts += attempts;
+        let attempts = attempts.min(MAX_FED);
+        {
+            let mut m = world.resource_mut::<Modifiers>();
+            m.pending_attempts = m.pending_attempts.saturating_add(attempts);
+        }
         tell(world, Told::Fed { attempts });
     }
     world.insert_resource(st);
@@ -303,18 +316,18 @@ pub fn reset(world: &mut World) {
             }
         }
         if !s.dragons.is_empty() {
-            let due: u32 = s
+            let due = s
                 .plots
                 .iter()
                 .filter_map(|p| lvl.card(p))
-                .map(|c| c.plot)
-                .sum();
-            s.glory += due;
+                .fold(0u32, |n, c| n.saturating_add(c.plot));
+            s.glory = add_up(s.glory, due);
         }
     }
-    st.poachers.reserve[Merc::Recruit.ix()] += lvl.poachers.recruits;
+    let recruits = &mut st.poachers.reserve[Merc::Recruit.ix()];
+    *recruits = add_up(*recruits, lvl.poachers.recruits);
     // 7. The round marker.
-    st.round += 1;
+    st.round = st.round.saturating_add(1);
     world.insert_resource(st);
 }
 
@@ -341,8 +354,7 @@ pub fn final_glory(lvl: &MercLevel, s: &Sheet) -> u32 {
         s.heroes
             .iter()
             .filter_map(|h| lvl.card(h).and_then(|c| c.hero.as_ref()))
-            .map(|h| h.linked_glory)
-            .sum()
+            .fold(0u32, |n, h| n.saturating_add(h.linked_glory))
     } else {
         0
     };
@@ -351,16 +363,20 @@ pub fn final_glory(lvl: &MercLevel, s: &Sheet) -> u32 {
         .iter()
         .filter_map(|o| lvl.card(o).and_then(|c| c.objective.as_ref()))
         .filter(|o| met(s, o.need))
-        .map(|o| o.glory)
-        .sum();
-    s.glory + heroes + objectives
+        .fold(0u32, |n, o| n.saturating_add(o.glory));
+    s.glory.saturating_add(heroes).saturating_add(objectives)
 }
 
 /// Whether a seat meets what an objective asks.
 pub fn met(s: &Sheet, need: Need) -> bool {
     match need {
         Need::Dragons(n) => s.dragons.len() as u32 >= n,
-        Need::Veterans(n) => s.reserve[1..].iter().sum::<u32>() >= n,
+        Need::Veterans(n) => {
+            s.reserve[1..]
+                .iter()
+                .fold(0u32, |a, x| a.saturating_add(*x))
+                >= n
+        }
         Need::Heroes(n) => s.heroes.len() as u32 >= n,
         Need::FlameAtMost(n) => s.flame <= n,
     }

@@ -23,8 +23,8 @@ use crate::rules::chapter;
 use crate::rules::version::Rules;
 use crate::rules::{Action, GameWorld, Refusal};
 
-use super::data::{Assistant, Group, Merc, MercLevel, level, size};
-use super::state::{Mercs, Owner, Standing};
+use super::data::{Assistant, Group, MAX_SLOTS, Merc, MercLevel, checked_size, level};
+use super::state::{Mercs, Owner, Standing, add_up};
 use super::{MercAction, MercRefusal, Recall};
 
 /// Who acts for `by` now: the acting Eladrin seat, or the poachers.
@@ -58,7 +58,13 @@ pub fn check_send(
     {
         return Err(MercRefusal::SlotTaken(slot));
     }
-    let n = size(group);
+    // A group read from a file may count more than a `u32` holds: no slot takes it.
+    let Some(n) = checked_size(group) else {
+        return Err(MercRefusal::WrongSize {
+            slot: number,
+            group: u32::MAX,
+        });
+    };
     if n == 0 {
         return Err(MercRefusal::EmptyGroup);
     }
@@ -116,7 +122,7 @@ fn check_recall(lvl: &MercLevel, st: &Mercs, who: Owner, r: &Recall) -> Result<M
         .ok_or(MercRefusal::RecallNotYours)?;
     if let Some(s) = after.sheet_mut(who) {
         for k in Merc::ALL {
-            s.reserve[k.ix()] += taken.group[k.ix()];
+            s.reserve[k.ix()] = add_up(s.reserve[k.ix()], taken.group[k.ix()]);
         }
     }
     check_send(lvl, &after, who, &r.to.0, r.to.1, &r.group)?;
@@ -207,8 +213,12 @@ pub fn apply(world: &mut World, by: Camp, a: &MercAction) {
             if let (Some(p), Some(s)) = (lvl.place(place), st.sheet_mut(who)) {
                 super::phases::gain(s, &p.gives);
             }
+            // Each seat is listed once: a place a level lets it use again still lists it once.
             if let Owner::Seat(seat) = who {
-                st.used.entry(place.clone()).or_default().push(seat);
+                let users = st.used.entry(place.clone()).or_default();
+                if !users.contains(&seat) {
+                    users.push(seat);
+                }
             }
         }
         MercAction::Assist {
@@ -234,7 +244,7 @@ pub fn apply(world: &mut World, by: Camp, a: &MercAction) {
                 }
                 Assistant::Survivalist => {
                     if let Some(s) = st.sheet_mut(who) {
-                        s.equipment += lvl.survivalist_equipment;
+                        s.equipment = add_up(s.equipment, lvl.survivalist_equipment);
                     }
                 }
                 Assistant::Healer => {
@@ -251,7 +261,7 @@ pub fn apply(world: &mut World, by: Camp, a: &MercAction) {
             if let Some(s) = st.sheet_mut(who) {
                 s.equipment = s.equipment.saturating_sub(1);
                 s.reserve[from.ix()] = s.reserve[from.ix()].saturating_sub(1);
-                s.reserve[to.ix()] += 1;
+                s.reserve[to.ix()] = add_up(s.reserve[to.ix()], 1);
             }
         }
     }
@@ -301,9 +311,13 @@ pub fn veto(world: &mut World, by: Camp, action: &Action) -> Option<Refusal> {
         .then(|| chapter::refusal(super::ID, &MercRefusal::MustAct))
 }
 
-/// Every group of `n` mercenaries `reserve` can form, kinds limited to `allowed`.
+/// Every group of `n` mercenaries `reserve` can form, kinds limited to `allowed`; none for a
+/// slot numbered past `MAX_SLOTS` (a level the check refused), whose groups could be billions.
 pub fn groups(reserve: &Group, n: u32, allowed: impl Fn(Merc) -> bool) -> Vec<Group> {
     let mut out = Vec::new();
+    if n > MAX_SLOTS as u32 {
+        return out;
+    }
     let cap = |k: Merc| if allowed(k) { reserve[k.ix()] } else { 0 };
     for a in 0..=cap(Merc::Recruit).min(n) {
         for b in 0..=cap(Merc::Scout).min(n - a) {

@@ -59,7 +59,7 @@ fn action(tr: &Translations, act: &ChapterValue) -> String {
             group: g,
         }) => tr.f(
             "Send {} to {}, slot {} (M2, M4)",
-            &[&group(tr, &g), &place(tr, &p), &(slot + 1)],
+            &[&group(tr, &g), &place(tr, &p), &slot.saturating_add(1)],
         ),
         Some(MercAction::Special { place: p }) => tr.f("Use the {} (M10)", &[&place(tr, &p)]),
         Some(MercAction::Assist { who, recall, raid }) => {
@@ -71,7 +71,7 @@ fn action(tr: &Translations, act: &ChapterValue) -> String {
                 ));
             }
             if let Some(i) = raid {
-                s.push_str(&tr.f(": discard raid card {}", &[&(i + 1)]));
+                s.push_str(&tr.f(": discard raid card {}", &[&i.saturating_add(1)]));
             }
             s
         }
@@ -96,8 +96,10 @@ fn refusal(tr: &Translations, text: &ChapterValue) -> String {
             "M10: {} is an ordinary place: send a group there",
             &[&place(tr, &p)],
         ),
-        Some(NoSlot(i)) => tr.f("M2: there is no slot {}", &[&(i + 1)]),
-        Some(SlotTaken(i)) => tr.f("M2: a group already stands on slot {}", &[&(i + 1)]),
+        Some(NoSlot(i)) => tr.f("M2: there is no slot {}", &[&i.saturating_add(1)]),
+        Some(SlotTaken(i)) => {
+            tr.f("M2: a group already stands on slot {}", &[&i.saturating_add(1)])
+        }
         Some(EmptyGroup) => tr
             .t("M4: a group needs at least one mercenary")
             .into_owned(),
@@ -115,7 +117,7 @@ fn refusal(tr: &Translations, text: &ChapterValue) -> String {
         Some(OneAssistant) => tr.t("M11: one assistant per seat a round").into_owned(),
         Some(NoRaidCard(i)) => tr.f(
             "M11: the Defender discards one of two face-up raid cards, not card {}",
-            &[&(i + 1)],
+            &[&i.saturating_add(1)],
         ),
         Some(RecallNotYours) => tr
             .t("M11: the Chief recalls one of your own groups")
@@ -137,7 +139,7 @@ fn end(tr: &Translations, code: &str) -> String {
 
 fn owner(tr: &Translations, o: Owner) -> String {
     match o {
-        Owner::Seat(s) => tr.f("seat {}", &[&(s + 1)]),
+        Owner::Seat(s) => tr.f("seat {}", &[&s.saturating_add(1)]),
         Owner::Poachers => tr.t("the poachers").into_owned(),
     }
 }
@@ -154,7 +156,7 @@ fn event(tr: &Translations, what: &ChapterValue) -> String {
         ),
         Some(Told::Flame { seat, up }) => tr.f(
             "The raid: seat {} can't discard {} demanded, Flame +{} (M14)",
-            &[&(seat + 1), &up, &up],
+            &[&seat.saturating_add(1), &up, &up],
         ),
         Some(Told::Fed { attempts }) => tr.p(
             "The Flame feeds Chaos: {} more corruption attempt in R6|The Flame feeds Chaos: {} more corruption attempts in R6",

@@ -12,7 +12,9 @@
 //!   fuzzer see them), and the turn is settled by the core like any other action.
 //! - `add_chapter_state::<S>()`: its state (`ChapterState`), saved in `Snapshot::chapters`,
 //!   hashed, undone, restored, and redacted for a viewer (`ChapterState::seen_by`) so a seat's
-//!   hidden cards never reach a partner or the Chaos AI.
+//!   hidden cards never reach a partner or the Chaos AI. A save's state is checked before it
+//!   replaces anything (`ChapterState::check`, against the content, the level and the seats:
+//!   `StateCheck`).
 //! - `add_chapter_victory`: an end condition checked with the core's ones.
 //! - `add_chapter_veto`: a rule of the chapter that forbids some of the core's actions (a gate
 //!   sealed for good: no army crosses it), refused with the chapter's typed refusal.
@@ -48,7 +50,7 @@ use super::{
     Action, Cycle, CycleOrder, GameSetup, GameWorld, Refusal, StepDef, StepKind, StepSchedule,
 };
 use crate::content::level_fields::LevelFields;
-use crate::content::{Among, Camp, ChapterSet, Content, Level, Who};
+use crate::content::{Among, Camp, ChapterSet, Content, ContentDb, Level, Who};
 pub use value::{ChapterValue, Value};
 
 /// Longest encoded chapter state accepted from a save.
@@ -137,8 +139,13 @@ pub trait ChapterState:
     fn seen_by(&self, _viewer: Viewer) -> Self {
         self.clone()
     }
-    /// Checks a state read from an untrusted save (sizes, ids): a reason if it is not sound.
-    fn check(&self) -> Result<(), String> {
+    /// Checks a state read from an untrusted save against what it is loaded into (`cx`: the
+    /// content, the level, the seats): every seat in play, every index within the level's
+    /// lists, every id known, every count bounded. A reason if it is not sound, starting with
+    /// the field's path below the state where it names one (`seats[200]: …`). Only a save's
+    /// state is checked: a copy the program made itself (an AI's, which may hold guesses) is
+    /// restored as it is.
+    fn check(&self, _cx: &StateCheck<'_>) -> Result<(), String> {
         Ok(())
     }
     /// Fills in, on an AI's copy of the game, what `seen_by` hid from it: a guess drawn with
@@ -163,6 +170,43 @@ pub type Setup = fn(&mut World) -> Result<(), String>;
 /// Each Eladrin seat's glory as a chapter counts it now (index: seat; a seat it does not
 /// list has none).
 pub type Glory = fn(&World) -> Vec<u32>;
+
+/// What a chapter's state read from an untrusted save is checked against
+/// (`ChapterState::check`).
+#[derive(Clone, Copy)]
+pub struct StateCheck<'a> {
+    /// The content the save is loaded into.
+    pub db: &'a ContentDb,
+    /// The level the save plays (one of `db`'s).
+    pub level: &'a Level,
+    /// The Eladrin seats the save has (`GameSetup::seats`: 1 to 8): a seat of a chapter's
+    /// state is below it.
+    pub seats: u8,
+}
+
+impl StateCheck<'_> {
+    /// The chapter `T`'s fields of the level, typed: as the content read them when it loaded,
+    /// else read from the level's `ext` (a level put in place by hand), the default where the
+    /// level gives none; an error naming the level and the field where they do not read.
+    pub fn fields<T: LevelFields>(&self) -> Result<std::sync::Arc<T>, String> {
+        if let Some(v) = self.db.level_fields::<T>(&self.level.id) {
+            return Ok(v);
+        }
+        match self.level.ext.get(T::CHAPTER) {
+            None => Ok(std::sync::Arc::new(T::default())),
+            Some(v) => v.into_rust::<T>().map(std::sync::Arc::new).map_err(|e| {
+                format!(
+                    "the level `{}`: ext.{}: {}:{}: {}",
+                    self.level.id,
+                    T::CHAPTER,
+                    e.span.start.line,
+                    e.span.start.col,
+                    e.code
+                )
+            }),
+        }
+    }
+}
 
 /// A chapter's typed refusal as the core carries it (for a `Veto`).
 pub fn refusal<R: ChapterRefusal>(chapter: &str, r: &R) -> Refusal {
@@ -198,7 +242,7 @@ struct ActionKind {
 struct StateKind {
     capture: fn(&World, Viewer) -> Result<String, String>,
     restore: fn(&mut World, Option<&str>) -> Result<(), String>,
-    check: fn(Option<&str>) -> Result<(), String>,
+    check: fn(Option<&str>, &StateCheck<'_>) -> Result<(), String>,
     redact: fn(&mut World, Viewer) -> Restorer,
     guess: fn(&mut World),
 }
@@ -419,7 +463,7 @@ fn parse_state<S: ChapterState>(text: Option<&str>) -> Result<S, String> {
             text.len()
         ));
     }
-    let s: S = ron::from_str(text).map_err(|e| {
+    ron::from_str(text).map_err(|e| {
         format!(
             "chapters.{}: {}:{}: not a valid state: {}",
             S::CHAPTER,
@@ -427,10 +471,21 @@ fn parse_state<S: ChapterState>(text: Option<&str>) -> Result<S, String> {
             e.span.start.col,
             e.code
         )
-    })?;
-    s.check()
-        .map_err(|e| format!("chapters.{}: {e}", S::CHAPTER))?;
-    Ok(s)
+    })
+}
+
+/// A chapter's finding on its state as the save's field: `chapters.ID.PATH: why` where the
+/// finding starts with a path (`seats[200]: …`), else `chapters.ID: finding`.
+fn state_field(chapter: &str, finding: &str) -> String {
+    let is_path = |p: &str| {
+        !p.is_empty()
+            && p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.[]()".contains(c))
+    };
+    match finding.split_once(": ") {
+        Some((path, why)) if is_path(path) => format!("chapters.{chapter}.{path}: {why}"),
+        _ => format!("chapters.{chapter}: {finding}"),
+    }
 }
 
 fn redact_erased<S: ChapterState>(world: &mut World, viewer: Viewer) -> Restorer {
@@ -475,10 +530,19 @@ pub fn as_seen_by<T>(world: &mut World, viewer: Viewer, f: impl FnOnce(&mut Worl
     out
 }
 
-fn check_erased<S: ChapterState>(text: Option<&str>) -> Result<(), String> {
-    parse_state::<S>(text).map(|_| ())
+fn check_erased<S: ChapterState>(text: Option<&str>, cx: &StateCheck<'_>) -> Result<(), String> {
+    // A save made before the chapter kept state starts fresh: nothing of the file to check.
+    if text.is_none() {
+        return Ok(());
+    }
+    parse_state::<S>(text)?
+        .check(cx)
+        .map_err(|e| state_field(S::CHAPTER, &e))
 }
 
+/// Puts a chapter's state back as its text says. Not checked here: an untrusted save went
+/// through `check` first, and a copy the program made itself (an AI's) may hold what a save
+/// may not (a hidden card guessed twice).
 fn restore_erased<S: ChapterState>(world: &mut World, text: Option<&str>) -> Result<(), String> {
     let s = parse_state::<S>(text)?;
     world.insert_resource(s);
@@ -934,13 +998,23 @@ pub fn capture(world: &World, viewer: Viewer) -> BTreeMap<String, String> {
     out
 }
 
-/// Checks the chapters' states of an untrusted snapshot for `level` (nothing changes).
+/// Checks the chapters' states of an untrusted snapshot for `level`, played by `seats` Eladrin
+/// seats (`GameSetup::seats`), against the world's content (nothing changes).
 pub fn check(
     world: &World,
     level: &Level,
+    seats: u8,
     states: &BTreeMap<String, String>,
 ) -> Result<(), String> {
     let chapters = world.get_resource::<Chapters>();
+    let Some(content) = world.get_resource::<Content>() else {
+        return Err("no content to check the chapters' states against".into());
+    };
+    let cx = StateCheck {
+        db: &content.0,
+        level,
+        seats: seats.clamp(1, 8),
+    };
     for id in states.keys() {
         if !level.chapters.contains(id) {
             return Err(format!(
@@ -951,7 +1025,7 @@ pub fn check(
     }
     for id in &level.chapters {
         if let Some(kind) = chapters.and_then(|c| c.states.get(id.as_str())) {
-            (kind.check)(states.get(id).map(String::as_str))?;
+            (kind.check)(states.get(id).map(String::as_str), &cx)?;
         }
     }
     Ok(())

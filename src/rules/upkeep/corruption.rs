@@ -196,12 +196,12 @@ pub fn attempt(world: &mut World) {
 
 /// Attempts this step: open rifts, plus cards' extra attempts, plus the difficulty's.
 pub fn attempts_this_step(world: &mut World) -> u32 {
-    let rifts = open_rifts(world).len() as i32;
-    let pending = world.resource::<Modifiers>().pending_attempts as i32;
-    let extra = world.difficulty_level().chaos_attempts;
+    let rifts = open_rifts(world).len() as i64;
+    let pending = i64::from(world.resource::<Modifiers>().pending_attempts);
+    let extra = i64::from(world.difficulty_level().chaos_attempts);
     // The difficulty's extra attempts only apply while Chaos has a rift open.
     let extra = if rifts > 0 { extra } else { 0 };
-    (rifts + pending + extra).max(0) as u32
+    (rifts + pending + extra).clamp(0, i64::from(u32::MAX)) as u32
 }
 
 /// R6.1–R6.2.
