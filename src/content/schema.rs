@@ -823,19 +823,63 @@ pub struct DifficultyTweak {
     pub text: String,
 }
 
+impl DifficultyTweak {
+    /// Its numbers, by field, for the check against `MAX_DIFFICULTY_STEP`.
+    pub fn numbers(&self) -> [(&'static str, i64); 7] {
+        [
+            ("chaos_attempts", self.chaos_attempts.into()),
+            ("corruption_difficulty", self.corruption_difficulty.into()),
+            ("chaos_spawn_bonus", self.chaos_spawn_bonus.into()),
+            (
+                "portal_corruption_start",
+                self.portal_corruption_start.into(),
+            ),
+            ("chaos_summon_cap", self.chaos_summon_cap.into()),
+            ("extra_cycles", self.extra_cycles.into()),
+            ("victory_outposts", self.victory_outposts.into()),
+        ]
+    }
+}
+
+/// Largest step a difficulty or a level's tweak takes on any of its numbers (extra attempts,
+/// spawn bonus, summon cap, extra cycles…): the shipped ones move by one to three; each is an
+/// attempt or a unit a cycle, so a hundred is already a game nobody can play.
+pub const MAX_DIFFICULTY_STEP: i64 = 100;
+
 impl Difficulty {
+    /// Its numbers, by field, for the check against `MAX_DIFFICULTY_STEP`.
+    pub fn numbers(&self) -> [(&'static str, i64); 7] {
+        [
+            ("chaos_attempts", self.chaos_attempts.into()),
+            ("corruption_difficulty", self.corruption_difficulty.into()),
+            ("chaos_spawn_bonus", self.chaos_spawn_bonus.into()),
+            (
+                "portal_corruption_start",
+                self.portal_corruption_start.into(),
+            ),
+            ("chaos_summon_cap", self.chaos_summon_cap.into()),
+            ("extra_cycles", self.extra_cycles.into()),
+            ("victory_outposts", self.victory_outposts.into()),
+        ]
+    }
+
     /// This difficulty with a level's tweak added.
     pub fn tweaked(&self, t: &DifficultyTweak) -> Difficulty {
+        // Checked at load (`MAX_DIFFICULTY_STEP`); saturating all the same, as a level put in
+        // place by hand is not.
+        let plus =
+            |a: u32, b: i32| (i64::from(a) + i64::from(b)).clamp(0, i64::from(u32::MAX)) as u32;
         let mut d = self.clone();
-        d.chaos_attempts += t.chaos_attempts;
-        d.corruption_difficulty += t.corruption_difficulty;
+        d.chaos_attempts = d.chaos_attempts.saturating_add(t.chaos_attempts);
+        d.corruption_difficulty = d
+            .corruption_difficulty
+            .saturating_add(t.corruption_difficulty);
         d.eladrin_stock.add_all(&t.eladrin_stock);
-        d.chaos_spawn_bonus = (d.chaos_spawn_bonus as i32 + t.chaos_spawn_bonus).max(0) as u32;
-        d.portal_corruption_start =
-            (d.portal_corruption_start as i32 + t.portal_corruption_start).max(0) as u32;
-        d.chaos_summon_cap += t.chaos_summon_cap;
-        d.extra_cycles += t.extra_cycles;
-        d.victory_outposts += t.victory_outposts;
+        d.chaos_spawn_bonus = plus(d.chaos_spawn_bonus, t.chaos_spawn_bonus);
+        d.portal_corruption_start = plus(d.portal_corruption_start, t.portal_corruption_start);
+        d.chaos_summon_cap = d.chaos_summon_cap.saturating_add(t.chaos_summon_cap);
+        d.extra_cycles = d.extra_cycles.saturating_add(t.extra_cycles);
+        d.victory_outposts = d.victory_outposts.saturating_add(t.victory_outposts);
         for tech in &t.victory_research {
             if !d.victory_research.contains(tech) {
                 d.victory_research.push(tech.clone());

@@ -1306,6 +1306,23 @@ fn difficulties(db: &ContentDb, r: &mut Report) {
         );
     }
     for d in &s.difficulties {
+        for (name, n) in d.numbers() {
+            if n.abs() > MAX_DIFFICULTY_STEP {
+                r.err(
+                    &[&format!("\"{}\"", d.id), name],
+                    format!("difficulties.{}.{name}", d.id),
+                    format!("{n}: at most {MAX_DIFFICULTY_STEP} either way"),
+                );
+            }
+        }
+        let most = d.eladrin_stock.0.iter().max().copied().unwrap_or(0);
+        if most > MAX_EFFECT_COUNT * 10 {
+            r.err(
+                &[&format!("\"{}\"", d.id), "eladrin_stock"],
+                format!("difficulties.{}.eladrin_stock", d.id),
+                format!("{most}: at most {} of a resource", MAX_EFFECT_COUNT * 10),
+            );
+        }
         for t in d.victory_research.iter().filter(|t| db.tech(t).is_none()) {
             r.err(
                 &[&format!("\"{}\"", d.id), "victory_research"],
@@ -1380,6 +1397,12 @@ fn artifacts(db: &ContentDb, r: &mut Report) {
 
 /// True when `at` lies inside the level's map.
 pub fn on_map(map: &MapDef, at: At) -> bool {
+    // A coordinate from a file may be anything: far off every map is off this one, and hex
+    // arithmetic (lengths, offsets) is never asked of it, where `i32::MIN` would overflow.
+    const FAR: u32 = 1 << 20;
+    if at.0.unsigned_abs() > FAR || at.1.unsigned_abs() > FAR {
+        return false;
+    }
     match map {
         MapDef::Generated { radius, .. } => Hex::new(at.0, at.1).ulength() <= *radius,
         MapDef::Rows { rows, .. } => {
@@ -1701,6 +1724,10 @@ fn level_outposts(db: &ContentDb, l: &Level, r: &mut Report) {
 }
 
 /// Armies, the level's and each difficulty tweak's: on the map, known units of their camp.
+/// Most units an army of a level starts with: the shipped levels start with three; an army of
+/// thousands makes every turn of the search crawl, and no board game stacks so many.
+pub const MAX_LEVEL_ARMY: usize = 64;
+
 fn level_armies(db: &ContentDb, l: &Level, r: &mut Report) {
     let tweak_armies = l.difficulty_tweaks.iter().flat_map(|(d, t)| {
         t.armies.iter().enumerate().map(move |(i, a)| {
@@ -1725,6 +1752,17 @@ fn level_armies(db: &ContentDb, l: &Level, r: &mut Report) {
             k
         };
         at_check(l, r, "armies", a.at);
+        if a.units.len() > MAX_LEVEL_ARMY {
+            r.err(
+                &at.iter().map(String::as_str).collect::<Vec<_>>(),
+                format!("{path}.units"),
+                format!(
+                    "{} units: an army starts with at most {MAX_LEVEL_ARMY}",
+                    a.units.len()
+                ),
+            );
+            continue;
+        }
         if a.units.is_empty() {
             r.err(
                 &at.iter().map(String::as_str).collect::<Vec<_>>(),
@@ -1769,6 +1807,23 @@ fn level_choices(db: &ContentDb, l: &Level, r: &mut Report) {
         }
     }
     for (id, tweak) in &l.difficulty_tweaks {
+        for (name, n) in tweak.numbers() {
+            if n.abs() > MAX_DIFFICULTY_STEP {
+                r.err(
+                    &["difficulty_tweaks", &format!("\"{id}\""), name],
+                    format!("difficulty_tweaks.{id}.{name}"),
+                    format!("{n}: at most {MAX_DIFFICULTY_STEP} either way"),
+                );
+            }
+        }
+        let most = tweak.eladrin_stock.0.iter().max().copied().unwrap_or(0);
+        if most > MAX_EFFECT_COUNT * 10 {
+            r.err(
+                &["difficulty_tweaks", &format!("\"{id}\""), "eladrin_stock"],
+                format!("difficulty_tweaks.{id}.eladrin_stock"),
+                format!("{most}: at most {} of a resource", MAX_EFFECT_COUNT * 10),
+            );
+        }
         research_asked(
             (db, l, &mut *r),
             &tweak.victory_research,

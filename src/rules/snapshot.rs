@@ -348,7 +348,11 @@ fn check_numbers(db: &crate::content::ContentDb, s: &Snapshot, steps: usize) -> 
         m.portal_crystals.into(),
         MAX_AMOUNT.into(),
     )?;
-    over("modifiers.pending_attempts", m.pending_attempts.into(), 10_000)?;
+    over(
+        "modifiers.pending_attempts",
+        m.pending_attempts.into(),
+        10_000,
+    )?;
     for (field, n) in [
         ("modifiers.healthier_food", m.healthier_food),
         ("modifiers.attack", m.attack),
@@ -359,7 +363,10 @@ fn check_numbers(db: &crate::content::ContentDb, s: &Snapshot, steps: usize) -> 
     }
     for (id, extra) in &m.improvement_yield {
         if db.improvement(id).is_none() {
-            return Err(format!("modifiers.improvement_yield: no improvement `{}`", short(id)));
+            return Err(format!(
+                "modifiers.improvement_yield: no improvement `{}`",
+                short(id)
+            ));
         }
         stock(&format!("modifiers.improvement_yield.{id}"), extra)?;
     }
@@ -368,7 +375,10 @@ fn check_numbers(db: &crate::content::ContentDb, s: &Snapshot, steps: usize) -> 
         .iter()
         .find(|id| db.building(id).is_none() && db.improvement(id).is_none())
     {
-        return Err(format!("modifiers.unlocked: no building or improvement `{}`", short(id)));
+        return Err(format!(
+            "modifiers.unlocked: no building or improvement `{}`",
+            short(id)
+        ));
     }
     let d = &s.decks;
     for (field, deck) in [
@@ -401,13 +411,19 @@ fn check_ids_and_places(s: &Snapshot) -> Result<(), String> {
             return Err(format!("tiles[{i}].hex: ({}, {}) is off any map", h.x, h.y));
         }
         if !hexes.insert(t.hex) {
-            return Err(format!("tiles[{i}].hex: ({}, {}) is given twice", t.hex.x, t.hex.y));
+            return Err(format!(
+                "tiles[{i}].hex: ({}, {}) is given twice",
+                t.hex.x, t.hex.y
+            ));
         }
     }
     let mut ids = std::collections::HashSet::new();
     let mut fresh = |field: String, id: u32| -> Result<(), String> {
         if id > s.ids.next {
-            return Err(format!("{field}: id {id} is above the id counter ({})", s.ids.next));
+            return Err(format!(
+                "{field}: id {id} is above the id counter ({})",
+                s.ids.next
+            ));
         }
         if !ids.insert(id) {
             return Err(format!("{field}: id {id} is given twice"));
@@ -426,7 +442,11 @@ fn check_ids_and_places(s: &Snapshot) -> Result<(), String> {
     if !hexes.contains(&s.portal.hex) {
         return Err("portal.hex: not on the map".into());
     }
-    if s.summoned.0.iter().any(|at| !hexes.contains(&hexx::Hex::new(at.0, at.1))) {
+    if s.summoned
+        .0
+        .iter()
+        .any(|at| !hexes.contains(&hexx::Hex::new(at.0, at.1)))
+    {
         return Err("summoned: a rift not on the map".into());
     }
     if s.research.analysing.values().any(|h| !hexes.contains(h)) {
@@ -528,13 +548,18 @@ pub fn restore(world: &mut World, s: &Snapshot) -> Result<(), String> {
     // The checks above bound each value; the invariants judge them together (units counted
     // by the census, stock within storage…). A save that breaks one is refused after it was
     // put in place, so the game it replaced is put back.
-    let before = world.get_resource::<Board>().is_some().then(|| capture(world));
+    let before = world
+        .get_resource::<Board>()
+        .is_some()
+        .then(|| capture(world));
     replace(world, s)?;
     if let Err(e) = super::invariants::check(world) {
         if let Some(b) = before {
             replace(world, &b)?;
         }
-        return Err(format!("the saved game breaks a rule that always holds: {e}"));
+        return Err(format!(
+            "the saved game breaks a rule that always holds: {e}"
+        ));
     }
     Ok(())
 }

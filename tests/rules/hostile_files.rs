@@ -385,3 +385,85 @@ fn hostile_files_of_every_kind_are_refused_or_played_without_a_finding() {
         );
     }
 }
+
+/// Shapes the file fuzzer found, each refused at its field (none panics or hangs any more).
+#[test]
+fn saves_the_fuzzer_found_are_refused() {
+    let db = Arc::new(base());
+    let mut app = game_on(&db, "standard", 20);
+    let s = snapshot::capture(app.world_mut());
+    // Billions of corruption attempts queued: an overflow at the next R6.
+    refused(&db, &s, "modifiers.pending_attempts", |s| {
+        s.modifiers.pending_attempts = u32::MAX
+    });
+    // A portal far off the map: its distances overflowed.
+    refused(&db, &s, "portal.hex", |s| {
+        s.portal.hex = hexx::Hex::new(0, i32::MAX)
+    });
+    refused(&db, &s, "tiles[0].hex", |s| {
+        s.tiles[0].hex = hexx::Hex::new(i32::MIN, 5)
+    });
+    // Two units with one id: a detach emptied the wrong army.
+    refused(&db, &s, "is given twice", |s| {
+        let id = s.armies[0].units[0].id;
+        let last = s.armies.len() - 1;
+        s.armies[last].units[0].id = id;
+    });
+    // Each value within bounds, but together they break a rule: a unit the census never
+    // counted.
+    refused(&db, &s, "units not conserved", |s| {
+        s.census.created = s.census.created.saturating_sub(1)
+    });
+}
+
+/// A level from the shipped one with `from` replaced by `to`, read as a level file.
+fn level_with(level: &str, from: &str, to: &str) -> Result<String, String> {
+    let text = chaos_outpost::content::embedded_files()
+        .into_iter()
+        .find(|f| f.path == format!("levels/{level}.ron"))
+        .expect("the shipped level")
+        .text;
+    assert!(text.contains(from), "{from}");
+    let dir = tmpdir(&format!("level-{level}"));
+    let path = dir.join(format!("{level}_hostile.ron"));
+    std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+    let mut db = base();
+    db.add_level_file(&path).map_err(|ps| {
+        ps.iter()
+            .map(|p| format!("{}:{}: {}: {}", p.file, p.line, p.field, p.message))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+#[test]
+fn levels_the_fuzzer_found_are_refused_at_their_field() {
+    let far = level_with(
+        "first_light",
+        "corrupted: [(-3, -1)",
+        "corrupted: [(-2147483648, -1)",
+    )
+    .expect_err("a corrupted hex at i32::MIN");
+    assert!(far.contains("outside the map"), "{far}");
+    let crowd = format!("units: [{}]", vec!["\"ranger\""; 65].join(", "));
+    let big = level_with("first_light", "units: [\"ranger\", \"warden\"]", &crowd)
+        .expect_err("an army of 65");
+    assert!(big.contains("armies[0].units"), "{big}");
+    let spawn = level_with(
+        "hard",
+        "\"easy\": (eladrin_stock",
+        "\"easy\": (chaos_spawn_bonus: 65536, eladrin_stock",
+    )
+    .expect_err("65,536 more Chaos units a spawn");
+    assert!(
+        spawn.contains("difficulty_tweaks.easy.chaos_spawn_bonus"),
+        "{spawn}"
+    );
+    let gate = level_with(
+        "dragoness",
+        "(at: (-4, -1), kind: Gate)",
+        "(at: (2147483647, -1), kind: Gate)",
+    )
+    .expect_err("a Gate past the edge of every map");
+    assert!(gate.contains("not on the map"), "{gate}");
+}

@@ -463,9 +463,15 @@ fn check_boost(f: &str, b: &Boost, out: &mut Vec<String>) {
 
 /// Whether two sets of hexes touch.
 fn borders(a: &[At], b: &[At]) -> bool {
-    let hex = |h: &At| hexx::Hex::new(h.0, h.1);
-    a.iter()
-        .any(|x| b.iter().any(|y| hex(x).unsigned_distance_to(hex(y)) == 1))
+    // In `i64`: a level's hexes are checked to be on its map, but this may be asked first.
+    let neighbours = |x: &At, y: &At| {
+        let (dq, dr) = (
+            i64::from(x.0) - i64::from(y.0),
+            i64::from(x.1) - i64::from(y.1),
+        );
+        dq.abs() + dr.abs() + (dq + dr).abs() == 2
+    };
+    a.iter().any(|x| b.iter().any(|y| neighbours(x, y)))
 }
 
 impl ClanLevel {

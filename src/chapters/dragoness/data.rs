@@ -323,7 +323,11 @@ impl DragonessLevel {
             }
         }
         for w in self.route.windows(2) {
-            if hex(w[0].at).unsigned_distance_to(hex(w[1].at)) != 1 {
+            // Off the map is said above; a distance to a cell far off it could overflow.
+            if on_map(hex(w[0].at))
+                && on_map(hex(w[1].at))
+                && hex(w[0].at).unsigned_distance_to(hex(w[1].at)) != 1
+            {
                 out.push(format!(
                     "route: {:?} and {:?} follow each other but are not neighbours",
                     w[0].at, w[1].at
@@ -370,7 +374,18 @@ impl DragonessLevel {
                 out.push(format!("rooms[{i}] ({}): at most 10 guardians", r.id));
             }
         }
-        let reach = self.reachable();
+        // The walk from the Gate steps to neighbours: only on hexes known to be on the map
+        // (a Gate at `i32::MAX` has neighbours past it).
+        let on_the_map = self
+            .route
+            .iter()
+            .map(|c| c.at)
+            .chain(self.chasm.iter().copied());
+        let reach = if on_the_map.clone().all(|a| on_map(hex(a))) {
+            self.reachable()
+        } else {
+            BTreeSet::new()
+        };
         for (i, r) in self.rooms.iter().enumerate() {
             if !reach.contains(&r.at) {
                 out.push(format!(
