@@ -53,6 +53,11 @@ fn main() {
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     println!("cargo:rerun-if-changed=assets");
     println!("cargo:rerun-if-changed=levels");
+    // The profile the game is built with (`dev` for `./dev play` and the tests, `release` for
+    // the archive): `bench` labels its figures with it, as the dev build has no debug
+    // assertions to tell it by.
+    let profile = std::env::var("PROFILE").unwrap_or_default();
+    println!("cargo:rustc-env=CHAOS_OUTPOST_PROFILE={profile}");
     let mut all = Vec::new();
     files_with(&root.join("assets"), "ron", &mut all);
     files_with(&root.join("levels"), "ron", &mut all);

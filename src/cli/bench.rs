@@ -78,10 +78,9 @@ pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
         searches.push(s);
     }
     if a.json {
-        let build = if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
+        let build = match env!("CHAOS_OUTPOST_PROFILE") {
+            "release" => "release",
+            _ => "debug",
         };
         writeln!(
             out,

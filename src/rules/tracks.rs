@@ -31,10 +31,12 @@ impl Tracks {
 }
 
 /// A track the code names is one `tracks.ron` declares: content that plays a chapter without
-/// its tracks is refused at load (`ChapterContent::tracks`), so a miss here is a misspelt id in
-/// the code, loud in a debug build (every test) rather than a silent 0.
+/// its tracks is refused at load (`ChapterContent::tracks`), and an effect's track is checked
+/// at load, so a miss here is a misspelt id in the code. Asked only when the track is not in
+/// play (the look-up found nothing), so it costs nothing on the search's path; it fails in
+/// every build, so any test that plays the chapter finds the misspelling.
 fn declared(world: &World, track: &str) {
-    debug_assert!(
+    assert!(
         world.content().set.tracks.iter().any(|t| t.id == track),
         "the track `{track}` is not declared in tracks.ron: declare it, and in the chapter's \
          `ChapterContent::tracks`"
@@ -80,8 +82,8 @@ pub fn holders(def: &TrackDef, seats: u8) -> Vec<Holder> {
 
 /// The value `holder` has on `track` (0 for a track not in play).
 pub fn get(world: &World, track: &str, holder: Holder) -> i32 {
-    declared(world, track);
     let Some(d) = def(world, track) else {
+        declared(world, track);
         return 0;
     };
     world
@@ -95,8 +97,10 @@ pub fn get(world: &World, track: &str, holder: Holder) -> i32 {
 /// Moves `holder`'s value of `track` by `change`, within the track's bounds; returns the new
 /// value (none for a track not in play: nothing happens).
 pub fn add(world: &mut World, track: &str, holder: Holder, change: i32) -> Option<i32> {
-    declared(world, track);
-    let d = def(world, track)?;
+    let Some(d) = def(world, track) else {
+        declared(world, track);
+        return None;
+    };
     let old = get(world, track, holder);
     let new = old.saturating_add(change).clamp(d.min, d.max);
     if new == old {
