@@ -744,6 +744,7 @@ pub fn submit(world: &mut World, by: Camp, action: Action) -> Result<(), Refusal
     let told = world.resource::<super::Chronicle>().0.len();
     apply(world, by, &action);
     super::chapter::after(world, by, &action, told);
+    super::main_phase::settle_after_chapters(world, by);
     outcome::check(world);
     advance(world);
     Ok(())

@@ -472,6 +472,21 @@ fn play_on(w: &mut bevy::prelude::World, rng: &mut ChaCha8Rng) -> Result<u64, St
     Ok(n)
 }
 
+/// One case again, from its file (a finding kept as a regression case): `Ok(true)` when the
+/// file was accepted and played on without a finding, `Ok(false)` when it was refused. `case`
+/// is the number `run` gave it, which seeds the actions played on.
+pub fn try_case(
+    db: &Arc<ContentDb>,
+    kind: FileKind,
+    text: &str,
+    seed: u64,
+    case: u64,
+    dir: &std::path::Path,
+) -> Result<bool, String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ case);
+    try_file(db, kind, text, dir, &mut rng).map(|v| matches!(v, Verdict::Accepted { .. }))
+}
+
 /// Feeds one file of `kind` to the game's way in and plays on where it is accepted.
 fn try_file(
     db: &Arc<ContentDb>,

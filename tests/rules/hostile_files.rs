@@ -467,3 +467,21 @@ fn levels_the_fuzzer_found_are_refused_at_their_field() {
     .expect_err("a Gate past the edge of every map");
     assert!(gate.contains("not on the map"), "{gate}");
 }
+
+/// A level the file fuzzer found (`fuzz --files level --seed 2026`, case 24908): one chasm hex
+/// moved, and a team stopping on a hazard lost its last unit while it was the active army; the
+/// activation pointed at an army that was gone. The turn now passes, as when the core's own
+/// action removes the active army (R9.4).
+#[test]
+fn a_team_lost_in_its_own_activation_ends_the_activation() {
+    let db = Arc::new(base());
+    let text = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden/hostile/dragoness_team_lost_while_active.level.ron"),
+    )
+    .expect("the case");
+    let dir = tmpdir("case-team");
+    let accepted = hostile::try_case(&db, FileKind::Level, &text, 2026, 24908, &dir)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(accepted, "the level is sound and plays on");
+}

@@ -345,6 +345,19 @@ pub fn settle(world: &mut World, by: Camp, keeps_turn: bool) {
     }
 }
 
+/// After the chapters reacted to an action: one may have removed the active army (a team
+/// lost to the wounds of a hazard it stopped on); its activation ends and the turn passes, as
+/// `settle` does when the core's own action removes it (R9.4).
+pub fn settle_after_chapters(world: &mut World, by: Camp) {
+    let Some(id) = world.resource::<Cycle>().activation else {
+        return;
+    };
+    if world.army_by_id(id).is_none() {
+        end_activation(world);
+        acted(world, by);
+    }
+}
+
 /// Ends the open activation: unused points are lost (R9.4).
 fn end_activation(world: &mut World) {
     let Some(id) = world.resource_mut::<Cycle>().activation.take() else {
