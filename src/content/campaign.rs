@@ -246,6 +246,11 @@ pub enum Goto {
 pub const MAX_CHAPTERS: usize = 64;
 /// Most veterans a roster holds.
 pub const MAX_VETERANS: u32 = 64;
+/// Most of one resource a campaign carries (its fallbacks here, a campaign save's or a
+/// carry-over's stock in the rules): sums of six stay far inside `u32`.
+pub const MAX_CARRY_STOCK: u32 = 1_000_000;
+/// Most technologies or artifacts a campaign carries.
+pub const MAX_CARRY_CARDS: usize = 1000;
 /// Longest id that names a file or folder (`names_a_file`).
 pub const MAX_FILE_ID: usize = 64;
 

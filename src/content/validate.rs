@@ -395,7 +395,9 @@ fn campaigns(db: &ContentDb, r: &mut Report) {
 /// Each chapter of campaign `c` (its size already checked): its id, texts, level, what it
 /// admits and needs against its fallback, and its branches.
 fn campaign_chapters(db: &ContentDb, c: &super::campaign::Campaign, r: &mut Report) {
-    use super::campaign::{Goto, When, names_a_file};
+    use super::campaign::{
+        Goto, MAX_CARRY_CARDS, MAX_CARRY_STOCK, MAX_VETERANS, When, names_a_file,
+    };
     let s = &db.set;
     let cid = format!("\"{}\"", c.id);
     let artifacts: HashSet<&str> = s.artifacts.iter().map(|a| a.id.as_str()).collect();
@@ -509,6 +511,46 @@ fn campaign_chapters(db: &ContentDb, c: &super::campaign::Campaign, r: &mut Repo
                     &[&cid, "chapters", &chid, "admit_kinds", &format!("\"{u}\"")],
                     cat("admit_kinds"),
                     format!("no Eladrin unit `{u}` in units.ron"),
+                );
+            }
+        }
+        // What a cold start gives becomes the chapter's carry-over, which saves and replays
+        // hold and check: within the same bounds, each card once.
+        if ch.fallback.veterans.len() > MAX_VETERANS as usize {
+            r.err(
+                &[&cid, "chapters", &chid, "fallback"],
+                cat("fallback.veterans"),
+                format!(
+                    "{} units: at most {MAX_VETERANS}",
+                    ch.fallback.veterans.len()
+                ),
+            );
+        }
+        if let Some(most) = ch.fallback.stock.0.iter().max()
+            && *most > MAX_CARRY_STOCK
+        {
+            r.err(
+                &[&cid, "chapters", &chid, "fallback"],
+                cat("fallback.stock"),
+                format!("{most}: at most {MAX_CARRY_STOCK} of a resource"),
+            );
+        }
+        for (field, ids) in [
+            ("fallback.research", &ch.fallback.research),
+            ("fallback.artifacts", &ch.fallback.artifacts),
+        ] {
+            let mut seen = HashSet::new();
+            if ids.len() > MAX_CARRY_CARDS {
+                r.err(
+                    &[&cid, "chapters", &chid, "fallback"],
+                    cat(field),
+                    format!("{} cards: at most {MAX_CARRY_CARDS}", ids.len()),
+                );
+            } else if let Some(t) = ids.iter().find(|t| !seen.insert(t.as_str())) {
+                r.err(
+                    &[&cid, "chapters", &chid, "fallback", &format!("\"{t}\"")],
+                    cat(field),
+                    format!("`{t}` is given twice"),
                 );
             }
         }
@@ -1178,6 +1220,14 @@ fn units(db: &ContentDb, r: &mut Report) {
 /// `research.ron`: ids, technologies that cost nothing, their effects.
 fn research(db: &ContentDb, r: &mut Report) {
     let s = &db.set;
+    // The research deck holds one card a technology, and a save at most `MAX_DECK` cards.
+    if s.research.len() > MAX_DECK as usize {
+        r.err(
+            &[],
+            "research".into(),
+            format!("{} technologies: at most {MAX_DECK}", s.research.len()),
+        );
+    }
     r.ids(
         "research",
         s.research
@@ -1199,6 +1249,15 @@ fn research(db: &ContentDb, r: &mut Report) {
 
 /// `exploration.ron`: ids and effects.
 fn exploration(db: &ContentDb, r: &mut Report) {
+    // Dealt like the other decks, copy by copy: bounded like them.
+    let copies: u64 = db.set.exploration.iter().map(|c| u64::from(c.copies)).sum();
+    if copies > u64::from(MAX_DECK) {
+        r.err(
+            &[],
+            "exploration".into(),
+            format!("{copies} cards: at most {MAX_DECK}"),
+        );
+    }
     named_effects(db, r, "exploration", &named_list(&db.set.exploration));
 }
 

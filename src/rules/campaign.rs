@@ -83,9 +83,9 @@ pub struct CarryIn {
 /// Most resources of one kind a campaign carries or keeps (a campaign save, a carry-over in a
 /// save or replay): far above any store a level has, small enough that sums of six of them,
 /// shares and scores stay inside `u32`.
-pub const MAX_STOCK: u32 = 1_000_000;
+pub const MAX_STOCK: u32 = crate::content::campaign::MAX_CARRY_STOCK;
 /// Most technologies or artifacts a campaign keeps or a chapter is given.
-pub const MAX_KEPT: usize = 1000;
+pub const MAX_KEPT: usize = crate::content::campaign::MAX_CARRY_CARDS;
 
 impl CarryIn {
     /// Checks a carry-over read from an untrusted file (a replay's or a save's setup) against

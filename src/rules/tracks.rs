@@ -134,7 +134,12 @@ pub fn targets(world: &World, d: &TrackDef, who: TrackWho) -> Vec<Holder> {
     let seats = world.resource::<super::GameSetup>().seats();
     let chaos = who == TrackWho::Chaos || (who == TrackWho::Acting && acting_camp == Camp::Chaos);
     if chaos {
-        return vec![Holder::Camp(Camp::Chaos)];
+        // A track Chaos holds no value of (`chaos: false`) is not moved for it.
+        return if d.chaos {
+            vec![Holder::Camp(Camp::Chaos)]
+        } else {
+            Vec::new()
+        };
     }
     match (who, d.per) {
         (_, TrackPer::Camp) => vec![Holder::Camp(Camp::Eladrins)],

@@ -11,7 +11,7 @@ use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use crate::ai::search::SearchScratch;
 use crate::content::{Camp, Content, Who};
 use crate::rules::chapter::Viewer;
-use crate::rules::snapshot::{capture_seen_by, restore};
+use crate::rules::snapshot::{capture_seen_by, restore_trusted};
 use crate::rules::{Action, ActionLog, ActionRequest, Cycle, GameWorld, Outcome, StepKind, setup};
 
 /// The AI's answer to come: who acts, and what (none if the snapshot could not be restored),
@@ -149,7 +149,10 @@ fn play_ai_turns(world: &mut World) {
         if let Some(s) = scratch {
             app.insert_resource(s);
         }
-        if restore(app.world_mut(), &snap).is_err() {
+        // The game's own snapshot: restored as it is (`restore_trusted`); a failure is a bug,
+        // said in the log rather than leaving the AI silently idle.
+        if let Err(e) = restore_trusted(app.world_mut(), &snap) {
+            bevy::log::error!("the AI's copy of the game did not restore: {e}");
             return (None, app.world_mut().remove_resource::<SearchScratch>());
         }
         let (by, choice) = crate::ai::decide(app.world_mut());

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use super::screens::{Screen, ViewSet};
 use crate::content::Camp;
-use crate::rules::snapshot::{Snapshot, capture, restore};
+use crate::rules::snapshot::{Snapshot, capture, restore_trusted};
 use crate::rules::{ActionLog, Chronicle, GameEvent, GameWorld};
 
 /// Most undo steps kept.
@@ -104,7 +104,7 @@ fn track_and_undo(world: &mut World) {
     let target = world.resource_mut::<UndoStack>().states.pop();
     let tr = world.resource::<crate::text::Translations>().clone();
     let message = match target {
-        Some(s) if waiting_for_eladrins => match restore(world, &s) {
+        Some(s) if waiting_for_eladrins => match restore_trusted(world, &s).map(|_| ()) {
             Ok(()) => {
                 let n = s.actions.0.len();
                 let c = world.resource::<Chronicle>().0.len();

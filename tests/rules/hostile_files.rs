@@ -375,6 +375,12 @@ fn hostile_files_of_every_kind_are_refused_or_played_without_a_finding() {
     let dir = tmpdir("fuzz");
     for kind in FileKind::ALL {
         let seeds = hostile::seeds(&db, kind, &levels).expect("seed files");
+        // The sound files themselves are accepted and play on: a check that refuses what the
+        // game writes would make every case a refusal.
+        for (i, f) in seeds.iter().enumerate() {
+            let ok = hostile::try_case(&db, kind, &f.text, 11, i as u64, &dir);
+            assert_eq!(ok, Ok(true), "{kind:?}: the sound {}", f.name);
+        }
         let stats = hostile::run(&db, kind, &seeds, 11, &dir, |s| s.cases < 30)
             .unwrap_or_else(|f| panic!("{}\n(file: {})", f.what, f.file.display()));
         assert_eq!(stats.cases, 30);
@@ -484,4 +490,30 @@ fn a_team_lost_in_its_own_activation_ends_the_activation() {
     let accepted = hostile::try_case(&db, FileKind::Level, &text, 2026, 24908, &dir)
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(accepted, "the level is sound and plays on");
+}
+
+/// What the game writes itself always loads back: seats a level gives beyond the players, roll
+/// bonuses play saturated, a campaign this game no longer has.
+#[test]
+fn sound_values_past_the_players_and_bonuses_still_load() {
+    let db = Arc::new(base());
+    let mut app = game_on(&db, "standard", 5);
+    let mut s = snapshot::capture(app.world_mut());
+    s.setup.players = vec!["Ana".into()];
+    // A level may give an army to seat 5 of a one-player game (a Ghost-Guide's, an AI's).
+    s.armies[0].seat = Some(5);
+    s.modifiers.attack = u8::MAX;
+    let mut other = setup::new_game(db.clone(), "first_light", None, 1).expect("other game");
+    snapshot::restore(other.world_mut(), &s).expect("loads");
+    // Past the eight seats a game has: refused.
+    refused(&db, &s, "armies", |s| s.armies[0].seat = Some(8));
+    // A portal arch built past its cells.
+    refused(&db, &s, "portal.built[0]", |s| s.portal.built[0] = u32::MAX);
+    // The chapter's campaign is gone from this game (its mod off): the chapter loads alone.
+    let c = db.set.campaigns[0].clone();
+    let mut state = CampaignState::new(&c, &db, "normal", 7, &[], None).expect("campaign");
+    state.campaign = "gone_with_its_mod".into();
+    s.campaign = CampaignRun(Some(state));
+    snapshot::restore(other.world_mut(), &s).expect("loads without its campaign");
+    assert!(other.world().resource::<CampaignRun>().0.is_none());
 }
