@@ -174,12 +174,10 @@ pub fn campaign(
         let s = match run {
             Ok(r) => r?,
             Err(p) => {
-                let msg = p
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                return Err(format!("{level} seed {game_seed}: panic: {msg}"));
+                return Err(format!(
+                    "{level} seed {game_seed}: panic: {}",
+                    panic_text(&p)
+                ));
             }
         };
         total.actions += s.actions;
@@ -188,4 +186,12 @@ pub fn campaign(
         progress(g + 1, &total);
     }
     Ok(total)
+}
+
+/// The message a caught panic carries (`panic!`'s text), or nothing.
+pub fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
 }

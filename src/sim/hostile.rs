@@ -635,12 +635,7 @@ pub fn run(
         };
         match verdict {
             Err(p) => {
-                let msg = p
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                return Err(fail(format!("panic: {msg}")));
+                return Err(fail(format!("panic: {}", super::fuzz::panic_text(&p))));
             }
             Ok(Err(why)) => return Err(fail(why)),
             Ok(Ok(Verdict::Refused)) => stats.refused += 1,
