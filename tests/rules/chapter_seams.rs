@@ -1091,3 +1091,38 @@ fn the_search_ai_plays_the_chapters_level_with_its_actions() {
     assert!(w.resource::<Outcome>().winner.is_some(), "the game ended");
     assert!(chapter_moves > 5, "only {chapter_moves} chapter actions");
 }
+
+/// The phase bar names every step of every shipped level by its title (after its rule number
+/// where the id is one, `R6`); a chapter's step id (`MACTION`, `CDRAW`, `DGUIDE`) never shows.
+#[test]
+fn no_step_id_is_shown_on_any_shipped_levels_phase_bar() {
+    use chaos_outpost::view::panels::phase_bar::step_label;
+    let db = std::sync::Arc::new(crate::common::base());
+    let mut chapter_steps = 0;
+    for level in db.levels.keys() {
+        let app = chaos_outpost::rules::setup::new_game(db.clone(), level, None, 1).expect("game");
+        let order = &app.world().resource::<chaos_outpost::rules::CycleOrder>().0;
+        for s in order {
+            let label = step_label(s.id, s.title);
+            assert!(
+                !s.title.trim().is_empty(),
+                "{level}: step {} has no title",
+                s.id
+            );
+            let rule = s.id.len() <= 4
+                && s.id.starts_with(['R', 'M', 'C', 'D', 'K'])
+                && s.id[1..].chars().all(|c| c.is_ascii_digit());
+            if rule {
+                assert_eq!(label, format!("{} {}", s.id, s.title));
+            } else {
+                chapter_steps += 1;
+                assert!(!label.contains(s.id), "{level}: the bar shows `{label}`");
+                assert_eq!(label, s.title);
+            }
+        }
+    }
+    assert!(
+        chapter_steps >= 10,
+        "the chapters' steps were read: {chapter_steps}"
+    );
+}

@@ -8,7 +8,7 @@
 mod actions;
 mod hover;
 mod log;
-pub(crate) mod phase_bar;
+pub mod phase_bar;
 mod portal;
 pub mod refusal;
 mod tracks;

@@ -41,6 +41,20 @@ pub(crate) enum Offer {
 }
 
 /// What the bar offers now: nothing once the game is over (nobody decides anything).
+/// A step as the bar names it: its title, after its rule number where its id is one (`R6
+/// Corruption`); a chapter's step id (`MACTION`) is the code's name for it, never shown.
+pub fn step_label(id: &str, title: &str) -> String {
+    let mut c = id.chars();
+    let rule = c.next().is_some_and(|l| l.is_ascii_uppercase())
+        && c.clone().next().is_some()
+        && c.all(|d| d.is_ascii_digit() || d == '.');
+    if rule {
+        format!("{id} {title}")
+    } else {
+        title.to_string()
+    }
+}
+
 pub(crate) fn offers(cycle: &Cycle, order: &CycleOrder, outcome: &Outcome) -> Vec<Offer> {
     if outcome.winner.is_some() {
         return vec![];
@@ -84,7 +98,7 @@ pub(super) fn draw(
         ui.horizontal_wrapped(|ui| {
             ui.heading(tr.f("Cycle {}", &[&cycle.number]));
             for (i, s) in order.0.iter().enumerate() {
-                let text = format!("{} {}", s.id, tr.t(s.title));
+                let text = step_label(s.id, &tr.t(s.title));
                 if i == cycle.step {
                     ui.label(
                         egui::RichText::new(text)
