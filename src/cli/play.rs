@@ -120,9 +120,9 @@ pub fn need_display(display: Option<&std::ffi::OsStr>) -> Outcome {
         return Ok(());
     }
     Err(Failure::Usage(
-        "no display: the window needs an X11 display and DISPLAY is not set (run it in a \
-         desktop session, or under `xvfb-run`; `sim`, `replay`, `check` and `campaign run` \
-         need no window)"
+        "no display: the window needs an X11 display and DISPLAY is not set (run it on a \
+         desktop that shows X11 windows, or under `xvfb-run`; `sim`, `replay`, `check` and \
+         `campaign run` need no window)"
             .into(),
     ))
 }

@@ -823,21 +823,28 @@ pub struct DifficultyTweak {
     pub text: String,
 }
 
+/// A difficulty's or a tweak's numbers by field (the two share their names, not their types).
+macro_rules! difficulty_numbers {
+    ($d:expr) => {
+        [
+            ("chaos_attempts", i64::from($d.chaos_attempts)),
+            ("corruption_difficulty", i64::from($d.corruption_difficulty)),
+            ("chaos_spawn_bonus", i64::from($d.chaos_spawn_bonus)),
+            (
+                "portal_corruption_start",
+                i64::from($d.portal_corruption_start),
+            ),
+            ("chaos_summon_cap", i64::from($d.chaos_summon_cap)),
+            ("extra_cycles", i64::from($d.extra_cycles)),
+            ("victory_outposts", i64::from($d.victory_outposts)),
+        ]
+    };
+}
+
 impl DifficultyTweak {
     /// Its numbers, by field, for the check against `MAX_DIFFICULTY_STEP`.
     pub fn numbers(&self) -> [(&'static str, i64); 7] {
-        [
-            ("chaos_attempts", self.chaos_attempts.into()),
-            ("corruption_difficulty", self.corruption_difficulty.into()),
-            ("chaos_spawn_bonus", self.chaos_spawn_bonus.into()),
-            (
-                "portal_corruption_start",
-                self.portal_corruption_start.into(),
-            ),
-            ("chaos_summon_cap", self.chaos_summon_cap.into()),
-            ("extra_cycles", self.extra_cycles.into()),
-            ("victory_outposts", self.victory_outposts.into()),
-        ]
+        difficulty_numbers!(self)
     }
 }
 
@@ -849,18 +856,7 @@ pub const MAX_DIFFICULTY_STEP: i64 = 100;
 impl Difficulty {
     /// Its numbers, by field, for the check against `MAX_DIFFICULTY_STEP`.
     pub fn numbers(&self) -> [(&'static str, i64); 7] {
-        [
-            ("chaos_attempts", self.chaos_attempts.into()),
-            ("corruption_difficulty", self.corruption_difficulty.into()),
-            ("chaos_spawn_bonus", self.chaos_spawn_bonus.into()),
-            (
-                "portal_corruption_start",
-                self.portal_corruption_start.into(),
-            ),
-            ("chaos_summon_cap", self.chaos_summon_cap.into()),
-            ("extra_cycles", self.extra_cycles.into()),
-            ("victory_outposts", self.victory_outposts.into()),
-        ]
+        difficulty_numbers!(self)
     }
 
     /// This difficulty with a level's tweak added.

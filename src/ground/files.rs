@@ -37,6 +37,16 @@ pub fn write_atomic(path: &Path, text: impl AsRef<[u8]>) -> std::io::Result<()> 
     Ok(())
 }
 
+/// At most `n` characters of `text`, with `…` where it was cut: a value from an untrusted
+/// file as a message shows it (a 4-million-character id stays a line).
+pub fn clipped(text: &str, n: usize) -> String {
+    let mut out: String = text.chars().take(n).collect();
+    if text.chars().nth(n).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 /// Reads a UTF-8 text file of at most `max` bytes; the error is a sentence without the path
 /// (the caller names the file in its own way).
 pub fn read_bounded(path: &Path, max: u64) -> Result<String, String> {

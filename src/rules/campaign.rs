@@ -98,8 +98,8 @@ impl CarryIn {
                 return bad(
                     field,
                     format!(
-                        "`{}` is not an id (1 to 64 letters, digits, `_` or `-`)",
-                        shown(id)
+                        "`{}` is not an id (1 to 64 lower-case letters, digits, `_` or `-`)",
+                        files::clipped(id, 64)
                     ),
                 );
             }
@@ -123,7 +123,7 @@ impl CarryIn {
             if db.unit(&v.kind).is_none_or(|t| t.camp != Camp::Eladrins) {
                 return bad(
                     &format!("veterans[{i}].kind"),
-                    format!("no Eladrin unit `{}`", shown(&v.kind)),
+                    format!("no Eladrin unit `{}`", files::clipped(&v.kind, 64)),
                 );
             }
             if v.chapters > MAX_RECORDS as u32 {
@@ -144,7 +144,10 @@ impl CarryIn {
                     _ => db.set.artifacts.iter().any(|c| &c.id == id),
                 };
                 if !known {
-                    return bad(&format!("{field}[{i}]"), format!("no `{}`", shown(id)));
+                    return bad(
+                        &format!("{field}[{i}]"),
+                        format!("no `{}`", files::clipped(id, 64)),
+                    );
                 }
                 if !seen.insert(id) {
                     return bad(&format!("{field}[{i}]"), format!("`{id}` is given twice"));
@@ -168,15 +171,6 @@ impl CarryIn {
         }
         Ok(())
     }
-}
-
-/// An id from an untrusted file as an error shows it: at most 64 characters of it.
-fn shown(id: &str) -> String {
-    let mut s: String = id.chars().take(64).collect();
-    if id.chars().nth(64).is_some() {
-        s.push('…');
-    }
-    s
 }
 
 /// Where the veterans of `carry` muster: its hex, else the portal's outpost, else the first
@@ -923,7 +917,7 @@ impl CampaignState {
                 "fallen",
                 format!(
                     "`{}`: a veteran's name is at most {MAX_NAME} characters",
-                    shown(n)
+                    files::clipped(n, 64)
                 ),
             );
         }
@@ -971,7 +965,11 @@ impl CampaignState {
             if db.unit(&v.kind).is_none_or(|t| t.camp != Camp::Eladrins) {
                 return bad(
                     "kind",
-                    format!("no Eladrin unit `{}` ({})", shown(&v.kind), v.name),
+                    format!(
+                        "no Eladrin unit `{}` ({})",
+                        files::clipped(&v.kind, 64),
+                        v.name
+                    ),
                 );
             }
             if v.chapters > MAX_RECORDS as u32 {
@@ -1041,14 +1039,11 @@ pub fn save(state: &CampaignState, dir: &Path) -> Result<PathBuf, String> {
     Ok(path)
 }
 
-/// Whether `id` may name a file: 1 to 64 letters, digits, `_` or `-` (a campaign's or
-/// chapter's id from an untrusted file never leads outside its folder).
+/// Whether `id` may name a file: 1 to 64 lower-case letters, digits, `_` or `-` (a
+/// campaign's or chapter's id from an untrusted file never leads outside its folder).
 pub fn safe_name(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 64
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    // The content's own rule for a campaign's or chapter's id: what loads can be saved.
+    crate::content::campaign::names_a_file(id)
 }
 
 /// Parses a campaign save's text (header checked); errors start with `line:col:`.

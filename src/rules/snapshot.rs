@@ -319,11 +319,17 @@ fn check_numbers(db: &crate::content::ContentDb, s: &Snapshot) -> Result<(), Str
     for (field, list) in [("research.offer", &r.offer), ("research.done", &r.done)] {
         over(field, list.len() as u64, crate::content::MAX_DECK.into())?;
         if let Some(t) = list.iter().find(|t| db.tech(t).is_none()) {
-            return Err(format!("{field}: no technology `{}`", short(t)));
+            return Err(format!(
+                "{field}: no technology `{}`",
+                files::clipped(t, 64)
+            ));
         }
     }
     if let Some(t) = r.current.as_ref().filter(|t| db.tech(t).is_none()) {
-        return Err(format!("research.current: no technology `{}`", short(t)));
+        return Err(format!(
+            "research.current: no technology `{}`",
+            files::clipped(t, 64)
+        ));
     }
     over("research.analysing", r.analysing.len() as u64, 10_000)?;
     let p = &s.portal;
@@ -365,7 +371,7 @@ fn check_numbers(db: &crate::content::ContentDb, s: &Snapshot) -> Result<(), Str
         if db.improvement(id).is_none() {
             return Err(format!(
                 "modifiers.improvement_yield: no improvement `{}`",
-                short(id)
+                files::clipped(id, 64)
             ));
         }
         stock(&format!("modifiers.improvement_yield.{id}"), extra)?;
@@ -377,7 +383,7 @@ fn check_numbers(db: &crate::content::ContentDb, s: &Snapshot) -> Result<(), Str
     {
         return Err(format!(
             "modifiers.unlocked: no building or improvement `{}`",
-            short(id)
+            files::clipped(id, 64)
         ));
     }
     let d = &s.decks;
@@ -483,7 +489,7 @@ fn check_tracks(
         else {
             return Err(format!(
                 "{f}: no track `{}` in the level `{}`",
-                short(id),
+                files::clipped(id, 64),
                 level.id
             ));
         };
@@ -535,11 +541,6 @@ pub fn check_setup(
         c.check(db)?;
     }
     Ok(())
-}
-
-/// An id from an untrusted file as an error shows it: its first 64 characters.
-fn short(id: &str) -> String {
-    id.chars().take(64).collect()
 }
 
 /// Replaces the world's game with a snapshot (checked first: on error nothing changes).

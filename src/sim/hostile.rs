@@ -91,31 +91,9 @@ fn played(
     moves: usize,
 ) -> Result<bevy::app::App, String> {
     let mut app = setup::new_game(db.clone(), level, None, seed)?;
-    play_moves(app.world_mut(), level, seed, moves)?;
-    Ok(app)
-}
-
-/// Plays `moves` seeded legal actions in the game in `w`.
-fn play_moves(
-    w: &mut bevy::prelude::World,
-    level: &str,
-    seed: u64,
-    moves: usize,
-) -> Result<(), String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    for _ in 0..moves {
-        if w.resource::<Outcome>().winner.is_some() {
-            break;
-        }
-        let by = w.deciding();
-        let legal = legal_actions(w, by);
-        if legal.is_empty() {
-            break;
-        }
-        let a = legal[rng.random_range(0..legal.len())].clone();
-        submit(w, by, a).map_err(|e| format!("{level}: a legal action was refused: {e}"))?;
-    }
-    Ok(())
+    play_on(app.world_mut(), &mut rng, moves).map_err(|e| format!("{level}: {e}"))?;
+    Ok(app)
 }
 
 /// The sound files of `kind` the cases start from, made by playing each of `levels`.
@@ -168,7 +146,8 @@ pub fn seeds(
                         &state.players,
                         &carry,
                     )?;
-                    play_moves(w, &def.level, 3, SEED_MOVES)?;
+                    play_on(w, &mut ChaCha8Rng::seed_from_u64(3), SEED_MOVES)
+                        .map_err(|e| format!("{}: {e}", def.level))?;
                     let left = campaign::left_by(w);
                     state.finish(c, db, &carry, &left);
                 }
@@ -359,7 +338,11 @@ fn mutate_once(text: &str, rng: &mut ChaCha8Rng) -> Option<(String, String)> {
                 // Another string of the same file: an id where a different one was.
                 _ => text[pick(&s.strings, rng)?].to_string(),
             };
-            let said = format!("string {} -> {}", short(&text[r.clone()]), short(&new));
+            let said = format!(
+                "string {} -> {}",
+                files::clipped(&text[r.clone()], 40),
+                files::clipped(&new, 40)
+            );
             (r, new, said)
         }
         _ => {
@@ -369,11 +352,15 @@ fn mutate_once(text: &str, rng: &mut ChaCha8Rng) -> Option<(String, String)> {
                 0 => (
                     r.clone(),
                     String::new(),
-                    format!("item {} dropped", short(item)),
+                    format!("item {} dropped", files::clipped(item, 40)),
                 ),
                 1 => {
                     let other = pick(&s.items, rng)?;
-                    let said = format!("item {} -> {}", short(item), short(&text[other.clone()]));
+                    let said = format!(
+                        "item {} -> {}",
+                        files::clipped(item, 40),
+                        files::clipped(&text[other.clone()], 40)
+                    );
                     (r, text[other].to_string(), said)
                 }
                 _ => {
@@ -385,7 +372,7 @@ fn mutate_once(text: &str, rng: &mut ChaCha8Rng) -> Option<(String, String)> {
                     (
                         r,
                         copies,
-                        format!("item {} repeated {n} more times", short(item)),
+                        format!("item {} repeated {n} more times", files::clipped(item, 40)),
                     )
                 }
             }
@@ -430,26 +417,23 @@ fn mutate_file(kind: FileKind, text: &str, rng: &mut ChaCha8Rng) -> (String, Vec
     }
 }
 
-fn short(s: &str) -> String {
-    let mut t: String = s.chars().take(40).collect();
-    if s.chars().nth(40).is_some() {
-        t.push('…');
-    }
-    t
-}
-
 /// What one hostile file did to the game.
 enum Verdict {
     Refused,
     Accepted { actions: u64 },
 }
 
-/// Plays on from a world the file was accepted into: seeded legal actions, each checked
-/// (a refusal leaves the state as it was; the invariants hold after each).
-fn play_on(w: &mut bevy::prelude::World, rng: &mut ChaCha8Rng) -> Result<u64, String> {
+/// Plays `moves` seeded legal actions, each checked (a legal action is accepted, a refusal
+/// leaves the state as it was, the invariants hold before and after each): on from a file
+/// accepted, or into a game to make a seed file.
+fn play_on(
+    w: &mut bevy::prelude::World,
+    rng: &mut ChaCha8Rng,
+    moves: usize,
+) -> Result<u64, String> {
     crate::rules::invariants::check(w).map_err(|e| format!("accepted, but: {e}"))?;
     let mut n = 0;
-    for _ in 0..PLAY_ON {
+    for _ in 0..moves {
         if w.resource::<Outcome>().winner.is_some() {
             break;
         }
@@ -510,7 +494,7 @@ fn try_file(
                 return Ok(Verdict::Refused);
             }
             Ok(Verdict::Accepted {
-                actions: play_on(w, rng)?,
+                actions: play_on(w, rng, PLAY_ON)?,
             })
         }
         FileKind::Replay => {
@@ -525,7 +509,7 @@ fn try_file(
             match snapshot::play_replay(w, &r) {
                 Err(_) => Ok(Verdict::Refused),
                 Ok(_) => Ok(Verdict::Accepted {
-                    actions: play_on(w, rng)?,
+                    actions: play_on(w, rng, PLAY_ON)?,
                 }),
             }
         }
@@ -560,7 +544,7 @@ fn try_file(
             {
                 return Ok(Verdict::Refused);
             }
-            let actions = play_on(w, rng)?;
+            let actions = play_on(w, rng, PLAY_ON)?;
             let left = campaign::left_by(w);
             let mut next = back.clone();
             next.finish(&c, db, &carry, &left);
@@ -577,7 +561,7 @@ fn try_file(
                 return Ok(Verdict::Refused);
             };
             Ok(Verdict::Accepted {
-                actions: play_on(app.world_mut(), rng)?,
+                actions: play_on(app.world_mut(), rng, PLAY_ON)?,
             })
         }
     }
