@@ -70,6 +70,8 @@ pub enum Shortcut {
     VolumeDown,
     /// Raise the master volume.
     VolumeUp,
+    /// Open or close the chapter's board.
+    Board,
 }
 
 impl Shortcut {
@@ -97,7 +99,7 @@ impl Shortcut {
         v.extend((1..=9).map(PanelAction));
         v.extend([
             EndStep, AiTurn, SkipChaos, Undo, Help, Menu, QuickSave, QuickLoad, Screenshot, Mute,
-            VolumeDown, VolumeUp,
+            VolumeDown, VolumeUp, Board,
         ]);
         v
     }
@@ -135,6 +137,7 @@ impl Shortcut {
             Mute => "sound off / on",
             VolumeDown => "lower the volume",
             VolumeUp => "raise the volume",
+            Board => "open or close the chapter's board",
         }
     }
 
@@ -186,6 +189,7 @@ impl Shortcut {
             Mute => vec![Binding::ctrl(KeyCode::KeyM)],
             VolumeDown => vec![k(KeyCode::BracketLeft)],
             VolumeUp => vec![k(KeyCode::BracketRight)],
+            Board => vec![k(KeyCode::KeyB)],
         }
     }
 }

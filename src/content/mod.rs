@@ -676,9 +676,14 @@ impl ContentDb {
         // Every field but `ai`, named once: destructured without `..`, so a new field fails
         // to compile here until it is hashed or left out on purpose. (Hashing the set with
         // `ai` at its default made every new AI setting change the hash.)
+        // How a track is drawn (`show`, `every`) changes no game, like the AIs' weights.
+        let set = ContentSet {
+            tracks: self.set.tracks.iter().map(TrackDef::as_played).collect(),
+            ..self.set.clone()
+        };
         macro_rules! all_but_ai {
             ($($field:ident),*) => {{
-                let ContentSet { ai: _, campaigns: _, $($field),* } = &self.set;
+                let ContentSet { ai: _, campaigns: _, $($field),* } = &set;
                 ron::to_string(&(($($field,)*), &levels)).unwrap_or_default()
             }};
         }

@@ -590,8 +590,41 @@ pub enum TrackPer {
     Seat,
 }
 
+/// How the track bar draws a track (`TrackDef::show`): by what its number means to a player.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TrackShow {
+    /// A bounded track: one bar per holder, filled from `min` to `max`, with its value and its
+    /// bounds (`12/30`); `every` may mark a threshold on it.
+    #[default]
+    Bar,
+    /// A score: every holder's value on one line with its rank (`1st`, `2nd`; ties share a
+    /// rank), highest first; no bar, no bound.
+    Score,
+    /// A counted resource: every holder's value on one line; no bar, no bound.
+    Count,
+}
+
+impl TrackShow {
+    /// The default, a bar (a file need not say it, and a written track leaves it out).
+    pub fn is_bar(&self) -> bool {
+        *self == TrackShow::Bar
+    }
+}
+
+/// A threshold along a bar (`TrackDef::every`): each `step` of the value brings something.
+/// The bar marks each step with a tick and says what it brings in a line under it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrackStep {
+    /// How much of the track one step is: more than 0, and at most `max - min`.
+    pub step: i32,
+    /// What each step brings, in a few words ("one more corruption attempt"); translated like
+    /// a content text.
+    pub text: String,
+}
+
 /// A track or a counted resource a chapter keeps (`tracks.ron`): Rage, Flame, Glory, gems…
-/// Bounded: a value stays within `min..=max`.
+/// Bounded: a value stays within `min..=max`. The window draws it by its nature (`show`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrackDef {
@@ -614,6 +647,25 @@ pub struct TrackDef {
     /// Shown for Chaos too (a per-seat track always shows the seats).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub chaos: bool,
+    /// How the track bar draws it: `Bar` (the default), `Score` or `Count`.
+    #[serde(default, skip_serializing_if = "TrackShow::is_bar")]
+    pub show: TrackShow,
+    /// A bar's threshold: `Some((step: 10, text: "one more corruption attempt"))`. Only a
+    /// `Bar` has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub every: Option<TrackStep>,
+}
+
+impl TrackDef {
+    /// The track as the rules keep it: how it is drawn (`show`, `every`) at its default. How
+    /// a track is drawn changes no game, so the content's hash (`ContentDb::hash`) reads this.
+    pub fn as_played(&self) -> TrackDef {
+        TrackDef {
+            show: TrackShow::default(),
+            every: None,
+            ..self.clone()
+        }
+    }
 }
 
 /// A card of the events deck or the chaos deck (R2).

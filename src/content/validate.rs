@@ -942,7 +942,8 @@ fn search_bounds(
 /// The most a track may hold, either way (tracks are bounded, saves stay small).
 pub const TRACK_LIMIT: i32 = 1_000_000;
 
-/// `tracks.ron`: unique ids, `min <= start <= max`, within the limit.
+/// `tracks.ron`: unique ids, `min <= start <= max`, within the limit; a threshold (`every`) only
+/// on a bar, its step within the bar and its text saying something.
 fn tracks(db: &ContentDb, r: &mut Report) {
     let mut seen = std::collections::BTreeSet::new();
     for t in &db.set.tracks {
@@ -978,6 +979,59 @@ fn tracks(db: &ContentDb, r: &mut Report) {
                 "name the chapter the track belongs to".into(),
             );
         }
+        if let Some(every) = &t.every {
+            track_step(t, every, &anchor, r);
+        }
+    }
+}
+
+/// A track's threshold (`every`): drawn only on a bar, as ticks, so a score or a count can't
+/// have one, a step must fall inside the bar, and the line under it must say something.
+fn track_step(t: &TrackDef, every: &TrackStep, anchor: &str, r: &mut Report) {
+    if !t.show.is_bar() {
+        r.err(
+            &[anchor, "every"],
+            format!("tracks[{}].every", t.id),
+            format!(
+                "only a bar has a threshold, and this track shows as `{:?}`: drop `every`, or \
+                 show it as `Bar`",
+                t.show
+            ),
+        );
+    }
+    // In i64: a bound past the limit is reported above and must not overflow here.
+    let span = i64::from(t.max) - i64::from(t.min);
+    if every.step <= 0 {
+        r.err(
+            &[anchor, "every", "step"],
+            format!("tracks[{}].every.step", t.id),
+            format!(
+                "a step of {} marks nothing: give a step of at least 1",
+                every.step
+            ),
+        );
+    } else if t.min <= t.max && i64::from(every.step) > span {
+        r.err(
+            &[anchor, "every", "step"],
+            format!("tracks[{}].every.step", t.id),
+            format!(
+                "a step of {} is longer than the bar from {} to {}: give at most {span}",
+                every.step, t.min, t.max
+            ),
+        );
+    }
+    if every.text.trim().is_empty() {
+        r.err(
+            &[anchor, "every", "text"],
+            format!("tracks[{}].every.text", t.id),
+            "say in a few words what each step brings (\"one more corruption attempt\")".into(),
+        );
+    } else if every.text.chars().count() > MAX_TEXT {
+        r.err(
+            &[anchor, "every", "text"],
+            format!("tracks[{}].every.text", t.id),
+            format!("a text is at most {MAX_TEXT} characters"),
+        );
     }
 }
 

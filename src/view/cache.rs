@@ -70,6 +70,9 @@ pub struct GameDigest {
     /// The chapters' own panels, each with its state as the seat at the screen may see it
     /// (`chapter_panel`), and that seat; empty while nobody is at the screen.
     pub chapter_panels: (u8, Vec<super::chapter_panel::Seen>),
+    /// The chapters' tables (`table`), as the seat at the screen may see them; kept as they
+    /// were while a chapter's show plays, so its claims are seen where they came from.
+    pub chapter_tables: Vec<super::table::SeenTable>,
     /// Each seat's glory where a chapter in play counts it (`rules::chapter::glory`), for the
     /// end-of-game window; empty otherwise.
     pub glory: Vec<u32>,
@@ -224,7 +227,7 @@ pub fn describe_tile(world: &mut World, h: Hex) -> Vec<String> {
 
 /// What the cache was computed from: it is recomputed only when one of these changes.
 #[derive(Default, PartialEq, Clone)]
-struct CacheKey {
+pub(super) struct CacheKey {
     moves: usize,
     cycle: u32,
     step: usize,
@@ -237,6 +240,8 @@ struct CacheKey {
     lang: String,
     /// The seat at the screen: a chapter's panel shows what it may see.
     at_screen: Option<u8>,
+    /// A chapter's show plays: the tables wait for its end to show the state after it.
+    showing: bool,
 }
 
 /// The Eladrin army a click on this tile orders (the lowest id, as `input::order_move` picks).
@@ -267,7 +272,7 @@ const LOG_LINES: usize = 40;
 /// Brings the three caches up to date: the hovered tile's when the pointer moved to another
 /// tile (or the game moved), the sheets and the digest when the game or the selection moved.
 /// Exclusive: the rules' read-only queries need `&mut World`.
-fn refresh_cache(
+pub(super) fn refresh_cache(
     world: &mut World,
     mut last: Local<Option<CacheKey>>,
     mut hovered: Local<Option<(Option<Hex>, usize, String)>>,
@@ -292,6 +297,7 @@ fn refresh_cache(
                 .map(|t| t.lang.clone())
                 .unwrap_or_default(),
             at_screen: super::handoff::at_screen(world),
+            showing: world.resource::<super::chapter_show::Show>().busy(),
         }
     };
     // The hovered tile's lines change with the pointer or the game.
@@ -443,6 +449,13 @@ fn refresh_digest(world: &mut World, at_screen: Option<u8>) {
         Some(seat) => (seat, super::chapter_panel::seen(world, seat)),
         None => (0, Vec::new()),
     };
+    let tables = match at_screen {
+        Some(seat) => super::table::seen(world, seat),
+        None => Vec::new(),
+    };
+    let keep_tables = world.resource::<super::chapter_show::Show>().busy()
+        && !world.resource::<GameDigest>().chapter_tables.is_empty()
+        && at_screen.is_some();
     let over = world.resource::<Outcome>().winner.is_some();
     let key = {
         let c = world.resource::<Cycle>();
@@ -484,6 +497,9 @@ fn refresh_digest(world: &mut World, at_screen: Option<u8>) {
     d.tracks = tracks;
     d.glory = glory;
     d.chapter_panels = panels;
+    if !keep_tables {
+        d.chapter_tables = tables;
+    }
     d.log = log;
     if let Some((f, v)) = forecast {
         d.forecast = f;

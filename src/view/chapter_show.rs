@@ -79,6 +79,11 @@ impl Show {
     pub fn busy(&self) -> bool {
         self.now.is_some() || !self.waiting.is_empty()
     }
+
+    /// The place the card on screen rings, with its lines (a chapter's board marks it).
+    pub fn showing(&self) -> Option<(Hex, &[String])> {
+        self.now.as_ref().map(|(c, _)| (c.at, c.lines.as_slice()))
+    }
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -86,7 +91,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                queue_beats.in_set(super::screens::ViewSet::Cache),
+                queue_beats
+                    .in_set(super::screens::ViewSet::Cache)
+                    // The tables keep the state from before a show that begins this frame.
+                    .before(super::cache::refresh_cache),
                 (advance_show, ring_place).in_set(super::screens::ViewSet::Draw),
             ),
         )

@@ -1,8 +1,8 @@
 //! A chapter's half of the window, added from its `Chapter::build_view` (the window builds it
 //! after every chapter's rules): its panel, its marks on the map, its shows, its rules in the
-//! help and its sounds. Each lands in a resource of the window's app (`ChapterPanels`,
-//! `ChapterMaps`, `ChapterShows`, `ChapterHelp`, `ChapterSoundTable`) that the view's systems
-//! read for the chapters the level in play plays.
+//! help, its sounds and its hints. Each lands in a resource of the window's app
+//! (`ChapterPanels`, `ChapterMaps`, `ChapterShows`, `ChapterHelp`, `ChapterSoundTable`,
+//! `ChapterHints`) that the view's systems read for the chapters the level in play plays.
 
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -19,6 +19,15 @@ pub trait ChapterViewExt {
         &mut self,
         chapter: &'static str,
         draw: fn(&mut egui::Ui, &S, &PanelCx) -> Option<Action>,
+    ) -> &mut Self;
+    /// Its table: the board drawn as the board game lays it out, in a window over the map,
+    /// played by clicks (`table`); drawn with its state `S` as the seat at the screen sees it,
+    /// under `title`; returns the action a click asks for.
+    fn add_chapter_table<S: ChapterState>(
+        &mut self,
+        chapter: &'static str,
+        title: &'static str,
+        draw: fn(&mut egui::Ui, &S, &mut super::table::TableCx) -> Option<Action>,
     ) -> &mut Self;
     /// Its marks on the map (`chapter_map`).
     fn add_chapter_marks(
@@ -45,6 +54,10 @@ pub trait ChapterViewExt {
         chapter: &'static str,
         sounds: super::sound::ChapterSounds,
     ) -> &mut Self;
+    /// Its hints for a first play (`hints`): the text of its hints file
+    /// (`assets/help/chapters/<chapter>.hints.ron`, the core's `hints.ron` format, ids starting
+    /// with the chapter's), shown on any level that plays it, each once.
+    fn add_chapter_hints(&mut self, chapter: &'static str, ron: &'static str) -> &mut Self;
 }
 
 impl ChapterViewExt for App {
@@ -54,6 +67,15 @@ impl ChapterViewExt for App {
         draw: fn(&mut egui::Ui, &S, &PanelCx) -> Option<Action>,
     ) -> &mut Self {
         super::chapter_panel::add::<S>(self, chapter, draw);
+        self
+    }
+    fn add_chapter_table<S: ChapterState>(
+        &mut self,
+        chapter: &'static str,
+        title: &'static str,
+        draw: fn(&mut egui::Ui, &S, &mut super::table::TableCx) -> Option<Action>,
+    ) -> &mut Self {
+        super::table::add::<S>(self, chapter, title, draw);
         self
     }
     fn add_chapter_marks(
@@ -87,6 +109,10 @@ impl ChapterViewExt for App {
         sounds: super::sound::ChapterSounds,
     ) -> &mut Self {
         super::sound::add(self, chapter, sounds);
+        self
+    }
+    fn add_chapter_hints(&mut self, chapter: &'static str, ron: &'static str) -> &mut Self {
+        super::hints::add(self, chapter, ron);
         self
     }
 }

@@ -28,6 +28,7 @@ pub mod script;
 pub mod settings_ui;
 pub mod sheets;
 pub mod sound;
+pub mod table;
 pub mod undo;
 
 use std::path::PathBuf;
@@ -94,6 +95,7 @@ impl Plugin for GamePlugin {
             campaign_ui::plugin,
             chapter_map::plugin,
             chapter_show::plugin,
+            table::plugin,
         ))
         .init_resource::<Decor>()
         .add_systems(

@@ -124,6 +124,11 @@ pub enum UiStep {
     Mark(String),
     /// Until a file of this name is in the output folder (written by a check outside the game).
     WaitFile(String),
+    /// Answer a check outside the game that drives the real mouse: each time it writes
+    /// `NAME.ask.K` (K from 0), once 20 frames have passed, write the window report
+    /// `NAME.K.ron` (the board's targets in it) and the game `NAME.K.save.ron`; done when it
+    /// writes `NAME.stop`.
+    Serve(String),
     /// Quit.
     Quit,
 }
@@ -156,6 +161,8 @@ pub struct ScriptRun {
     key: u8,
     /// The action count when the script last passed.
     passed_at: Option<usize>,
+    /// `Serve`: the next ask it answers, and the frames since it came.
+    serve: (u32, Option<u32>),
 }
 
 impl ScriptRun {
@@ -169,6 +176,7 @@ impl ScriptRun {
             click: None,
             key: 0,
             passed_at: None,
+            serve: (0, None),
         }
     }
 }
@@ -250,6 +258,7 @@ fn waited(world: &mut World, step: &UiStep, frames: u32, out: &std::path::Path) 
             .as_ref()
             .is_some_and(|h| h.id == *id),
         UiStep::WaitFile(name) => out.join(name).is_file(),
+        UiStep::Serve(name) => serve(world, name, out),
         _ => return None,
     })
 }
@@ -497,10 +506,29 @@ pub struct WindowReport {
     /// The egui windows and areas over the panels, by name where the view names them (`menu`,
     /// `intro`, `help`, `refusal_toast`…; else `?`), with their places.
     pub shown: Vec<(String, [f32; 4])>,
+    /// The step the game stands at (`R7`, `MACTION`).
+    #[serde(default)]
+    pub step: String,
+    /// The Eladrin seat asked for a chapter's action now, if any.
+    #[serde(default)]
+    pub seat_asked: Option<u8>,
+    /// The Eladrin seat whose turn it is, if the Eladrins have it (asked or only able to pass).
+    #[serde(default)]
+    pub seat_to_play: Option<u8>,
+    /// The pieces of a chapter's board a click is taken on (`slot:guild:0`, `confirm`), with
+    /// their places (`table::TableView`).
+    #[serde(default)]
+    pub targets: Vec<(String, [f32; 4])>,
+    /// The map's labels as drawn (place and outpost names, counts), by their text, with their
+    /// text's box on screen (`chapter_map::drawn_labels`).
+    #[serde(default)]
+    pub labels: Vec<(String, [f32; 4])>,
 }
 
 /// The egui ids the view gives its windows and areas, by name.
-const NAMED_AREAS: [&str; 15] = [
+const NAMED_AREAS: [&str; 17] = [
+    "table",
+    "table_button",
     "menu",
     "hover",
     "intro",
@@ -564,7 +592,47 @@ fn report(world: &mut World) -> WindowReport {
         zoom,
         map_rect,
         shown,
+        step: world.step_id().to_string(),
+        seat_asked: {
+            let seat = crate::rules::chapter::current_seat(world);
+            seat_asked(world, seat).then_some(seat)
+        },
+        seat_to_play: (world.resource::<Cycle>().turn == Camp::Eladrins)
+            .then(|| crate::rules::chapter::current_seat(world)),
+        targets: world.resource::<super::table::TableView>().targets.clone(),
+        labels: super::chapter_map::drawn_labels(world),
     }
+}
+
+/// `UiStep::Serve`: answers the asks of a check outside the game; whether it said stop.
+fn serve(world: &mut World, name: &str, out: &std::path::Path) -> bool {
+    if out.join(format!("{name}.stop")).is_file() {
+        return true;
+    }
+    let (k, since) = world.resource::<ScriptRun>().serve;
+    let next = match since {
+        None if out.join(format!("{name}.ask.{k}")).is_file() => Some(0),
+        None => None,
+        Some(n) if n < 20 => Some(n + 1),
+        Some(_) => {
+            let report = report(world);
+            let text = ron::ser::to_string_pretty(&report, Default::default())
+                .unwrap_or_else(|e| format!("// {e}"));
+            let save = snapshot::save(world, &out.join(format!("{name}.{k}.save.ron")));
+            // The report last: a check reads the save once the report is there.
+            let wrote = save.and_then(|_| {
+                std::fs::write(out.join(format!("{name}.{k}.ron")), text).map_err(|e| e.to_string())
+            });
+            if let Err(e) = wrote {
+                error!("script: serve failed: {e}");
+                world.write_message(AppExit::from_code(3));
+            }
+            world.resource_mut::<ScriptRun>().serve = (k + 1, None);
+            return false;
+        }
+    };
+    world.resource_mut::<ScriptRun>().serve.1 = next;
+    false
 }
 
 /// The game's window (input messages name it).

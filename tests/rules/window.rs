@@ -367,6 +367,191 @@ fn the_trial_chapter_plays_in_the_real_window_with_its_hand_panel_and_track_bar(
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// The Wyvern Wardens board, as a player meets it: seat 0's whole action phase (M1–M12)
+/// played with the real mouse (xdotool) on the board's pieces, never a text button: a slot,
+/// the composer's steppers and its confirm, an assistant, a special place; then the rewards
+/// and the raid shown. Each click is found by name in the report the game writes
+/// (`Serve`), and the state after each is read from the save beside it.
+#[test]
+fn wyvern_wardens_plays_a_round_by_clicks_on_its_board() {
+    use chaos_outpost::chapters::mercenaries::data::Assistant;
+    use chaos_outpost::chapters::mercenaries::state::{Mercs, Owner, Standing};
+    if !have("xdotool") {
+        assert!(
+            std::env::var("CHAOS_OUTPOST_REQUIRE_XVFB").is_err(),
+            "xdotool is required here (CHAOS_OUTPOST_REQUIRE_XVFB is set)"
+        );
+        eprintln!("skipped: no xdotool (./dev test installs it)");
+        return;
+    }
+    let mercs = |out: &std::path::Path, k: u32| -> Mercs {
+        let s = snapshot::read(&out.join(format!("board.{k}.save.ron"))).expect("a save");
+        ron::from_str(&s.chapters["mercenaries"]).expect("the chapter's state")
+    };
+    // What the drive saw: each report's number after a click of ours, and what it was.
+    let drive = |out: &std::path::Path| -> Vec<(String, u32)> {
+        wait_for(out, "x.txt");
+        let x = std::fs::read_to_string(out.join("x.txt")).expect("the display");
+        let mut lines = x.lines();
+        let xdo = Xdo {
+            display: lines.next().unwrap_or_default().to_string(),
+            xauthority: lines.next().unwrap_or_default().to_string(),
+        };
+        let mut k = 0u32;
+        let look = |k: &mut u32| {
+            std::fs::write(out.join(format!("board.ask.{k}")), "").expect("ask");
+            wait_for(out, &format!("board.{k}.ron"));
+            let r = report(&out.join(format!("board.{k}.ron")));
+            *k += 1;
+            r
+        };
+        let click = |r: &chaos_outpost::view::script::WindowReport, name: &str| {
+            let [x, y, w, h] = r
+                .targets
+                .iter()
+                .find(|(n, _)| n == name)
+                .unwrap_or_else(|| panic!("no target `{name}` on the board: {:?}", r.targets))
+                .1;
+            let (cx, cy) = (
+                format!("{}", (x + w / 2.0) as i32),
+                format!("{}", (y + h / 2.0) as i32),
+            );
+            xdo.run(&["mousemove", &cx, &cy]);
+            std::thread::sleep(Duration::from_millis(150));
+            xdo.run(&["click", "1"]);
+            std::thread::sleep(Duration::from_millis(150));
+        };
+        let has = |r: &chaos_outpost::view::script::WindowReport, name: &str| {
+            r.targets.iter().any(|(n, _)| n == name)
+        };
+        let mut done = Vec::new();
+        let mut turn = 0;
+        for _ in 0..400 {
+            let r = look(&mut k);
+            if r.step != "MACTION" {
+                break;
+            }
+            if r.seat_asked != Some(0) {
+                // Seat 0's turn with nothing left but to pass (M1): the board says so.
+                if r.seat_to_play == Some(0) && has(&r, "pass") {
+                    click(&r, "pass");
+                    done.push(("pass".to_string(), k));
+                } else {
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                continue;
+            }
+            if has(&r, "board:open") {
+                click(&r, "board:open");
+                continue;
+            }
+            match turn {
+                // A ranger and a recruit to the Guild's slot numbered 2, with the steppers.
+                0 => {
+                    click(&r, "slot:guild:0");
+                    let r = look(&mut k);
+                    click(&r, "plus:Ranger");
+                    click(&r, "plus:Recruit");
+                    click(&r, "confirm");
+                    done.push(("guild".to_string(), k));
+                }
+                1 => {
+                    click(&r, "assistant:Healer");
+                    done.push(("healer".to_string(), k));
+                }
+                2 => {
+                    click(&r, "special:warehouse");
+                    done.push(("warehouse".to_string(), k));
+                }
+                // Then whatever the board offers, a slot first, with a ready-made group.
+                _ => {
+                    let slot = r.targets.iter().find(|(n, _)| n.starts_with("slot:"));
+                    let other = r
+                        .targets
+                        .iter()
+                        .find(|(n, _)| n.starts_with("special:") || n.starts_with("assistant:"));
+                    if let Some((name, _)) = slot {
+                        let name = name.clone();
+                        click(&r, &name);
+                        let r = look(&mut k);
+                        click(&r, "pick:0");
+                        click(&r, "confirm");
+                        done.push((name, k));
+                    } else if let Some((name, _)) = other {
+                        let name = name.clone();
+                        click(&r, &name);
+                        done.push((name, k));
+                    } else {
+                        panic!(
+                            "seat 0 is asked but the board offers nothing: {:?}",
+                            r.targets
+                        );
+                    }
+                }
+            }
+            turn += 1;
+        }
+        std::fs::write(out.join("board.stop"), "").expect("stop");
+        done
+    };
+    let mut seen = Vec::new();
+    let Some(out) = run_window_driven(
+        "mercenaries_board",
+        |out| {
+            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+            let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
+            c.args(["play", "--level", "mercenaries", "--seed", "3", "--script"])
+                .arg(root.join("tests/ui/mercenaries_board.ron"))
+                .arg("--out")
+                .arg(out);
+            c
+        },
+        |out| seen = drive(out),
+    ) else {
+        return;
+    };
+    assert!(
+        seen.len() >= 3,
+        "seat 0 took {} turns: {seen:?}",
+        seen.len()
+    );
+    // After the first click's confirm: the group stands on the Guild's first slot, and left
+    // the reserve (3 recruits, 1 scout, 1 ranger, 1 guardian at the start).
+    let after_guild = mercs(&out, seen[0].1);
+    assert_eq!(
+        after_guild.boards["guild"].slots[0],
+        Some(Standing {
+            owner: Owner::Seat(0),
+            group: [1, 0, 1, 0],
+        }),
+        "the composed group is not on the Guild's slot"
+    );
+    assert_eq!(after_guild.seats[&0].reserve, [2, 1, 0, 1]);
+    // The Healer clicked: seat 0 holds it (M11).
+    let after_healer = mercs(&out, seen[1].1);
+    assert_eq!(after_healer.holder(Assistant::Healer), Some(0));
+    // The Warehouse clicked: used by seat 0 this round (M10), its equipment given.
+    let after_warehouse = mercs(&out, seen[2].1);
+    assert!(after_warehouse.used["warehouse"].contains(&0));
+    assert!(
+        after_warehouse.seats[&0].equipment >= after_healer.seats[&0].equipment + 2,
+        "the Warehouse gave no equipment"
+    );
+    // The round went on to its rewards, raid and reset: the next round's board.
+    let s = snapshot::read(&out.join("after_round.ron")).expect("the save after the round");
+    let after: Mercs = ron::from_str(&s.chapters["mercenaries"]).expect("state");
+    assert_eq!(after.round, after_guild.round + 1, "the round did not end");
+    assert!(
+        after.boards["guild"].slots.iter().all(|x| x.is_none()),
+        "the slots were not cleared at the reset (M15)"
+    );
+    for shot in ["board_start.png", "board_rewards.png", "board_raid.png"] {
+        let (_, _, n) = colours(&out.join(shot));
+        assert!(n > 200, "{shot}: only {n} colours");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// The names of the Eladrin units in a save that have one (campaign veterans).
 fn veterans_in(s: &snapshot::Snapshot) -> Vec<String> {
     let mut v: Vec<String> = (s.armies.iter())
@@ -773,4 +958,86 @@ fn run_window_driven(
     })?;
     drive(&out);
     Some(finish_window(name, running, out))
+}
+
+/// The map's names on Wyvern Wardens (seed 3) as the real window draws them, at the interface
+/// scale 1 and at 1.5 (where the names grow and the hexes don't): the eight places and the
+/// outpost's name are all there, each as large as its text at that scale (the size the names
+/// were placed by), and no two of their boxes meet, nor the counts of slots taken among them.
+#[test]
+fn the_map_names_never_run_into_each_other() {
+    use chaos_outpost::view::chapter_map::{LABEL_PAD, label_size};
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join("tests/ui/labels.ron");
+    let Some(out) = run_window("labels", |out| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
+        c.args(["play", "--level", "mercenaries", "--seed", "3", "--script"])
+            .arg(&script)
+            .arg("--out")
+            .arg(out);
+        c
+    }) else {
+        return;
+    };
+    let names = [
+        "Windhold (portal)",
+        "Heroes' Guild",
+        "Tavern",
+        "Poachers' Camp",
+        "Mountains",
+        "Reserves",
+        "Garrison",
+        "Warehouse",
+        "Barracks",
+    ];
+    // A count of slots taken ("2/3"), placed among the names.
+    let is_count = |t: &str| {
+        t.split_once('/').is_some_and(|(a, b)| {
+            !a.is_empty() && !b.is_empty() && a.chars().chain(b.chars()).all(|c| c.is_ascii_digit())
+        })
+    };
+    for (file, scale) in [("scale_1.ron", 1.0), ("scale_1_5.ron", 1.5)] {
+        let r = report(&out.join(file));
+        let placed: Vec<&(String, [f32; 4])> = (r.labels.iter())
+            .filter(|(t, _)| names.contains(&t.as_str()) || is_count(t.as_str()))
+            .collect();
+        for name in names {
+            let drawn: Vec<[f32; 4]> = (placed.iter())
+                .filter(|(t, _)| t == name)
+                .map(|(_, p)| *p)
+                .collect();
+            assert_eq!(
+                drawn.len(),
+                1,
+                "at {scale}: {name} drawn {drawn:?}: {:?}",
+                r.labels
+            );
+            // Laid out at the size the names are placed by (on screen: divided by the zoom),
+            // within the rounding of a layout to whole pixels.
+            let [_, _, w, h] = drawn[0];
+            let text = (label_size(name, scale) - LABEL_PAD) / r.zoom;
+            let near = 2.0 / r.zoom;
+            assert!(
+                (w - text.x).abs() <= near && (h - text.y).abs() <= near,
+                "at {scale}: {name} drawn {w}×{h}, placed as {}×{} (zoom {})",
+                text.x,
+                text.y,
+                r.zoom
+            );
+        }
+        for (i, (a, pa)) in placed.iter().enumerate() {
+            for (b, pb) in &placed[i + 1..] {
+                assert!(
+                    !overlaps(*pa, *pb),
+                    "at {scale}: {a:?} {pa:?} runs into {b:?} {pb:?}"
+                );
+            }
+        }
+    }
+    for shot in ["scale_1.png", "scale_1_5.png"] {
+        let (w, h, n) = colours(&out.join(shot));
+        assert_eq!((w, h), (1280, 720));
+        assert!(n > 200, "{shot}: only {n} colours");
+    }
+    let _ = std::fs::remove_dir_all(&out);
 }

@@ -73,11 +73,8 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     };
     let lvl = level(world);
     let mut v = Vec::new();
-    let mut rows = chapter_map::LabelRows::default();
-    for o in world.query::<&crate::rules::Outpost>().iter(world) {
-        let chars = o.name.chars().count() + if o.portal { 10 } else { 0 };
-        rows.reserve(o.hex, chars, -22.0);
-    }
+    let mut rows = chapter_map::LabelRows::for_world(world);
+    rows.reserve_outposts(world, tr);
     for (i, p) in lvl.provinces.iter().enumerate() {
         let hue = HUES[i % HUES.len()];
         for h in &p.hexes {
@@ -105,7 +102,7 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
         };
         let text = format!("{} · {}", tr.t(&p.name), token);
         let at = middle(&p.hexes);
-        let dy = rows.place(at, text.chars().count(), &chapter_map::NAME_HEIGHTS);
+        let dy = rows.place(at, &text, &chapter_map::NAME_HEIGHTS);
         v.push(Mark::Label {
             at,
             text,

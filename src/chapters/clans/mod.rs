@@ -287,6 +287,10 @@ impl Chapter for ClansOfTheRift {
                 ID,
                 include_str!("../../../assets/help/chapters/clans.en.md"),
                 include_str!("../../../assets/help/chapters/clans.fr.md"),
+            )
+            .add_chapter_hints(
+                ID,
+                include_str!("../../../assets/help/chapters/clans.hints.ron"),
             );
     }
 }

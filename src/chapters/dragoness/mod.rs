@@ -313,6 +313,10 @@ impl Chapter for WhiteTomb {
                 ID,
                 include_str!("../../../assets/help/chapters/dragoness.en.md"),
                 include_str!("../../../assets/help/chapters/dragoness.fr.md"),
+            )
+            .add_chapter_hints(
+                ID,
+                include_str!("../../../assets/help/chapters/dragoness.hints.ron"),
             );
     }
 }

@@ -33,13 +33,11 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     let lvl = level(world);
     let mut v = Vec::new();
     // Each name takes the first height around its place where it meets no other name (nor an
-    // outpost's, which hangs below its hex); the count of slots taken, then, the first free
-    // height on its other side. Places are named in the level's order.
-    let mut rows = chapter_map::LabelRows::default();
-    for o in world.query::<&crate::rules::Outpost>().iter(world) {
-        let chars = o.name.chars().count() + if o.portal { 10 } else { 0 };
-        rows.reserve(o.hex, chars, -22.0);
-    }
+    // outpost's name, which hangs below its hex, nor its icon), measured at the size the names
+    // are drawn (the interface scale's); the count of slots taken, then, the first free height
+    // on its other side. Places are named in the level's order.
+    let mut rows = chapter_map::LabelRows::for_world(world);
+    rows.reserve_outposts(world, tr);
     for p in &lvl.places {
         let at = Hex::new(p.at.0, p.at.1);
         let (rgba, name_rgba) = if p.kind.special() {
@@ -48,7 +46,7 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
             (PLACE, PLACE_NAME)
         };
         let name = tr.t(&p.name).into_owned();
-        let dy = rows.place(at, name.chars().count(), &chapter_map::NAME_HEIGHTS);
+        let dy = rows.place(at, &name, &chapter_map::NAME_HEIGHTS);
         v.push(Mark::Ring {
             at,
             size: 0.8,
@@ -72,7 +70,7 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
                     .filter(|h| h.signum() != dy.signum())
                     .chain(chapter_map::MARK_HEIGHTS)
                     .collect();
-                let dy = rows.place(at, text.chars().count(), &heights);
+                let dy = rows.place(at, &text, &heights);
                 v.push(Mark::Label {
                     at,
                     text,

@@ -11,6 +11,7 @@
 //! so freed dragons fight in it and the raid's Flame feeds the next R6).
 
 pub mod ai;
+pub mod board;
 pub mod data;
 pub mod map;
 pub mod panel;
@@ -244,12 +245,17 @@ impl Chapter for WyvernWardens {
     }
     fn build_view(&self, app: &mut App) {
         app.add_chapter_panel::<Mercs>(ID, panel::draw)
+            .add_chapter_table::<Mercs>(ID, "Wyvern Wardens", board::draw)
             .add_chapter_marks(ID, map::marks)
             .add_chapter_show(ID, map::beat)
             .add_chapter_help(
                 ID,
                 include_str!("../../../assets/help/chapters/mercenaries.en.md"),
                 include_str!("../../../assets/help/chapters/mercenaries.fr.md"),
+            )
+            .add_chapter_hints(
+                ID,
+                include_str!("../../../assets/help/chapters/mercenaries.hints.ron"),
             );
     }
 }

@@ -11,7 +11,7 @@ mod log;
 pub mod phase_bar;
 mod portal;
 pub mod refusal;
-mod tracks;
+pub mod tracks;
 
 use super::cache::{GameDigest, HoverCache, SheetCache};
 use super::driver::Driver;
