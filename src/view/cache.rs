@@ -119,7 +119,13 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<HoverCache>()
         .init_resource::<SheetCache>()
         .init_resource::<GameDigest>()
-        .add_systems(Update, refresh_cache.in_set(super::screens::ViewSet::Cache));
+        .add_systems(
+            Update,
+            refresh_cache
+                .in_set(super::screens::ViewSet::Cache)
+                // The tables keep the state from before a show that begins this frame.
+                .after(super::chapter_show::queue_beats),
+        );
 }
 
 /// Describes a tile: terrain, move cost, yields, what lies there, corruption and its odds, in
@@ -227,7 +233,7 @@ pub fn describe_tile(world: &mut World, h: Hex) -> Vec<String> {
 
 /// What the cache was computed from: it is recomputed only when one of these changes.
 #[derive(Default, PartialEq, Clone)]
-pub(super) struct CacheKey {
+struct CacheKey {
     moves: usize,
     cycle: u32,
     step: usize,
@@ -272,7 +278,7 @@ const LOG_LINES: usize = 40;
 /// Brings the three caches up to date: the hovered tile's when the pointer moved to another
 /// tile (or the game moved), the sheets and the digest when the game or the selection moved.
 /// Exclusive: the rules' read-only queries need `&mut World`.
-pub(super) fn refresh_cache(
+fn refresh_cache(
     world: &mut World,
     mut last: Local<Option<CacheKey>>,
     mut hovered: Local<Option<(Option<Hex>, usize, String)>>,

@@ -91,10 +91,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                queue_beats
-                    .in_set(super::screens::ViewSet::Cache)
-                    // The tables keep the state from before a show that begins this frame.
-                    .before(super::cache::refresh_cache),
+                queue_beats.in_set(super::screens::ViewSet::Cache),
                 (advance_show, ring_place).in_set(super::screens::ViewSet::Draw),
             ),
         )
@@ -106,7 +103,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Turns the events told since last time into cards; a new game, a load or an undo (the
 /// chronicle shorter, or another game) starts from what is there, showing nothing old.
-fn queue_beats(world: &mut World) {
+pub(super) fn queue_beats(world: &mut World) {
     let Some(len) = world.get_resource::<Chronicle>().map(|c| c.0.len()) else {
         return;
     };

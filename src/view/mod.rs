@@ -95,7 +95,7 @@ impl Plugin for GamePlugin {
             campaign_ui::plugin,
             chapter_map::plugin,
             chapter_show::plugin,
-            table::plugin,
+            table::window::plugin,
         ))
         .init_resource::<Decor>()
         .add_systems(

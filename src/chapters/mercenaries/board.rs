@@ -637,7 +637,7 @@ fn composer(
                             pieces::seat_colour(cx.seat, cx.palette),
                         );
                         ui.label(
-                            egui::RichText::new(tr.f("{} of {}", &[&g[k.ix()], &reserve[k.ix()]]))
+                            egui::RichText::new(tr.f("{} of {} in reserve", &[&g[k.ix()], &reserve[k.ix()]]))
                                 .small(),
                         );
                     });

@@ -14,17 +14,18 @@
 //! before it, so each claim is seen on the slots it came from.
 
 pub mod pieces;
+pub mod window;
 
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_egui::egui;
 use hexx::Hex;
 
-use crate::app::settings::{Palette, Settings};
-use crate::content::{Camp, Content, ContentDb};
+use crate::app::settings::Palette;
+use crate::content::ContentDb;
+use crate::rules::Action;
 use crate::rules::chapter::{ChapterAction, ChapterState, Viewer};
-use crate::rules::{Action, ActionRequest, Cycle, GameSetup};
 use crate::text::Translations;
 
 /// What a chapter's table is told besides its state.
@@ -47,7 +48,7 @@ pub struct TableCx<'a> {
     pub showing: Option<(Hex, &'a [String])>,
     /// The Eladrin seat whose turn it is, while the Eladrins have it.
     pub to_play: Option<u8>,
-    targets: Vec<(String, egui::Rect)>,
+    pub(super) targets: Vec<(String, egui::Rect)>,
 }
 
 impl TableCx<'_> {
@@ -83,7 +84,7 @@ pub struct SeenTable {
     pub chapter: &'static str,
     /// The window's title (English; translated when drawn).
     pub title: &'static str,
-    draw: Box<Draw>,
+    pub(super) draw: Box<Draw>,
 }
 
 /// The chapters' tables in this app, by chapter.
@@ -127,162 +128,3 @@ pub fn seen(world: &World, seat: u8) -> Vec<SeenTable> {
         .collect()
 }
 
-/// Whether the table window is open, when it last opened by itself, and where its targets
-/// were drawn (logical pixels from the window's top left, for checks of the real window).
-#[derive(Resource, Default)]
-pub struct TableView {
-    /// The window is open.
-    pub open: bool,
-    /// The (cycle, step) it last opened itself for, and whether for a show.
-    opened_for: Option<(u32, usize, bool)>,
-    /// The pieces a click is taken on, by name, with their places: x, y, width, height.
-    pub targets: Vec<(String, [f32; 4])>,
-}
-
-pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<TableView>()
-        .add_systems(
-            Update,
-            open_by_itself.in_set(super::screens::ViewSet::Cache),
-        )
-        .add_systems(
-            EguiPrimaryContextPass,
-            draw_table.run_if(super::screens::playing_free),
-        );
-}
-
-/// Opens the table when the seat at the screen has a decision in a chapter with a table (once
-/// per step), or when a chapter's show begins; the B key opens and closes it.
-fn open_by_itself(
-    cycle: Res<Cycle>,
-    cache: Res<super::cache::SheetCache>,
-    digest: Res<super::cache::GameDigest>,
-    show: Res<super::chapter_show::Show>,
-    shortcuts: super::Shortcuts,
-    mut view: ResMut<TableView>,
-) {
-    if digest.chapter_tables.is_empty() {
-        return;
-    }
-    if shortcuts.fired(crate::app::keys::Shortcut::Board) {
-        view.open = !view.open;
-        return;
-    }
-    let ours = |a: &Action| {
-        matches!(a, Action::Chapter { chapter, .. }
-            if digest.chapter_tables.iter().any(|t| t.chapter == chapter))
-    };
-    let asked = cycle.turn == Camp::Eladrins && cache.legal.iter().any(ours);
-    let busy = show.busy();
-    let now = (cycle.number, cycle.step, busy);
-    if (asked || busy) && view.opened_for != Some(now) {
-        view.opened_for = Some(now);
-        view.open = true;
-    }
-}
-
-/// The window: the tables of the chapters in play over the map, or the Board button that
-/// opens it; what a click asks for is sent.
-fn draw_table(
-    mut contexts: EguiContexts,
-    digest: Res<super::cache::GameDigest>,
-    cache: Res<super::cache::SheetCache>,
-    game: (Res<Content>, Res<GameSetup>, Res<Cycle>),
-    looks: (
-        Res<Settings>,
-        Res<Translations>,
-        Res<super::chapter_show::Show>,
-        Res<super::ViewState>,
-    ),
-    mut view: ResMut<TableView>,
-    mut send: MessageWriter<ActionRequest>,
-) -> Result {
-    let (content, setup, cycle) = game;
-    let (settings, tr, show, state) = looks;
-    if digest.chapter_tables.is_empty() {
-        if !view.targets.is_empty() {
-            view.targets.clear();
-        }
-        return Ok(());
-    }
-    let ctx = contexts.ctx_mut()?;
-    let z = ctx.zoom_factor();
-    // The map's area, in points: the window stays over the map, clear of the panels.
-    let area = state
-        .map_rect
-        .map(|[x, y, w, h]| {
-            egui::Rect::from_min_size(egui::pos2(x / z, y / z), egui::vec2(w / z, h / z))
-        })
-        .unwrap_or_else(|| ctx.viewport_rect());
-    let mut cx = TableCx {
-        tr: &tr,
-        db: &content.0,
-        seat: digest.chapter_panels.0,
-        legal: &cache.legal,
-        players: &setup.players,
-        level: &setup.level,
-        palette: settings.palette,
-        showing: show.showing(),
-        to_play: (cycle.turn == Camp::Eladrins).then(|| cycle.acting_seat()),
-        targets: Vec::new(),
-    };
-    let mut asked = None;
-    let mut open = view.open;
-    if open {
-        let rect = area.shrink2(egui::vec2(10.0, 8.0));
-        let title = digest
-            .chapter_tables
-            .iter()
-            .map(|t| tr.t(t.title).into_owned())
-            .collect::<Vec<_>>()
-            .join(" · ");
-        egui::Window::new(format!("{title} — {}", tr.t("the board")))
-            .id(egui::Id::new("table"))
-            .fixed_rect(rect)
-            .collapsible(false)
-            .resizable(false)
-            .open(&mut open)
-            .frame(egui::Frame::window(&ctx.global_style()).fill(pieces::CLOTH))
-            .show(ctx, |ui| {
-                egui::ScrollArea::vertical()
-                    .auto_shrink([false, false])
-                    .show(ui, |ui| {
-                        for t in &digest.chapter_tables {
-                            asked = asked.take().or((t.draw)(ui, &mut cx));
-                        }
-                    });
-            });
-    } else {
-        egui::Area::new(egui::Id::new("table_button"))
-            .fixed_pos(egui::pos2(area.right() - 110.0, area.top() + 8.0))
-            .show(ctx, |ui| {
-                let r = ui.button(format!("{} (B)", tr.t("Board")));
-                if r.clicked() {
-                    open = true;
-                }
-                cx.target("board:open", &r);
-            });
-    }
-    view.open = open;
-    let targets: Vec<(String, [f32; 4])> = cx
-        .targets
-        .iter()
-        .map(|(n, r)| {
-            (
-                n.clone(),
-                [r.min.x * z, r.min.y * z, r.width() * z, r.height() * z],
-            )
-        })
-        .collect();
-    // Written only when they moved: an unchanged resource marks nothing changed.
-    if view.targets != targets {
-        view.targets = targets;
-    }
-    if let Some(action) = asked {
-        send.write(ActionRequest {
-            by: Camp::Eladrins,
-            action,
-        });
-    }
-    Ok(())
-}

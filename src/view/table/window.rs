@@ -1,0 +1,174 @@
+//! The table's window: the tables of the chapters in play over the map, opened by itself at a
+//! seat's decision in a chapter's step and while a chapter's show plays, closed and opened
+//! again by the player (its cross, the Board button, the B key); what a click asks for is
+//! sent as an Eladrin action. The pieces a click is taken on are kept by name with their
+//! places (`TableView::targets`) for checks of the real window.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::{TableCx, pieces};
+use crate::app::settings::Settings;
+use crate::content::{Camp, Content};
+use crate::rules::{Action, ActionRequest, Cycle, GameSetup};
+use crate::text::Translations;
+
+/// Whether the table window is open, when it last opened by itself, and where its targets
+/// were drawn (logical pixels from the window's top left, for checks of the real window).
+#[derive(Resource, Default)]
+pub struct TableView {
+    /// The window is open.
+    pub open: bool,
+    /// The (cycle, step) it last opened itself for, and whether for a show.
+    opened_for: Option<(u32, usize, bool)>,
+    /// The pieces a click is taken on, by name, with their places: x, y, width, height.
+    pub targets: Vec<(String, [f32; 4])>,
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<TableView>()
+        .add_systems(
+            Update,
+            open_by_itself.in_set(crate::view::screens::ViewSet::Cache),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw_table.run_if(crate::view::screens::playing_free),
+        );
+}
+
+/// Opens the table when the seat at the screen has a decision in a chapter with a table (once
+/// per step), or when a chapter's show begins; the B key opens and closes it.
+fn open_by_itself(
+    cycle: Res<Cycle>,
+    cache: Res<crate::view::cache::SheetCache>,
+    digest: Res<crate::view::cache::GameDigest>,
+    show: Res<crate::view::chapter_show::Show>,
+    shortcuts: crate::view::Shortcuts,
+    mut view: ResMut<TableView>,
+) {
+    if digest.chapter_tables.is_empty() {
+        return;
+    }
+    if shortcuts.fired(crate::app::keys::Shortcut::Board) {
+        view.open = !view.open;
+        return;
+    }
+    let ours = |a: &Action| {
+        matches!(a, Action::Chapter { chapter, .. }
+            if digest.chapter_tables.iter().any(|t| t.chapter == chapter))
+    };
+    let asked = cycle.turn == Camp::Eladrins && cache.legal.iter().any(ours);
+    let busy = show.busy();
+    let now = (cycle.number, cycle.step, busy);
+    if (asked || busy) && view.opened_for != Some(now) {
+        view.opened_for = Some(now);
+        view.open = true;
+    }
+}
+
+/// The window: the tables of the chapters in play over the map, or the Board button that
+/// opens it; what a click asks for is sent.
+fn draw_table(
+    mut contexts: EguiContexts,
+    digest: Res<crate::view::cache::GameDigest>,
+    cache: Res<crate::view::cache::SheetCache>,
+    game: (Res<Content>, Res<GameSetup>, Res<Cycle>),
+    looks: (
+        Res<Settings>,
+        Res<Translations>,
+        Res<crate::view::chapter_show::Show>,
+        Res<crate::view::ViewState>,
+    ),
+    mut view: ResMut<TableView>,
+    mut send: MessageWriter<ActionRequest>,
+) -> Result {
+    let (content, setup, cycle) = game;
+    let (settings, tr, show, state) = looks;
+    if digest.chapter_tables.is_empty() {
+        if !view.targets.is_empty() {
+            view.targets.clear();
+        }
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let z = ctx.zoom_factor();
+    // The map's area, in points: the window stays over the map, clear of the panels.
+    let area = state
+        .map_rect
+        .map(|[x, y, w, h]| {
+            egui::Rect::from_min_size(egui::pos2(x / z, y / z), egui::vec2(w / z, h / z))
+        })
+        .unwrap_or_else(|| ctx.viewport_rect());
+    let mut cx = TableCx {
+        tr: &tr,
+        db: &content.0,
+        seat: digest.chapter_panels.0,
+        legal: &cache.legal,
+        players: &setup.players,
+        level: &setup.level,
+        palette: settings.palette,
+        showing: show.showing(),
+        to_play: (cycle.turn == Camp::Eladrins).then(|| cycle.acting_seat()),
+        targets: Vec::new(),
+    };
+    let mut asked = None;
+    let mut open = view.open;
+    if open {
+        let rect = area.shrink2(egui::vec2(10.0, 8.0));
+        let title = digest
+            .chapter_tables
+            .iter()
+            .map(|t| tr.t(t.title).into_owned())
+            .collect::<Vec<_>>()
+            .join(" · ");
+        egui::Window::new(format!("{title} — {}", tr.t("the board")))
+            .id(egui::Id::new("table"))
+            .fixed_rect(rect)
+            .collapsible(false)
+            .resizable(false)
+            .open(&mut open)
+            .frame(egui::Frame::window(&ctx.global_style()).fill(pieces::CLOTH))
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical()
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        for t in &digest.chapter_tables {
+                            asked = asked.take().or((t.draw)(ui, &mut cx));
+                        }
+                    });
+            });
+    } else {
+        egui::Area::new(egui::Id::new("table_button"))
+            .fixed_pos(egui::pos2(area.right() - 110.0, area.top() + 8.0))
+            .show(ctx, |ui| {
+                let r = ui.button(format!("{} (B)", tr.t("Board")));
+                if r.clicked() {
+                    open = true;
+                }
+                cx.target("board:open", &r);
+            });
+    }
+    view.open = open;
+    let targets: Vec<(String, [f32; 4])> = cx
+        .targets
+        .iter()
+        .map(|(n, r)| {
+            (
+                n.clone(),
+                [r.min.x * z, r.min.y * z, r.width() * z, r.height() * z],
+            )
+        })
+        .collect();
+    // Written only when they moved: an unchanged resource marks nothing changed.
+    if view.targets != targets {
+        view.targets = targets;
+    }
+    if let Some(action) = asked {
+        send.write(ActionRequest {
+            by: Camp::Eladrins,
+            action,
+        });
+    }
+    Ok(())
+}
