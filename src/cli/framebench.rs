@@ -31,6 +31,9 @@ pub struct Args {
     /// changing.
     #[arg(long)]
     redraw: bool,
+    /// Open the chapter's board over the map (a level that plays a chapter with one).
+    #[arg(long)]
+    board: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -87,6 +90,7 @@ pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
         paced,
         pan,
         redraw,
+        board,
         json,
     } = a;
     let db = p.content_with(mods)?;
@@ -132,6 +136,7 @@ pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
         .chain((!paced).then(|| "--unpaced".to_string()))
         .chain(pan.then(|| "--pan".to_string()))
         .chain(redraw.then(|| "--redraw".to_string()))
+        .chain(board.then(|| "--board".to_string()))
         .collect(),
         &game_file,
     )?;

@@ -45,6 +45,9 @@ pub struct Args {
     /// Draw the map every frame (frame measurements of a map that keeps changing).
     #[arg(long)]
     redraw: bool,
+    /// Open the chapter's board over the map from the start (frame measurements with it).
+    #[arg(long)]
+    board: bool,
     /// Open on the main menu, as the game does when started with no command.
     #[arg(long)]
     menu: bool,
@@ -84,6 +87,7 @@ pub fn run(p: &Program, a: Args) -> Outcome {
             unpaced: a.unpaced,
             pan: a.pan,
             redraw: a.redraw,
+            board: a.board,
             open_menu: a.menu,
             ..Launch::default()
         },

@@ -860,6 +860,8 @@ pub struct Launch {
     pub pan: bool,
     /// Draw the map every frame (frame measurements of a map that keeps changing).
     pub redraw: bool,
+    /// Open the chapter's board from the start (frame measurements with it).
+    pub board: bool,
 }
 
 /// Opens the window.
@@ -877,6 +879,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         unpaced,
         pan,
         redraw,
+        board,
     } = launch;
     let level = level.as_str();
     let players = players.as_slice();
@@ -910,9 +913,13 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         app.insert_state(screens::Screen::Menu);
     }
     if let Some((path, n)) = frame_log {
+        // The game as played, not its intro window: measured with the intro read.
         app.insert_resource(frames::FrameLog::new(path, n, &format!("game ({level})")))
-            .add_systems(Update, frames::log_frames);
+            .add_systems(Update, (frames::log_frames, frames::intro_read));
     }
+    app.world_mut()
+        .resource_mut::<table::window::TableView>()
+        .open = board;
     if pan {
         app.add_systems(Update, frames::pan_camera::<MapCamera>);
     }

@@ -376,12 +376,7 @@ fn the_trial_chapter_plays_in_the_real_window_with_its_hand_panel_and_track_bar(
 fn wyvern_wardens_plays_a_round_by_clicks_on_its_board() {
     use chaos_outpost::chapters::mercenaries::data::Assistant;
     use chaos_outpost::chapters::mercenaries::state::{Mercs, Owner, Standing};
-    if !have("xdotool") {
-        assert!(
-            std::env::var("CHAOS_OUTPOST_REQUIRE_XVFB").is_err(),
-            "xdotool is required here (CHAOS_OUTPOST_REQUIRE_XVFB is set)"
-        );
-        eprintln!("skipped: no xdotool (./dev test installs it)");
+    if !xdotool_here() {
         return;
     }
     let mercs = |out: &std::path::Path, k: u32| -> Mercs {
@@ -390,13 +385,7 @@ fn wyvern_wardens_plays_a_round_by_clicks_on_its_board() {
     };
     // What the drive saw: each report's number after a click of ours, and what it was.
     let drive = |out: &std::path::Path| -> Vec<(String, u32)> {
-        wait_for(out, "x.txt");
-        let x = std::fs::read_to_string(out.join("x.txt")).expect("the display");
-        let mut lines = x.lines();
-        let xdo = Xdo {
-            display: lines.next().unwrap_or_default().to_string(),
-            xauthority: lines.next().unwrap_or_default().to_string(),
-        };
+        let xdo = Xdo::of(out);
         let mut k = 0u32;
         let look = |k: &mut u32| {
             std::fs::write(out.join(format!("board.ask.{k}")), "").expect("ask");
@@ -856,6 +845,17 @@ struct Xdo {
 }
 
 impl Xdo {
+    /// The display the window under Xvfb is on, once `run_window_driven` wrote it in `out`.
+    fn of(out: &std::path::Path) -> Xdo {
+        wait_for(out, "x.txt");
+        let x = std::fs::read_to_string(out.join("x.txt")).expect("the display");
+        let mut lines = x.lines();
+        Xdo {
+            display: lines.next().unwrap_or_default().to_string(),
+            xauthority: lines.next().unwrap_or_default().to_string(),
+        }
+    }
+
     fn run(&self, args: &[&str]) {
         let status = Command::new("xdotool")
             .args(args)
@@ -865,6 +865,20 @@ impl Xdo {
             .expect("xdotool runs");
         assert!(status.success(), "xdotool {args:?}: {status}");
     }
+}
+
+/// Whether xdotool is here to drive the real mouse; where it is required and missing, fails;
+/// elsewhere says the test was skipped.
+fn xdotool_here() -> bool {
+    if have("xdotool") {
+        return true;
+    }
+    assert!(
+        std::env::var("CHAOS_OUTPOST_REQUIRE_XVFB").is_err(),
+        "xdotool is required here (CHAOS_OUTPOST_REQUIRE_XVFB is set)"
+    );
+    eprintln!("skipped: no xdotool (./dev test installs it)");
+    false
 }
 
 /// Waits (up to 300 s) for the file `name` in `out`.
@@ -883,23 +897,12 @@ fn wait_for(out: &std::path::Path, name: &str) {
 /// the map's zoom stays as it was; over the map it changes (so the wheel did reach the game).
 #[test]
 fn the_wheel_over_the_side_panel_leaves_the_map_alone() {
-    if !have("xdotool") {
-        assert!(
-            std::env::var("CHAOS_OUTPOST_REQUIRE_XVFB").is_err(),
-            "xdotool is required here (CHAOS_OUTPOST_REQUIRE_XVFB is set)"
-        );
-        eprintln!("skipped: no xdotool (./dev test installs it)");
+    if !xdotool_here() {
         return;
     }
     let drive = |out: &std::path::Path| {
         wait_for(out, "ready");
-        wait_for(out, "x.txt");
-        let x = std::fs::read_to_string(out.join("x.txt")).expect("the display");
-        let mut lines = x.lines();
-        let xdo = Xdo {
-            display: lines.next().unwrap_or_default().to_string(),
-            xauthority: lines.next().unwrap_or_default().to_string(),
-        };
+        let xdo = Xdo::of(out);
         let before = report(&out.join("before.ron"));
         let [mx, my, mw, mh] = before.map_rect.expect("the map's area");
         // The side panel's middle, then the map's.

@@ -80,7 +80,7 @@ fn owner_colour(cx: &TableCx, o: Owner) -> Color32 {
 fn owner_name(cx: &TableCx, o: Owner) -> String {
     match o {
         Owner::Seat(s) => cx.player(s),
-        Owner::Poachers => cx.tr.t("poachers").into_owned(),
+        Owner::Poachers => cx.tr.t("The poachers").into_owned(),
     }
 }
 
@@ -225,6 +225,12 @@ fn top_row(
     asked: &mut Option<Action>,
 ) {
     let tr = cx.tr;
+    // A beat of the show on no place of the board is the raid's (`map::beat` tells the Flame
+    // it raised at the outpost): its lines go under the raid card that strikes.
+    let raid_now: Option<Vec<String>> = cx
+        .showing
+        .filter(|(at, _)| !lvl.places.iter().any(|p| p.at == (at.x, at.y)))
+        .map(|(_, lines)| lines.to_vec());
     ui.horizontal_top(|ui| {
         // The raid cards (M14): the newer strikes.
         ui.vertical(|ui| {
@@ -256,6 +262,14 @@ fn top_row(
                         ..Default::default()
                     };
                     let r = pieces::card(ui, &f, st, Vec2::new(116.0, 74.0), cx.palette);
+                    if strikes && raid_now.is_some() {
+                        ui.painter().rect_stroke(
+                            r.rect.expand(3.0),
+                            egui::CornerRadius::same(7),
+                            egui::Stroke::new(3.0, Color32::from_rgb(255, 230, 110)),
+                            egui::StrokeKind::Outside,
+                        );
+                    }
                     if target {
                         cx.target(format!("raid:{i}"), &r);
                         if r.clicked()
@@ -266,6 +280,9 @@ fn top_row(
                     }
                 }
             });
+            for l in raid_now.iter().flatten() {
+                ui.label(egui::RichText::new(l).color(Color32::from_rgb(255, 230, 110)));
+            }
         });
         ui.add_space(18.0);
         // The assistants (M11).
@@ -558,7 +575,11 @@ fn composer(
         let only_swaps = legal
             .iter()
             .all(|(_, m)| matches!(m, MercAction::Swap { .. }));
-        if only_swaps && cx.to_play == Some(cx.seat) && cx.legal.contains(&Action::Pass) {
+        if only_swaps
+            && cx.step == super::ACTION_STEP
+            && cx.to_play == Some(cx.seat)
+            && cx.legal.contains(&Action::Pass)
+        {
             let mut passed = None;
             ui.horizontal(|ui| {
                 ui.label(
@@ -637,8 +658,10 @@ fn composer(
                             pieces::seat_colour(cx.seat, cx.palette),
                         );
                         ui.label(
-                            egui::RichText::new(tr.f("{} of {} in reserve", &[&g[k.ix()], &reserve[k.ix()]]))
-                                .small(),
+                            egui::RichText::new(
+                                tr.f("{} of {} in reserve", &[&g[k.ix()], &reserve[k.ix()]]),
+                            )
+                            .small(),
                         );
                     });
                     ui.vertical(|ui| {

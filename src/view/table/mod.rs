@@ -48,6 +48,8 @@ pub struct TableCx<'a> {
     pub showing: Option<(Hex, &'a [String])>,
     /// The Eladrin seat whose turn it is, while the Eladrins have it.
     pub to_play: Option<u8>,
+    /// The step the game stands at (`MACTION`).
+    pub step: &'a str,
     pub(super) targets: Vec<(String, egui::Rect)>,
 }
 
@@ -127,4 +129,3 @@ pub fn seen(world: &World, seat: u8) -> Vec<SeenTable> {
         .filter_map(|(_, capture)| capture(world, Viewer::Seat(seat)))
         .collect()
 }
-

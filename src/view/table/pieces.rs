@@ -430,7 +430,7 @@ pub fn card(
     let text_w = r.width() - 8.0 - if face.corner.is_some() { 16.0 } else { 0.0 };
     let title = p.layout(
         face.title.clone(),
-        egui::FontId::proportional(12.0),
+        egui::FontId::proportional(11.0),
         INK,
         text_w,
     );
@@ -459,7 +459,7 @@ pub fn card(
         }
         let g = p.layout(
             l.clone(),
-            egui::FontId::proportional(10.5),
+            egui::FontId::proportional(9.5),
             Color32::from_rgb(80, 66, 50),
             r.width() - 8.0,
         );

@@ -10,7 +10,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::{TableCx, pieces};
 use crate::app::settings::Settings;
 use crate::content::{Camp, Content};
-use crate::rules::{Action, ActionRequest, Cycle, GameSetup};
+use crate::rules::{Action, ActionRequest, Cycle, CycleOrder, GameSetup};
 use crate::text::Translations;
 
 /// Whether the table window is open, when it last opened by itself, and where its targets
@@ -73,7 +73,7 @@ fn draw_table(
     mut contexts: EguiContexts,
     digest: Res<crate::view::cache::GameDigest>,
     cache: Res<crate::view::cache::SheetCache>,
-    game: (Res<Content>, Res<GameSetup>, Res<Cycle>),
+    game: (Res<Content>, Res<GameSetup>, Res<Cycle>, Res<CycleOrder>),
     looks: (
         Res<Settings>,
         Res<Translations>,
@@ -83,7 +83,7 @@ fn draw_table(
     mut view: ResMut<TableView>,
     mut send: MessageWriter<ActionRequest>,
 ) -> Result {
-    let (content, setup, cycle) = game;
+    let (content, setup, cycle, order) = game;
     let (settings, tr, show, state) = looks;
     if digest.chapter_tables.is_empty() {
         if !view.targets.is_empty() {
@@ -110,6 +110,7 @@ fn draw_table(
         palette: settings.palette,
         showing: show.showing(),
         to_play: (cycle.turn == Camp::Eladrins).then(|| cycle.acting_seat()),
+        step: order.0.get(cycle.step).map(|s| s.id).unwrap_or(""),
         targets: Vec::new(),
     };
     let mut asked = None;
