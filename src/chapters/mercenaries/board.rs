@@ -461,7 +461,8 @@ fn place(
     let board = s.boards.get(&p.id);
     egui::Frame::group(ui.style())
         .stroke(stroke)
-        .fill(Color32::from_rgb(48, 56, 50))
+        // No fill of its own: on a software renderer every layer of paint over the cloth
+        // costs its area again each frame.
         .show(ui, |ui| {
           ui.vertical(|ui| {
             ui.set_width(width);

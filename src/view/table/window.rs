@@ -129,7 +129,11 @@ fn draw_table(
             .collapsible(false)
             .resizable(false)
             .open(&mut open)
-            .frame(egui::Frame::window(&ctx.global_style()).fill(pieces::CLOTH))
+            .frame(
+                egui::Frame::window(&ctx.global_style())
+                    .fill(pieces::CLOTH)
+                    .shadow(egui::Shadow::NONE),
+            )
             .show(ctx, |ui| {
                 egui::ScrollArea::vertical()
                     .auto_shrink([false, false])
