@@ -50,7 +50,7 @@ pub struct Settings {
     pub mods: Vec<String>,
     /// Key bindings that differ from the defaults: command → keys (`"Ctrl+Z"`, `"F5"`).
     pub keys: std::collections::BTreeMap<super::keys::Shortcut, Vec<String>>,
-    /// Show the first level's contextual hints.
+    /// Show the contextual hints: the first level's, and each chapter's at its first play.
     pub hints: bool,
     /// Hints already seen (not shown again).
     pub hints_seen: Vec<String>,

@@ -252,16 +252,32 @@ fn ring_place(mut gizmos: Gizmos, show: Res<Show>, mut redraw: ResMut<map_cache:
 }
 
 /// The card: its place, what happened there, how many wait, and "Skip".
-fn draw_card(mut contexts: EguiContexts, mut show: ResMut<Show>, tr: Res<Translations>) -> Result {
+fn draw_card(
+    mut contexts: EguiContexts,
+    mut show: ResMut<Show>,
+    tr: Res<Translations>,
+    table: Res<super::table::TableView>,
+) -> Result {
     let Some((card, _)) = show.now.clone() else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
     let waiting = show.waiting.len();
     let mut skip = false;
+    // With a chapter's board open, the board frames the place and lists its claims: the card
+    // shrinks to a line in the phase bar's row, clear of the board.
+    let (anchor, offset, lines): (_, _, &[String]) = if table.open {
+        (egui::Align2::LEFT_TOP, egui::vec2(480.0, 26.0), &[])
+    } else {
+        (
+            egui::Align2::CENTER_TOP,
+            egui::vec2(-120.0, 70.0),
+            &card.lines,
+        )
+    };
     egui::Area::new("chapter_show".into())
         .order(egui::Order::Foreground)
-        .anchor(egui::Align2::CENTER_TOP, egui::vec2(-120.0, 70.0))
+        .anchor(anchor, offset)
         .interactable(true)
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style())
@@ -271,17 +287,21 @@ fn draw_card(mut contexts: EguiContexts, mut show: ResMut<Show>, tr: Res<Transla
                     egui::Color32::from_rgb(255, 210, 80),
                 ))
                 .show(ui, |ui| {
-                    ui.set_max_width(360.0);
-                    ui.label(
-                        egui::RichText::new(&card.title)
-                            .strong()
-                            .size(17.0)
-                            .color(egui::Color32::from_rgb(255, 210, 80)),
-                    );
-                    for l in &card.lines {
+                    ui.set_max_width(if table.open { 460.0 } else { 360.0 });
+                    let title = egui::RichText::new(&card.title)
+                        .strong()
+                        .size(if table.open { 14.0 } else { 17.0 })
+                        .color(egui::Color32::from_rgb(255, 210, 80));
+                    if !table.open {
+                        ui.label(title.clone());
+                    }
+                    for l in lines {
                         ui.label(l);
                     }
                     ui.horizontal(|ui| {
+                        if table.open {
+                            ui.label(title);
+                        }
                         if waiting > 0 {
                             ui.label(
                                 egui::RichText::new(tr.p(

@@ -917,9 +917,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         app.insert_resource(frames::FrameLog::new(path, n, &format!("game ({level})")))
             .add_systems(Update, (frames::log_frames, frames::intro_read));
     }
-    app.world_mut()
-        .resource_mut::<table::window::TableView>()
-        .open = board;
+    app.world_mut().resource_mut::<table::TableView>().open = board;
     if pan {
         app.add_systems(Update, frames::pan_camera::<MapCamera>);
     }

@@ -599,10 +599,7 @@ fn report(world: &mut World) -> WindowReport {
         },
         seat_to_play: (world.resource::<Cycle>().turn == Camp::Eladrins)
             .then(|| crate::rules::chapter::current_seat(world)),
-        targets: world
-            .resource::<super::table::window::TableView>()
-            .targets
-            .clone(),
+        targets: world.resource::<super::table::TableView>().targets.clone(),
         labels: super::chapter_map::drawn_labels(world),
     }
 }

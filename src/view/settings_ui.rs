@@ -230,7 +230,7 @@ fn draw_settings(
                 ui.label(tr.t("Chaos turn speed"));
                 ui.add(egui::Slider::new(&mut edit.animation_speed, 0.25..=4.0).logarithmic(true));
                 ui.end_row();
-                ui.label(tr.t("First-level hints"));
+                ui.label(tr.t("Hints (first level, first play of a chapter)"));
                 ui.horizontal(|ui| {
                     ui.checkbox(&mut edit.hints, "");
                     if ui

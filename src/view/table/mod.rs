@@ -129,3 +129,15 @@ pub fn seen(world: &World, seat: u8) -> Vec<SeenTable> {
         .filter_map(|(_, capture)| capture(world, Viewer::Seat(seat)))
         .collect()
 }
+
+/// Whether the table window is open, when it last opened by itself, and where its targets
+/// were drawn (logical pixels from the window's top left, for checks of the real window).
+#[derive(Resource, Default)]
+pub struct TableView {
+    /// The window is open.
+    pub open: bool,
+    /// The (cycle, step) it last opened itself for, and whether for a show.
+    pub(super) opened_for: Option<(u32, usize, bool)>,
+    /// The pieces a click is taken on, by name, with their places: x, y, width, height.
+    pub targets: Vec<(String, [f32; 4])>,
+}

@@ -7,23 +7,11 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::{TableCx, pieces};
+use super::{TableCx, TableView, pieces};
 use crate::app::settings::Settings;
 use crate::content::{Camp, Content};
 use crate::rules::{Action, ActionRequest, Cycle, CycleOrder, GameSetup};
 use crate::text::Translations;
-
-/// Whether the table window is open, when it last opened by itself, and where its targets
-/// were drawn (logical pixels from the window's top left, for checks of the real window).
-#[derive(Resource, Default)]
-pub struct TableView {
-    /// The window is open.
-    pub open: bool,
-    /// The (cycle, step) it last opened itself for, and whether for a show.
-    opened_for: Option<(u32, usize, bool)>,
-    /// The pieces a click is taken on, by name, with their places: x, y, width, height.
-    pub targets: Vec<(String, [f32; 4])>,
-}
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<TableView>()
