@@ -103,7 +103,7 @@ pub const LABEL_PAD: Vec2 = Vec2::new(8.0, 3.0);
 /// at the labels' size.
 pub const OUTPOST_NAME_DY: f32 = -22.0;
 /// The outpost's icon (`place_tokens`): this size, this far above its hex's centre.
-const OUTPOST_ICON: (f32, f32) = (26.0, 2.0);
+pub const OUTPOST_ICON: (f32, f32) = (26.0, 2.0);
 /// How far past the farthest of its heights a name may be moved to find room: three rows of
 /// hexes (a row is 1.5 hex sizes high). The interface scale grows the names, not the map, so
 /// at 1.5 the names around a crowded outpost need more room than the heights alone give.

@@ -587,7 +587,12 @@ fn place_tokens(
         if let Some(image) = art.icon("ui_outpost_", &o.size, "ui_outpost") {
             commands.spawn((
                 Token,
-                icon(image, 26.0, gold, Vec3::new(p.x, p.y + 2.0, 1.0)),
+                icon(
+                    image,
+                    chapter_map::OUTPOST_ICON.0,
+                    gold,
+                    Vec3::new(p.x, p.y + chapter_map::OUTPOST_ICON.1, 1.0),
+                ),
             ));
         }
         let label = if o.portal {
@@ -598,10 +603,10 @@ fn place_tokens(
         commands.spawn((
             Token,
             Text2d::new(label),
-            label_font(12.0, &settings, &face),
+            label_font(chapter_map::LABEL_PX, &settings, &face),
             TextColor(Color::WHITE),
             label_shadow(),
-            Transform::from_xyz(p.x, p.y - 22.0, 3.0),
+            Transform::from_xyz(p.x, p.y + chapter_map::OUTPOST_NAME_DY, 3.0),
         ));
     }
     for a in &armies {

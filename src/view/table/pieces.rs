@@ -427,7 +427,9 @@ pub fn card(
         Vec2::new(r.width() - 2.0, 5.0),
     );
     p.rect_filled(band, CornerRadius::same(3), face.band);
-    let text_w = r.width() - 8.0 - if face.corner.is_some() { 16.0 } else { 0.0 };
+    // The title takes the whole width (a long name breaks between words, not inside one);
+    // the corner number sits at the bottom right.
+    let text_w = r.width() - 8.0;
     let title = p.layout(
         face.title.clone(),
         egui::FontId::proportional(11.0),
@@ -438,21 +440,6 @@ pub fn card(
     let title_h = title.size().y;
     p.galley(Pos2::new(r.left() + 4.0, y), title, INK);
     y += title_h + 1.0;
-    if let Some(c) = &face.corner {
-        p.circle(
-            Pos2::new(r.right() - 10.0, r.top() + 16.0),
-            8.5,
-            Color32::from_rgb(250, 210, 90),
-            Stroke::new(1.0, INK),
-        );
-        p.text(
-            Pos2::new(r.right() - 10.0, r.top() + 16.0),
-            egui::Align2::CENTER_CENTER,
-            c,
-            egui::FontId::proportional(11.0),
-            INK,
-        );
-    }
     for l in &face.lines {
         if y > r.bottom() - 10.0 {
             break;
@@ -466,6 +453,21 @@ pub fn card(
         let h = g.size().y;
         p.galley(Pos2::new(r.left() + 4.0, y), g, INK);
         y += h;
+    }
+    if let Some(c) = &face.corner {
+        p.circle(
+            Pos2::new(r.right() - 10.0, r.bottom() - 10.0),
+            8.5,
+            Color32::from_rgb(250, 210, 90),
+            Stroke::new(1.0, INK),
+        );
+        p.text(
+            Pos2::new(r.right() - 10.0, r.bottom() - 10.0),
+            egui::Align2::CENTER_CENTER,
+            c,
+            egui::FontId::proportional(11.0),
+            INK,
+        );
     }
     if state.marked {
         // A ribbon across the corner: the card that acts now.
