@@ -477,6 +477,19 @@ fn place(
                 let r = pieces::figures(ui, &admits, Color32::from_gray(170), 16.0);
                 ui.interact(r, ui.id().with(("admits", &p.id)), egui::Sense::hover())
                     .on_hover_text(tr.t("Who may go there (M6, M7)"));
+                // Its decks face down, as the seed shows them: how many cards are left.
+                let left: usize = p
+                    .decks
+                    .iter()
+                    .filter_map(|d| s.decks.get(d).map(Vec::len))
+                    .fold(0, usize::saturating_add);
+                if !p.decks.is_empty() {
+                    ui.label(
+                        egui::RichText::new(tr.f("deck: {}", &[&left]))
+                        .small()
+                        .color(Color32::from_gray(170)),
+                    );
+                }
             });
             // The slots, each numbered with the size of group it takes (M2, M4).
             ui.horizontal(|ui| {

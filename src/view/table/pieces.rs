@@ -389,6 +389,17 @@ pub fn card(
         Sense::hover()
     };
     let (r, resp) = ui.allocate_exact_size(size, sense);
+    // The whole card in words when hovered: a small card may not show every line.
+    let resp = if state.face_down || face.title.is_empty() {
+        resp
+    } else {
+        let mut words = face.title.clone();
+        for l in &face.lines {
+            words.push('\n');
+            words.push_str(l);
+        }
+        resp.on_hover_text(words)
+    };
     let p = ui.painter();
     let target = target_colour(palette);
     let edge = if state.target && resp.hovered() {
@@ -444,11 +455,13 @@ pub fn card(
         if y > r.bottom() - 10.0 {
             break;
         }
+        // Clear of the corner number, which sits at the bottom right.
+        let corner_w = if face.corner.is_some() { 20.0 } else { 0.0 };
         let g = p.layout(
             l.clone(),
             egui::FontId::proportional(9.5),
             Color32::from_rgb(80, 66, 50),
-            r.width() - 8.0,
+            r.width() - 8.0 - corner_w,
         );
         let h = g.size().y;
         p.galley(Pos2::new(r.left() + 4.0, y), g, INK);
