@@ -65,11 +65,59 @@ pub struct Seen {
 /// A panel's drawing function with the state it was given.
 type Draw = dyn Fn(&mut egui::Ui, &PanelCx) -> Option<Action> + Send + Sync;
 
-type Capture = Arc<dyn Fn(&World, Viewer) -> Option<Seen> + Send + Sync>;
+/// What a chapter's half of the window makes of the world when the view asks: its state as
+/// a seat may see it, bound into what draws it.
+pub(super) type Capture<T> = Arc<dyn Fn(&World, Viewer) -> Option<T> + Send + Sync>;
+
+/// The chapters' captures of one kind (their panels, their tables), by chapter.
+pub struct Captures<T>(Vec<(&'static str, Capture<T>)>);
+
+impl<T> Default for Captures<T> {
+    fn default() -> Self {
+        Captures(Vec::new())
+    }
+}
+
+impl<T> Clone for Captures<T> {
+    fn clone(&self) -> Self {
+        Captures(self.0.clone())
+    }
+}
+
+impl<T> Captures<T> {
+    /// Adds the capture of `chapter` (adding again replaces it).
+    pub(super) fn put(&mut self, chapter: &'static str, capture: Capture<T>) {
+        self.0.retain(|(c, _)| *c != chapter);
+        self.0.push((chapter, capture));
+    }
+
+    /// What the chapters in play make of the world for `seat`, in the level's order of
+    /// chapters.
+    pub(super) fn seen(&self, world: &World, seat: u8) -> Vec<T> {
+        let Some(in_play) = world.get_resource::<crate::rules::InPlay>() else {
+            return Vec::new();
+        };
+        in_play
+            .0
+            .iter()
+            .filter_map(|c| self.0.iter().find(|(id, _)| id == c))
+            .filter_map(|(_, capture)| capture(world, Viewer::Seat(seat)))
+            .collect()
+    }
+}
+
+/// A capture of the state `S` as the viewer may see it, made into `T` by `make`.
+pub(super) fn capture<S: ChapterState, T: 'static>(
+    make: impl Fn(S) -> T + Send + Sync + 'static,
+) -> Capture<T> {
+    Arc::new(move |world: &World, viewer: Viewer| {
+        Some(make(world.get_resource::<S>()?.seen_by(viewer)))
+    })
+}
 
 /// The chapters' panels in this app, by chapter.
 #[derive(Resource, Default, Clone)]
-pub struct ChapterPanels(Vec<(&'static str, Capture)>);
+pub struct ChapterPanels(Captures<Seen>);
 
 /// Adds `draw` as the panel of `chapter`, drawn with its state `S` as the seat at the screen
 /// sees it (adding again replaces it). `draw` returns the action its buttons ask for, if any.
@@ -78,33 +126,23 @@ pub(super) fn add<S: ChapterState>(
     chapter: &'static str,
     draw: fn(&mut egui::Ui, &S, &PanelCx) -> Option<Action>,
 ) {
-    let capture: Capture = Arc::new(move |world: &World, viewer: Viewer| {
-        let state = world.get_resource::<S>()?.seen_by(viewer);
-        Some(Seen {
-            chapter,
-            draw: Box::new(move |ui, cx| draw(ui, &state, cx)),
-        })
+    let made = capture(move |state: S| Seen {
+        chapter,
+        draw: Box::new(move |ui, cx| draw(ui, &state, cx)),
     });
-    let mut panels = app.world_mut().get_resource_or_init::<ChapterPanels>();
-    panels.0.retain(|(c, _)| *c != chapter);
-    panels.0.push((chapter, capture));
+    app.world_mut()
+        .get_resource_or_init::<ChapterPanels>()
+        .0
+        .put(chapter, made);
 }
 
 /// The panels of the chapters in play, each with its state as `seat` sees it, in the level's
 /// order of chapters.
 pub fn seen(world: &World, seat: u8) -> Vec<Seen> {
-    let Some(in_play) = world.get_resource::<crate::rules::InPlay>() else {
-        return Vec::new();
-    };
-    let Some(panels) = world.get_resource::<ChapterPanels>() else {
-        return Vec::new();
-    };
-    in_play
-        .0
-        .iter()
-        .filter_map(|c| panels.0.iter().find(|(id, _)| id == c))
-        .filter_map(|(_, capture)| capture(world, Viewer::Seat(seat)))
-        .collect()
+    world
+        .get_resource::<ChapterPanels>()
+        .map(|p| p.0.seen(world, seat))
+        .unwrap_or_default()
 }
 
 impl Seen {

@@ -43,6 +43,15 @@ enum Pick {
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct SwapPick(Merc, Merc);
 
+/// What every part of the board draws from: the state, the level's fields, the legal actions
+/// of the chapter now (each with the action as the core carries it).
+#[derive(Clone, Copy)]
+struct Seen<'a> {
+    s: &'a Mercs,
+    lvl: &'a MercLevel,
+    legal: &'a [(Action, MercAction)],
+}
+
 /// A kind of mercenary as a figure.
 pub fn figure_of(k: Merc) -> Figure {
     match k {
@@ -197,14 +206,19 @@ pub fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &mut TableCx) -> Option<Action> {
         _ => Pick::Nothing,
     };
     let mut asked: Option<Action> = None;
-    top_row(ui, s, &lvl, &legal, cx, &mut pick, &mut asked);
+    let b = Seen {
+        s,
+        lvl: &lvl,
+        legal: &legal,
+    };
+    top_row(ui, b, cx, &mut pick, &mut asked);
     ui.add_space(6.0);
-    places(ui, s, &lvl, &legal, cx, &mut pick);
-    if let Some(a) = composer(ui, s, &lvl, &legal, cx, &mut pick) {
+    places(ui, b, cx, &mut pick);
+    if let Some(a) = composer(ui, b, cx, &mut pick) {
         asked = Some(a);
     }
     ui.add_space(6.0);
-    if let Some(a) = sheets(ui, s, &lvl, &legal, cx) {
+    if let Some(a) = sheets(ui, b, cx) {
         asked = Some(a);
     }
     if asked.is_some() {
@@ -217,13 +231,12 @@ pub fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &mut TableCx) -> Option<Action> {
 /// The raid cards, the assistants, the special places.
 fn top_row(
     ui: &mut egui::Ui,
-    s: &Mercs,
-    lvl: &MercLevel,
-    legal: &[(Action, MercAction)],
+    b: Seen,
     cx: &mut TableCx,
     pick: &mut Pick,
     asked: &mut Option<Action>,
 ) {
+    let Seen { s, lvl, legal } = b;
     let tr = cx.tr;
     // A beat of the show on no place of the board is the raid's (`map::beat` tells the Flame
     // it raised at the outpost): its lines go under the raid card that strikes.
@@ -406,14 +419,8 @@ fn assistant_does(cx: &TableCx, a: Assistant, lvl: &MercLevel) -> String {
 }
 
 /// The ordinary places in the order their rewards are claimed, three to a row.
-fn places(
-    ui: &mut egui::Ui,
-    s: &Mercs,
-    lvl: &MercLevel,
-    legal: &[(Action, MercAction)],
-    cx: &mut TableCx,
-    pick: &mut Pick,
-) {
+fn places(ui: &mut egui::Ui, b: Seen, cx: &mut TableCx, pick: &mut Pick) {
+    let lvl = b.lvl;
     let mut order: Vec<&Place> = Vec::new();
     for kind in &lvl.reward_order {
         order.extend(lvl.places.iter().filter(|p| p.kind == *kind));
@@ -429,25 +436,23 @@ fn places(
     for (row, chunk) in order.chunks(3).enumerate() {
         ui.horizontal_top(|ui| {
             for (i, p) in chunk.iter().enumerate() {
-                place(ui, s, lvl, p, row * 3 + i + 1, width, legal, cx, pick);
+                place(ui, b, p, row * 3 + i + 1, width, cx, pick);
             }
         });
     }
 }
 
 /// One place: its name and order, the kinds it admits, its slots, its cards.
-#[allow(clippy::too_many_arguments)]
 fn place(
     ui: &mut egui::Ui,
-    s: &Mercs,
-    lvl: &MercLevel,
+    b: Seen,
     p: &Place,
     order: usize,
     width: f32,
-    legal: &[(Action, MercAction)],
     cx: &mut TableCx,
     pick: &mut Pick,
 ) {
+    let Seen { s, lvl, legal } = b;
     let tr = cx.tr;
     let claimed_here = cx
         .showing
@@ -569,14 +574,8 @@ fn place(
 /// The group composer for the slot picked: a stepper per kind the slot can take, bounded by
 /// the reserve and the slot's number; only a group the rules accept confirms. The legal
 /// groups are offered ready-made too.
-fn composer(
-    ui: &mut egui::Ui,
-    s: &Mercs,
-    lvl: &MercLevel,
-    legal: &[(Action, MercAction)],
-    cx: &mut TableCx,
-    pick: &mut Pick,
-) -> Option<Action> {
+fn composer(ui: &mut egui::Ui, b: Seen, cx: &mut TableCx, pick: &mut Pick) -> Option<Action> {
+    let Seen { s, lvl, legal } = b;
     let tr = cx.tr;
     let Pick::Slot {
         place,
@@ -737,13 +736,8 @@ fn composer(
 
 /// Each seat's sheet and the poachers': reserve as figures, equipment, Flame, glory, what it
 /// won; the seat at the screen's equipment swap (M9).
-fn sheets(
-    ui: &mut egui::Ui,
-    s: &Mercs,
-    lvl: &MercLevel,
-    legal: &[(Action, MercAction)],
-    cx: &mut TableCx,
-) -> Option<Action> {
+fn sheets(ui: &mut egui::Ui, b: Seen, cx: &mut TableCx) -> Option<Action> {
+    let Seen { s, lvl, legal } = b;
     let tr = cx.tr;
     let mut asked = None;
     let all_flame: u32 = s

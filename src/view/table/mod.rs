@@ -16,16 +16,15 @@
 pub mod pieces;
 pub mod window;
 
-use std::sync::Arc;
-
 use bevy::prelude::*;
 use bevy_egui::egui;
 use hexx::Hex;
 
+use super::chapter_panel::{Captures, capture};
 use crate::app::settings::Palette;
 use crate::content::ContentDb;
 use crate::rules::Action;
-use crate::rules::chapter::{ChapterAction, ChapterState, Viewer};
+use crate::rules::chapter::{ChapterAction, ChapterState};
 use crate::text::Translations;
 
 /// What a chapter's table is told besides its state.
@@ -78,8 +77,6 @@ impl TableCx<'_> {
 /// A table's drawing function with the state it was given.
 type Draw = dyn Fn(&mut egui::Ui, &mut TableCx) -> Option<Action> + Send + Sync;
 
-type Capture = Arc<dyn Fn(&World, Viewer) -> Option<SeenTable> + Send + Sync>;
-
 /// A chapter's table, ready to draw: the drawing function with the state it may show.
 pub struct SeenTable {
     /// The chapter.
@@ -91,7 +88,7 @@ pub struct SeenTable {
 
 /// The chapters' tables in this app, by chapter.
 #[derive(Resource, Default, Clone)]
-pub struct ChapterTables(Vec<(&'static str, Capture)>);
+pub struct ChapterTables(Captures<SeenTable>);
 
 /// Adds `draw` as the table of `chapter` under `title`, drawn with its state `S` as the seat
 /// at the screen sees it (adding again replaces it).
@@ -101,33 +98,23 @@ pub(super) fn add<S: ChapterState>(
     title: &'static str,
     draw: fn(&mut egui::Ui, &S, &mut TableCx) -> Option<Action>,
 ) {
-    let capture: Capture = Arc::new(move |world: &World, viewer: Viewer| {
-        let state = world.get_resource::<S>()?.seen_by(viewer);
-        Some(SeenTable {
-            chapter,
-            title,
-            draw: Box::new(move |ui, cx| draw(ui, &state, cx)),
-        })
+    let made = capture(move |state: S| SeenTable {
+        chapter,
+        title,
+        draw: Box::new(move |ui, cx| draw(ui, &state, cx)),
     });
-    let mut tables = app.world_mut().get_resource_or_init::<ChapterTables>();
-    tables.0.retain(|(c, _)| *c != chapter);
-    tables.0.push((chapter, capture));
+    app.world_mut()
+        .get_resource_or_init::<ChapterTables>()
+        .0
+        .put(chapter, made);
 }
 
 /// The tables of the chapters in play, each with its state as `seat` sees it.
 pub fn seen(world: &World, seat: u8) -> Vec<SeenTable> {
-    let Some(in_play) = world.get_resource::<crate::rules::InPlay>() else {
-        return Vec::new();
-    };
-    let Some(tables) = world.get_resource::<ChapterTables>() else {
-        return Vec::new();
-    };
-    in_play
-        .0
-        .iter()
-        .filter_map(|c| tables.0.iter().find(|(id, _)| id == c))
-        .filter_map(|(_, capture)| capture(world, Viewer::Seat(seat)))
-        .collect()
+    world
+        .get_resource::<ChapterTables>()
+        .map(|t| t.0.seen(world, seat))
+        .unwrap_or_default()
 }
 
 /// Whether the table window is open, when it last opened by itself, and where its targets
