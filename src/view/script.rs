@@ -519,6 +519,9 @@ pub struct WindowReport {
     /// their places (`table::TableView`).
     #[serde(default)]
     pub targets: Vec<(String, [f32; 4])>,
+    /// The hex a chapter's show rings now (a place whose rewards are being claimed), if any.
+    #[serde(default)]
+    pub showing: Option<(i32, i32)>,
     /// The map's labels as drawn (place and outpost names, counts), by their text, with their
     /// text's box on screen (`chapter_map::drawn_labels`).
     #[serde(default)]
@@ -600,6 +603,10 @@ fn report(world: &mut World) -> WindowReport {
         seat_to_play: (world.resource::<Cycle>().turn == Camp::Eladrins)
             .then(|| crate::rules::chapter::current_seat(world)),
         targets: world.resource::<super::table::TableView>().targets.clone(),
+        showing: world
+            .resource::<super::chapter_show::Show>()
+            .showing()
+            .map(|(h, _)| (h.x, h.y)),
         labels: super::chapter_map::drawn_labels(world),
     }
 }

@@ -534,6 +534,32 @@ fn wyvern_wardens_plays_a_round_by_clicks_on_its_board() {
         after.boards["guild"].slots.iter().all(|x| x.is_none()),
         "the slots were not cleared at the reset (M15)"
     );
+    // The rewards play on the board: it is open while the show rings a place of the chapter.
+    let rewards = report(&out.join("rewards.ron"));
+    let places = [
+        "guild",
+        "tavern",
+        "camp",
+        "mountains",
+        "reserves",
+        "garrison",
+    ];
+    let lvl = crate::common::base()
+        .level_fields::<chaos_outpost::chapters::mercenaries::data::MercLevel>("mercenaries")
+        .expect("the level's chapter fields");
+    let ringed = rewards.showing.expect("no place shown at the rewards");
+    assert!(
+        places
+            .iter()
+            .filter_map(|p| lvl.place(p))
+            .any(|p| p.at == ringed),
+        "the show rings {ringed:?}, no place of the board"
+    );
+    assert!(
+        rewards.shown.iter().any(|(n, _)| n == "table"),
+        "the board is not open during the rewards: {:?}",
+        rewards.shown
+    );
     for shot in ["board_start.png", "board_rewards.png", "board_raid.png"] {
         let (_, _, n) = colours(&out.join(shot));
         assert!(n > 200, "{shot}: only {n} colours");
