@@ -159,6 +159,15 @@ impl CycleOrder {
     pub fn in_turns(&self, step: usize) -> bool {
         matches!(self.kind(step), StepKind::Turns)
     }
+    /// The camp the step where `cycle` stands waits for: whose turn it is in a step of turns
+    /// or a round, the deciding camp in a decision; `None` in an automatic step.
+    pub fn waits_for(&self, cycle: &Cycle) -> Option<Camp> {
+        match self.kind(cycle.step) {
+            StepKind::Turns | StepKind::Round { .. } => Some(cycle.turn),
+            StepKind::Decision { by, .. } => Some(by.camp()),
+            StepKind::Automatic => None,
+        }
+    }
     /// Position of a step.
     pub fn position(&self, id: &str) -> Option<usize> {
         self.0.iter().position(|s| s.id == id)
@@ -485,11 +494,9 @@ impl GameWorld for World {
             .kind(self.resource::<Cycle>().step)
     }
     fn deciding(&self) -> Camp {
-        match self.step_kind() {
-            StepKind::Turns | StepKind::Round { .. } => self.resource::<Cycle>().turn,
-            StepKind::Decision { by, .. } => by.camp(),
-            StepKind::Automatic => Camp::Eladrins,
-        }
+        self.resource::<CycleOrder>()
+            .waits_for(self.resource::<Cycle>())
+            .unwrap_or(Camp::Eladrins)
     }
 }
 

@@ -113,7 +113,7 @@ const REACH: f32 = 3.0 * 1.5 * HEX_SIZE;
 const RANK_COST: f32 = 4.0;
 
 /// The interface scale the map's labels follow (`label_font`'s), within the settings' range.
-fn label_scale(settings: &crate::app::settings::Settings) -> f32 {
+pub(super) fn label_scale(settings: &crate::app::settings::Settings) -> f32 {
     settings.ui_scale.clamp(0.75, 2.0)
 }
 
@@ -164,6 +164,15 @@ fn spots(heights: &[f32], scale: f32) -> Vec<f32> {
         .collect()
 }
 
+/// An outpost's name as the map writes it under its hex, its portal said.
+pub fn outpost_label(tr: &crate::text::Translations, o: &crate::rules::Outpost) -> String {
+    if o.portal {
+        tr.f("{} (portal)", &[&o.name])
+    } else {
+        o.name.clone()
+    }
+}
+
 impl LabelRows {
     /// Rows for labels drawn at interface scale `scale` (0.75 to 2).
     pub fn at_scale(scale: f32) -> Self {
@@ -207,14 +216,7 @@ impl LabelRows {
         let outposts: Vec<(Hex, String)> = world
             .query::<&crate::rules::Outpost>()
             .iter(world)
-            .map(|o| {
-                let name = if o.portal {
-                    tr.f("{} (portal)", &[&o.name])
-                } else {
-                    o.name.clone()
-                };
-                (o.hex, name)
-            })
+            .map(|o| (o.hex, outpost_label(tr, o)))
             .collect();
         for (at, name) in outposts {
             self.reserve_outpost(at, &name);

@@ -41,10 +41,7 @@ impl PanelCx<'_> {
     /// The legal actions of the chapter whose actions are `A`, typed, each with the action as
     /// the core carries it (what a button sends).
     pub fn legal_of<A: crate::rules::chapter::ChapterAction>(&self) -> Vec<(&Action, A)> {
-        self.legal
-            .iter()
-            .filter_map(|a| crate::rules::chapter::decode::<A>(a).map(|t| (a, t)))
-            .collect()
+        typed(self.legal)
     }
 
     /// A button for the legal action `a`, in its chapter's words: the action, when clicked.
@@ -53,6 +50,15 @@ impl PanelCx<'_> {
             .clicked()
             .then(|| a.clone())
     }
+}
+
+/// The actions of `legal` that are the chapter's whose actions are `A`, typed, each with the
+/// action as the core carries it (what a button or a click sends).
+pub fn typed<A: crate::rules::chapter::ChapterAction>(legal: &[Action]) -> Vec<(&Action, A)> {
+    legal
+        .iter()
+        .filter_map(|a| crate::rules::chapter::decode::<A>(a).map(|t| (a, t)))
+        .collect()
 }
 
 /// A chapter's panel, ready to draw: the drawing function with the state it may show.

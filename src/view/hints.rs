@@ -18,7 +18,7 @@ use super::screens::{Overlay, Screen, Screens, ViewSet, playing_free};
 use crate::app::settings::Settings;
 use crate::content::{Camp, Content, Problem, SourceFile, parse_ron};
 use crate::rules::{
-    ActionLog, Army, Cycle, CycleOrder, GameEvent, GameSetup, InPlay, Outcome, Outpost, StepKind,
+    ActionLog, Army, Cycle, CycleOrder, GameEvent, GameSetup, InPlay, Outcome, Outpost,
 };
 use crate::text::Translations;
 
@@ -199,14 +199,9 @@ impl StepsRun {
     }
 
     /// The game stands where `cycle` says in `order`: whether it waits there for the Eladrins
-    /// (one of their turns or decisions) is read as `GameWorld::deciding` reads it.
+    /// (one of their turns or decisions, `CycleOrder::waits_for`).
     pub fn observe(&mut self, order: &CycleOrder, cycle: &Cycle) {
-        let eladrins = match order.kind(cycle.step) {
-            StepKind::Turns | StepKind::Round { .. } => cycle.turn == Camp::Eladrins,
-            StepKind::Decision { by, .. } => by.camp() == Camp::Eladrins,
-            StepKind::Automatic => false,
-        };
-        if eladrins && cycle.entered {
+        if order.waits_for(cycle) == Some(Camp::Eladrins) && cycle.entered {
             self.waited = true;
         }
     }
@@ -518,6 +513,7 @@ fn draw_hint(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::StepKind;
 
     #[test]
     fn the_hints_file_reads_with_unique_ids() {

@@ -404,7 +404,7 @@ fn label_shadow() -> bevy::sprite::Text2dShadow {
 /// A map label's font: `base` points times the interface scale, so the labels on the map
 /// follow the setting that scales the panels.
 fn label_font(base: f32, settings: &crate::app::settings::Settings, face: &MapFont) -> TextFont {
-    TextFont::from_font_size(base * settings.ui_scale.clamp(0.75, 2.0)).with_font(face.0.clone())
+    TextFont::from_font_size(base * chapter_map::label_scale(settings)).with_font(face.0.clone())
 }
 
 /// Redraws the decorations of changed tiles: corruption (hatched violet) and rifts (a glowing
@@ -595,11 +595,7 @@ fn place_tokens(
                 ),
             ));
         }
-        let label = if o.portal {
-            tr.f("{} (portal)", &[&o.name])
-        } else {
-            o.name.clone()
-        };
+        let label = chapter_map::outpost_label(&tr, o);
         commands.spawn((
             Token,
             Text2d::new(label),

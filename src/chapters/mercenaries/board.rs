@@ -70,15 +70,6 @@ fn kinds(g: &Group) -> Vec<(Figure, u32)> {
         .collect()
 }
 
-fn kind_name(k: Merc) -> &'static str {
-    match k {
-        Merc::Recruit => "Recruit",
-        Merc::Scout => "Scout",
-        Merc::Ranger => "Ranger",
-        Merc::Guardian => "Guardian",
-    }
-}
-
 fn owner_colour(cx: &TableCx, o: Owner) -> Color32 {
     match o {
         Owner::Seat(s) => pieces::seat_colour(s, cx.palette),
@@ -679,12 +670,12 @@ fn composer(ui: &mut egui::Ui, b: Seen, cx: &mut TableCx, pick: &mut Pick) -> Op
                     });
                     ui.vertical(|ui| {
                         let plus = pieces::stepper(ui, "+", can_add).on_hover_text(merc(tr, k, 1));
-                        cx.target(format!("plus:{}", kind_name(k)), &plus);
+                        cx.target(format!("plus:{k:?}"), &plus);
                         if plus.clicked() && can_add {
                             *g = more;
                         }
                         let minus = pieces::stepper(ui, "−", g[k.ix()] > 0);
-                        cx.target(format!("minus:{}", kind_name(k)), &minus);
+                        cx.target(format!("minus:{k:?}"), &minus);
                         if minus.clicked() && g[k.ix()] > 0 {
                             g[k.ix()] -= 1;
                         }
@@ -811,11 +802,7 @@ fn sheet(
                     );
                 }
                 let won: Vec<String> = sh
-                    .dragons
-                    .iter()
-                    .chain(&sh.heroes)
-                    .chain(&sh.plots)
-                    .chain(&sh.objectives)
+                    .won()
                     .filter_map(|c| lvl.card(c).map(|c| tr.t(&c.name).into_owned()))
                     .collect();
                 if !won.is_empty() {

@@ -98,11 +98,7 @@ pub fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &PanelCx) -> Option<Action> {
         ));
         if !sh.dragons.is_empty() || !sh.heroes.is_empty() {
             let won: Vec<String> = sh
-                .dragons
-                .iter()
-                .chain(&sh.heroes)
-                .chain(&sh.plots)
-                .chain(&sh.objectives)
+                .won()
                 .map(|c| tr.t(&name_of(tr, c)).into_owned())
                 .collect();
             ui.label(format!("  {}", won.join(", ")));

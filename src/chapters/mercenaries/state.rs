@@ -61,6 +61,17 @@ pub struct Sheet {
     pub objectives: Vec<String>,
 }
 
+impl Sheet {
+    /// The cards it won (card ids): its dragons, heroes, plots and objectives, in that order.
+    pub fn won(&self) -> impl Iterator<Item = &String> {
+        self.dragons
+            .iter()
+            .chain(&self.heroes)
+            .chain(&self.plots)
+            .chain(&self.objectives)
+    }
+}
+
 /// A group standing on a slot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standing {

@@ -56,10 +56,7 @@ impl TableCx<'_> {
     /// The legal actions of the chapter whose actions are `A`, typed, each with the action as
     /// the core carries it (what a click sends).
     pub fn legal_of<A: ChapterAction>(&self) -> Vec<(&Action, A)> {
-        self.legal
-            .iter()
-            .filter_map(|a| crate::rules::chapter::decode::<A>(a).map(|t| (a, t)))
-            .collect()
+        super::chapter_panel::typed(self.legal)
     }
 
     /// Names a piece a click is taken on (`slot:guild:0`, `assistant:Healer`): checks of the
