@@ -80,6 +80,11 @@ impl Show {
         self.now.is_some() || !self.waiting.is_empty()
     }
 
+    /// The title of the card on screen.
+    pub fn title(&self) -> Option<&str> {
+        self.now.as_ref().map(|(c, _)| c.title.as_str())
+    }
+
     /// The place the card on screen rings, with its lines (a chapter's board marks it).
     pub fn showing(&self) -> Option<(Hex, &[String])> {
         self.now.as_ref().map(|(c, _)| (c.at, c.lines.as_slice()))

@@ -92,6 +92,9 @@ pub enum UiStep {
     Begin,
     /// Until this hint (an id of `assets/help/hints.ron`) is on screen.
     WaitHint(String),
+    /// Until a chapter's show plays a card under this title, in the language shown (`"The
+    /// raid"`).
+    WaitShowTitle(String),
     /// Close every card waiting on screen, as their OK buttons do (a card also closes by
     /// itself after 8 s, which a slow machine may reach between two screenshots).
     CloseCards,
@@ -257,6 +260,9 @@ fn waited(world: &mut World, step: &UiStep, frames: u32, out: &std::path::Path) 
             .showing
             .as_ref()
             .is_some_and(|h| h.id == *id),
+        UiStep::WaitShowTitle(t) => {
+            world.resource::<super::chapter_show::Show>().title() == Some(t)
+        }
         UiStep::WaitFile(name) => out.join(name).is_file(),
         UiStep::Serve(name) => serve(world, name, out),
         _ => return None,
@@ -522,6 +528,9 @@ pub struct WindowReport {
     /// The hex a chapter's show rings now (a place whose rewards are being claimed), if any.
     #[serde(default)]
     pub showing: Option<(i32, i32)>,
+    /// The lines of the show's card on screen.
+    #[serde(default)]
+    pub showing_lines: Vec<String>,
     /// The map's labels as drawn (place and outpost names, counts), by their text, with their
     /// text's box on screen (`chapter_map::drawn_labels`).
     #[serde(default)]
@@ -607,6 +616,11 @@ fn report(world: &mut World) -> WindowReport {
             .resource::<super::chapter_show::Show>()
             .showing()
             .map(|(h, _)| (h.x, h.y)),
+        showing_lines: world
+            .resource::<super::chapter_show::Show>()
+            .showing()
+            .map(|(_, l)| l.to_vec())
+            .unwrap_or_default(),
         labels: super::chapter_map::drawn_labels(world),
     }
 }

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use chaos_outpost::chapters::mercenaries::data::{Assistant, Group, Merc, MercLevel, PlaceKind};
+use chaos_outpost::chapters::mercenaries::phases::Told;
 use chaos_outpost::chapters::mercenaries::state::{Mercs, Owner, Standing};
 use chaos_outpost::chapters::mercenaries::{self as merc, MercAction, MercRefusal, Recall};
 use chaos_outpost::content::{Camp, Level};
@@ -409,6 +410,47 @@ fn m11_the_chiefs_recall_and_first_seat_next_round() {
         recall(("camp", 0), ("camp", 1), [2, 0, 0, 0]),
         refusal(MercRefusal::RecallNotYours),
     );
+    // The legal actions offer every recall of Ana's own group and none of Bo's (M11), each
+    // one accepted; the one she plays among them.
+    let legal = chaos_outpost::rules::legal::legal_actions(s.w(), Camp::Eladrins);
+    let recalls: Vec<Recall> = legal
+        .iter()
+        .filter_map(chaos_outpost::rules::chapter::decode::<MercAction>)
+        .filter_map(|m| match m {
+            MercAction::Assist {
+                recall: Some(r), ..
+            } => Some(r),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        recalls.iter().all(|r| r.from == ("tavern".into(), 0)),
+        "only Ana's group at the Tavern: {recalls:?}"
+    );
+    assert!(recalls.contains(&Recall {
+        from: ("tavern".into(), 0),
+        to: ("camp".into(), 2),
+        group: [3, 0, 0, 0],
+    }));
+    assert!(
+        recalls.contains(&Recall {
+            from: ("tavern".into(), 0),
+            to: ("tavern".into(), 0),
+            group: [1, 0, 0, 0],
+        }),
+        "back where it stood"
+    );
+    let h = s.hash();
+    for r in &recalls {
+        let a = act(MercAction::Assist {
+            who: Assistant::Chief,
+            recall: Some(r.clone()),
+            raid: None,
+        });
+        chaos_outpost::rules::action::validate(s.w(), Camp::Eladrins, &a)
+            .unwrap_or_else(|e| panic!("{r:?} offered but refused: {e:?}"));
+    }
+    assert_eq!(s.hash(), h);
     s.submit(recall(("tavern", 0), ("camp", 2), [3, 0, 0, 0]))
         .expect("Ana takes the Chief and re-forms her group of 1 into 3");
     let m = st(&mut s);
@@ -567,6 +609,37 @@ fn m14_a_raid_demanding_a_kind_the_seat_lacks_raises_its_flame() {
     );
     assert_eq!(m.seats[&0].flame, 1, "no scout to give: Flame +1");
     assert_eq!(m.seats[&1].flame, 3, "nothing to give: Flame +3");
+    // What each seat gave and the Flame it took are told, for the log and the board.
+    let told: Vec<Told> = s
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            chaos_outpost::rules::GameEvent::Chapter { chapter, what } if chapter == merc::ID => {
+                what.get::<Told>()
+            }
+            _ => None,
+        })
+        .filter(|t| matches!(t, Told::Flame { .. } | Told::Struck { .. }))
+        .collect();
+    assert_eq!(
+        told,
+        [
+            Told::Struck {
+                name: "Everyone Pays".into(),
+                demands: [1, 1, 1, 0]
+            },
+            Told::Flame {
+                seat: 0,
+                up: 1,
+                lost: [1, 0, 1, 0]
+            },
+            Told::Flame {
+                seat: 1,
+                up: 3,
+                lost: [0, 0, 0, 0]
+            },
+        ]
+    );
     // 4 Flame of all, one attempt per 10 (the level): none yet.
     assert_eq!(s.w().resource::<Modifiers>().pending_attempts, pending);
     set(&mut s, |m| m.seats.get_mut(&1).expect("seat").flame = 5);

@@ -369,7 +369,8 @@ fn the_trial_chapter_plays_in_the_real_window_with_its_hand_panel_and_track_bar(
 
 /// The Wyvern Wardens board, as a player meets it: seat 0's whole action phase (M1–M12)
 /// played with the real mouse (xdotool) on the board's pieces, never a text button: a slot,
-/// the composer's steppers and its confirm, an assistant, a special place; then the rewards
+/// the composer's steppers and its confirm, the Chief with a recall (the group's slot, the
+/// slot it goes to, the group formed again), a special place; then the rewards
 /// and the raid shown. Each click is found by name in the report the game writes
 /// (`Serve`), and the state after each is read from the save beside it.
 #[test]
@@ -444,9 +445,24 @@ fn wyvern_wardens_plays_a_round_by_clicks_on_its_board() {
                     click(&r, "confirm");
                     done.push(("guild".to_string(), k));
                 }
+                // The Chief, recalling that group to another slot, formed again (M11).
                 1 => {
-                    click(&r, "assistant:Healer");
-                    done.push(("healer".to_string(), k));
+                    click(&r, "assistant:Chief");
+                    let r = look(&mut k);
+                    assert!(has(&r, "chief_alone"), "the Chief alone not offered");
+                    click(&r, "slot:guild:0");
+                    let r = look(&mut k);
+                    let to = r
+                        .targets
+                        .iter()
+                        .map(|(n, _)| n.clone())
+                        .find(|n| n.starts_with("slot:") && n != "slot:guild:0")
+                        .expect("nowhere to send the recalled group");
+                    click(&r, &to);
+                    let r = look(&mut k);
+                    click(&r, "pick:0");
+                    click(&r, "confirm");
+                    done.push((to, k));
                 }
                 2 => {
                     click(&r, "special:warehouse");
@@ -470,6 +486,9 @@ fn wyvern_wardens_plays_a_round_by_clicks_on_its_board() {
                         let name = name.clone();
                         click(&r, &name);
                         done.push((name, k));
+                    } else if has(&r, "pass") {
+                        click(&r, "pass");
+                        done.push(("pass".to_string(), k));
                     } else {
                         panic!(
                             "seat 0 is asked but the board offers nothing: {:?}",
@@ -516,14 +535,32 @@ fn wyvern_wardens_plays_a_round_by_clicks_on_its_board() {
         "the composed group is not on the Guild's slot"
     );
     assert_eq!(after_guild.seats[&0].reserve, [2, 1, 0, 1]);
-    // The Healer clicked: seat 0 holds it (M11).
-    let after_healer = mercs(&out, seen[1].1);
-    assert_eq!(after_healer.holder(Assistant::Healer), Some(0));
+    // The Chief clicked, the Guild's group recalled and sent again: seat 0 holds the Chief,
+    // its group stands on the slot clicked, and it took no second place (M11).
+    let after_chief = mercs(&out, seen[1].1);
+    assert_eq!(after_chief.holder(Assistant::Chief), Some(0));
+    let to: Vec<&str> = seen[1].0.split(':').collect();
+    let (place, slot) = (to[1], to[2].parse::<usize>().expect("slot"));
+    assert_eq!(
+        after_chief.boards[place].slots[slot]
+            .as_ref()
+            .map(|x| x.owner),
+        Some(Owner::Seat(0)),
+        "the recalled group is not on {place}:{slot}"
+    );
+    let groups_of_0 = |m: &Mercs| {
+        m.boards
+            .values()
+            .flat_map(|b| b.slots.iter().flatten())
+            .filter(|x| x.owner == Owner::Seat(0))
+            .count()
+    };
+    assert_eq!(groups_of_0(&after_chief), 1, "one group, moved");
     // The Warehouse clicked: used by seat 0 this round (M10), its equipment given.
     let after_warehouse = mercs(&out, seen[2].1);
     assert!(after_warehouse.used["warehouse"].contains(&0));
     assert!(
-        after_warehouse.seats[&0].equipment >= after_healer.seats[&0].equipment + 2,
+        after_warehouse.seats[&0].equipment >= after_chief.seats[&0].equipment + 2,
         "the Warehouse gave no equipment"
     );
     // The round went on to its rewards, raid and reset: the next round's board.
@@ -560,6 +597,25 @@ fn wyvern_wardens_plays_a_round_by_clicks_on_its_board() {
         "the board is not open during the rewards: {:?}",
         rewards.shown
     );
+    // The raid plays after the rewards, on the striking raid card: the card, then what each
+    // seat discarded and the Flame it took (M14), the board still open.
+    let raid = report(&out.join("raid.ron"));
+    let home = raid.showing.expect("nothing shown at the raid");
+    assert!(
+        !lvl.places.iter().any(|p| p.at == home),
+        "the last card rings a place, not the raid: {home:?} {:?}",
+        raid.showing_lines
+    );
+    assert!(
+        !raid.showing_lines.is_empty()
+            && raid
+                .showing_lines
+                .iter()
+                .all(|l| l.contains("strikes") || l.contains("discards") || l.contains("Flame +")),
+        "the raid's lines: {:?}",
+        raid.showing_lines
+    );
+    assert!(raid.shown.iter().any(|(n, _)| n == "table"));
     for shot in ["board_start.png", "board_rewards.png", "board_raid.png"] {
         let (_, _, n) = colours(&out.join(shot));
         assert!(n > 200, "{shot}: only {n} colours");

@@ -7,9 +7,11 @@
 //! Played by clicks: a lit slot opens the group composer for that slot's number (a stepper
 //! per kind the place admits, bounded by the reserve; only a legal group confirms); a lit
 //! assistant is taken (the Defender then asks which raid card to discard, clicked on the
-//! board); a lit Warehouse or Barracks is used; the equipment swap sits on the seat's sheet.
+//! board; the Chief, taken alone or with one of the seat's groups recalled: its slot clicked,
+//! then the slot it goes to and the group formed again); a lit Warehouse or Barracks is used; the equipment swap sits on the seat's sheet.
 //! Every target is one the rules' legal actions hold. While the reward show plays, the place
-//! it claims is framed in gold with what it gave.
+//! it claims is framed in gold with what it gave; the raid's, the striking card with what each
+//! seat discarded and the Flame it took.
 
 use bevy_egui::egui::{self, Color32, Vec2};
 
@@ -29,14 +31,31 @@ enum Pick {
     /// Nothing yet.
     #[default]
     Nothing,
-    /// A group for this slot, being composed.
+    /// A group for this slot, being composed; `from`, the slot the Chief recalls it from.
     Slot {
         place: String,
         slot: usize,
         group: Group,
+        from: Option<(String, usize)>,
     },
     /// The Defender taken: which raid card it discards.
     Defender,
+    /// The Chief taken: alone, or with one of the seat's groups to recall (M11).
+    Chief,
+    /// The Chief's recall from this slot: where the group goes again.
+    Recall((String, usize)),
+}
+
+/// A recall the rules offer, with the action that carries it.
+fn recall_of(m: &MercAction) -> Option<&super::Recall> {
+    match m {
+        MercAction::Assist {
+            who: Assistant::Chief,
+            recall: Some(r),
+            ..
+        } => Some(r),
+        _ => None,
+    }
 }
 
 /// The swap being set on the seat's sheet (M9): from, to.
@@ -179,23 +198,41 @@ pub fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &mut TableCx) -> Option<Action> {
     let pick_id = egui::Id::new("mercenaries_pick");
     let mut pick: Pick = ui.data(|d| d.get_temp(pick_id)).unwrap_or_default();
     // A pick the rules no longer offer (the turn moved on, an undo) is dropped.
-    pick = match pick {
-        Pick::Slot { place, slot, group }
-            if legal.iter().any(|(_, m)| {
-                matches!(m, MercAction::Send { place: p, slot: i, .. } if *p == place && *i == slot)
-            }) =>
-        {
-            Pick::Slot { place, slot, group }
-        }
-        Pick::Defender
-            if legal.iter().any(|(_, m)| {
-                matches!(m, MercAction::Assist { who: Assistant::Defender, .. })
-            }) =>
-        {
-            Pick::Defender
-        }
-        _ => Pick::Nothing,
+    let still = |p: &Pick| {
+        match p {
+        Pick::Nothing => true,
+        Pick::Slot {
+            place,
+            slot,
+            from: None,
+            ..
+        } => legal.iter().any(|(_, m)| {
+            matches!(m, MercAction::Send { place: p, slot: i, .. } if p == place && i == slot)
+        }),
+        Pick::Slot {
+            place,
+            slot,
+            from: Some(f),
+            ..
+        } => legal
+            .iter()
+            .filter_map(|(_, m)| recall_of(m))
+            .any(|r| r.from == *f && r.to.0 == *place && r.to.1 == *slot),
+        Pick::Defender => legal.iter().any(|(_, m)| {
+            matches!(m, MercAction::Assist { who: Assistant::Defender, .. })
+        }),
+        Pick::Chief => legal.iter().any(|(_, m)| {
+            matches!(m, MercAction::Assist { who: Assistant::Chief, .. })
+        }),
+        Pick::Recall(f) => legal
+            .iter()
+            .filter_map(|(_, m)| recall_of(m))
+            .any(|r| r.from == *f),
+    }
     };
+    if !still(&pick) {
+        pick = Pick::Nothing;
+    }
     let mut asked: Option<Action> = None;
     let b = Seen {
         s,
@@ -317,6 +354,8 @@ fn top_row(
                         if take.is_some() {
                             cx.target(format!("assistant:{a:?}"), &r);
                         }
+                        let recalls = a == Assistant::Chief
+                            && legal.iter().any(|(_, m)| recall_of(m).is_some());
                         if r.clicked()
                             && let Some((act, _)) = take
                         {
@@ -326,6 +365,13 @@ fn top_row(
                                     Pick::Nothing
                                 } else {
                                     Pick::Defender
+                                };
+                            } else if recalls {
+                                // Alone or with a recall: chosen on the board.
+                                *pick = if *pick == Pick::Nothing {
+                                    Pick::Chief
+                                } else {
+                                    Pick::Nothing
                                 };
                             } else {
                                 *asked = Some(act.clone());
@@ -347,6 +393,9 @@ fn top_row(
                     egui::RichText::new(tr.t("Defender: click the raid card to discard."))
                         .color(pieces::target_colour(cx.palette)),
                 );
+            }
+            if let Some(a) = chief_line(ui, legal, cx, pick) {
+                *asked = Some(a);
             }
         });
         ui.add_space(18.0);
@@ -390,6 +439,53 @@ fn top_row(
             });
         });
     });
+}
+
+/// While the Chief is being taken (M11): what to click, taking it alone, or cancelling.
+fn chief_line(
+    ui: &mut egui::Ui,
+    legal: &[(Action, MercAction)],
+    cx: &mut TableCx,
+    pick: &mut Pick,
+) -> Option<Action> {
+    let tr = cx.tr;
+    let text = match pick {
+        Pick::Chief => {
+            tr.t("Chief: click one of your groups to recall it, or take the Chief alone.")
+        }
+        Pick::Recall(_) => {
+            tr.t("Chief: click the slot the group goes to (it may go back where it was).")
+        }
+        Pick::Slot { from: Some(_), .. } => tr.t("Chief: compose the group again."),
+        _ => return None,
+    };
+    let mut asked = None;
+    ui.label(egui::RichText::new(text).color(pieces::target_colour(cx.palette)));
+    ui.horizontal(|ui| {
+        let alone = legal.iter().find(|(_, m)| {
+            matches!(
+                m,
+                MercAction::Assist {
+                    who: Assistant::Chief,
+                    recall: None,
+                    ..
+                }
+            )
+        });
+        if let Some((a, _)) = alone {
+            let b = ui.button(tr.t("Take the Chief alone"));
+            cx.target("chief_alone", &b);
+            if b.clicked() {
+                asked = Some(a.clone());
+            }
+        }
+        let c = ui.button(tr.t("Cancel"));
+        cx.target("chief_cancel", &c);
+        if c.clicked() {
+            *pick = Pick::Nothing;
+        }
+    });
+    asked
 }
 
 /// What an assistant does, for its tooltip.
@@ -491,16 +587,39 @@ fn place(
             ui.horizontal(|ui| {
                 for (i, n) in p.slots.iter().enumerate() {
                     let on = board.and_then(|b| b.slots.get(i)).and_then(|x| x.as_ref());
-                    let open = legal.iter().any(|(_, m)| {
-                        matches!(m, MercAction::Send { place, slot, .. } if *place == p.id && *slot == i)
-                    });
-                    let chosen = matches!(pick, Pick::Slot { place, slot, .. } if *place == p.id && *slot == i);
+                    let here = (p.id.clone(), i);
+                    // What a click on this slot does depends on the pick: a send, a group the
+                    // Chief may recall, or where a recalled group goes (the slot it left too).
+                    let open = match &*pick {
+                        Pick::Chief => legal
+                            .iter()
+                            .filter_map(|(_, m)| recall_of(m))
+                            .any(|r| r.from == here),
+                        Pick::Recall(f) | Pick::Slot { from: Some(f), .. } => legal
+                            .iter()
+                            .filter_map(|(_, m)| recall_of(m))
+                            .any(|r| r.from == *f && r.to == here),
+                        _ => legal.iter().any(|(_, m)| {
+                            matches!(m, MercAction::Send { place, slot, .. } if *place == p.id && *slot == i)
+                        }),
+                    };
+                    let chosen = match &*pick {
+                        Pick::Slot { place, slot, .. } => *place == p.id && *slot == i,
+                        Pick::Recall(f) => *f == here,
+                        _ => false,
+                    };
+                    let recalled = match &*pick {
+                        Pick::Recall(f) | Pick::Slot { from: Some(f), .. } => *f == here,
+                        _ => false,
+                    };
                     let state = match (on, chosen, open) {
+                        (_, true, _) => SlotState::Chosen,
+                        (_, false, true) => SlotState::Legal,
                         (Some(_), _, _) => SlotState::Taken,
-                        (None, true, _) => SlotState::Chosen,
-                        (None, false, true) => SlotState::Legal,
                         _ => SlotState::Empty,
                     };
+                    // The group being recalled shows as gone from where it stood.
+                    let on = if recalled { None } else { on };
                     let (standing, fill) = match on {
                         Some(st) => (kinds(&st.group), owner_colour(cx, st.owner)),
                         None => (Vec::new(), Color32::GRAY),
@@ -518,14 +637,21 @@ fn place(
                         cx.target(format!("slot:{}:{i}", p.id), &r);
                     }
                     if r.clicked() && open {
-                        *pick = if chosen {
-                            Pick::Nothing
-                        } else {
-                            Pick::Slot {
+                        *pick = match &*pick {
+                            Pick::Chief => Pick::Recall(here),
+                            Pick::Recall(f) | Pick::Slot { from: Some(f), .. } => Pick::Slot {
                                 place: p.id.clone(),
                                 slot: i,
                                 group: [0; 4],
-                            }
+                                from: Some(f.clone()),
+                            },
+                            _ if chosen => Pick::Nothing,
+                            _ => Pick::Slot {
+                                place: p.id.clone(),
+                                slot: i,
+                                group: [0; 4],
+                                from: None,
+                            },
                         };
                     }
                 }
@@ -572,6 +698,7 @@ fn composer(ui: &mut egui::Ui, b: Seen, cx: &mut TableCx, pick: &mut Pick) -> Op
         place,
         slot,
         group: g,
+        from,
     } = pick
     else {
         // M1: a seat passes only when it can take none of the three actions; the rules'
@@ -617,20 +744,38 @@ fn composer(ui: &mut egui::Ui, b: Seen, cx: &mut TableCx, pick: &mut Pick) -> Op
     let number = *p.slots.get(*slot)?;
     let options: Vec<(&Action, Group)> = legal
         .iter()
-        .filter_map(|(a, m)| match m {
-            MercAction::Send {
-                place: q,
-                slot: i,
-                group,
-            } if q == place && i == slot => Some((a, *group)),
+        .filter_map(|(a, m)| match (m, &*from) {
+            (
+                MercAction::Send {
+                    place: q,
+                    slot: i,
+                    group,
+                },
+                None,
+            ) if q == place && i == slot => Some((a, *group)),
+            (m, Some(f)) => recall_of(m)
+                .filter(|r| r.from == *f && r.to.0 == *place && r.to.1 == *slot)
+                .map(|r| (a, r.group)),
             _ => None,
         })
         .collect();
-    let reserve = s
+    let mut reserve = s
         .seats
         .get(&cx.seat)
         .map(|sh| sh.reserve)
         .unwrap_or_default();
+    // A recalled group is back in the reserve it is formed again from.
+    if let Some((fp, fi)) = &*from
+        && let Some(st) = s
+            .boards
+            .get(fp)
+            .and_then(|b| b.slots.get(*fi))
+            .and_then(|x| x.as_ref())
+    {
+        for k in Merc::ALL {
+            reserve[k.ix()] = reserve[k.ix()].saturating_add(st.group[k.ix()]);
+        }
+    }
     let mut asked = None;
     let mut cancel = false;
     egui::Frame::group(ui.style())

@@ -2,7 +2,8 @@
 //! with its name (the special places in another colour), how many of its slots are taken (red
 //! when the poachers stand there), and the rules M1–M15 in the help (EN/FR). The reward phase
 //! (M13) is played place by place over the map (`view::chapter_show`): each place's claims on
-//! a card, its hex ringed in gold, in the order the rules claim them; then the raid's Flame.
+//! a card, its hex ringed in gold, in the order the rules claim them; then the raid: what each
+//! seat discarded and the Flame it took.
 
 use bevy::prelude::*;
 use hexx::Hex;
@@ -13,9 +14,10 @@ use crate::view::chapter_map::{self, Mark};
 use crate::view::chapter_show::Beat;
 
 use super::ID;
-use super::data::level;
+use super::data::{level, size};
 use super::phases::Told;
 use super::state::{Mercs, Owner};
+use super::words::group;
 
 const PLACE: [u8; 4] = [120, 200, 235, 230];
 const SPECIAL: [u8; 4] = [235, 200, 120, 230];
@@ -119,12 +121,33 @@ pub fn beat(world: &World, tr: &Translations, what: &ChapterValue) -> Option<Bea
                 },
             })
         }
-        Told::Flame { seat, up } => {
+        Told::Struck { name, demands } => Some(Beat {
+            at: crate::rules::outposts::home_hex(world),
+            title: tr.t("The raid").into_owned(),
+            line: if size(&demands) == 0 {
+                tr.f("{} strikes: nothing to discard", &[&tr.t(&name)])
+            } else {
+                tr.f(
+                    "{} strikes: each seat discards {}",
+                    &[&tr.t(&name), &group(tr, &demands)],
+                )
+            },
+        }),
+        Told::Flame { seat, up, lost } => {
             let at = crate::rules::outposts::home_hex(world);
+            let name = who(world, tr, Owner::Seat(seat));
+            let line = match (size(&lost) > 0, up > 0) {
+                (true, true) => tr.f(
+                    "{} discards {}, Flame +{}",
+                    &[&name, &group(tr, &lost), &up],
+                ),
+                (true, false) => tr.f("{} discards {}", &[&name, &group(tr, &lost)]),
+                _ => tr.f("{}: Flame +{}", &[&name, &up]),
+            };
             Some(Beat {
                 at,
                 title: tr.t("The raid").into_owned(),
-                line: tr.f("{}: Flame +{}", &[&who(world, tr, Owner::Seat(seat)), &up]),
+                line,
             })
         }
         Told::Fed { .. } => None,

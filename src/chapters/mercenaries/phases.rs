@@ -22,7 +22,9 @@ use crate::content::Camp;
 use crate::rules::chapter;
 use crate::rules::{GameRng, Modifiers};
 
-use super::data::{Assistant, Gain, MAX_SLOTS, Merc, MercLevel, Need, PlaceKind, level, size};
+use super::data::{
+    Assistant, Gain, Group, MAX_SLOTS, Merc, MercLevel, Need, PlaceKind, level, size,
+};
 use super::state::{Board, Mercs, Owner, Sheet, add_up};
 
 /// Most corruption attempts one raid feeds Chaos (reading of M14): the seed's Flame feeds a
@@ -236,18 +238,34 @@ pub fn raid(world: &mut World) {
     let mut st = world.resource::<Mercs>().clone();
     // The one left face up: the Defender kept it, or the newer of the two.
     if let Some(r) = st.raids.last().and_then(|i| lvl.raids.get(*i)).cloned() {
+        tell(
+            world,
+            Told::Struck {
+                name: r.name.clone(),
+                demands: r.demands,
+            },
+        );
         for (seat, s) in st.seats.iter_mut() {
             let mut short: u32 = 0;
+            let mut lost: Group = [0; 4];
             for k in Merc::ALL {
                 let want = r.demands[k.ix()];
                 let gone = want.min(s.reserve[k.ix()]);
                 s.reserve[k.ix()] -= gone;
+                lost[k.ix()] = gone;
                 short = short.saturating_add(want - gone);
             }
             s.flame = add_up(s.flame, short);
-            if short > 0 {
+            if short > 0 || size(&lost) > 0 {
                 let seat = *seat;
-                tell(world, Told::Flame { seat, up: short });
+                tell(
+                    world,
+                    Told::Flame {
+                        seat,
+                        up: short,
+                        lost,
+                    },
+                );
             }
         }
     }
@@ -394,12 +412,23 @@ pub enum Told {
         /// The card.
         card: String,
     },
-    /// A raid raised a seat's Flame (M14).
+    /// The raid card left face up strikes (M14).
+    Struck {
+        /// Its name.
+        name: String,
+        /// What it demands of each seat.
+        demands: Group,
+    },
+    /// A raid took a seat's mercenaries and raised its Flame by those it could not discard
+    /// (M14).
     Flame {
         /// The seat.
         seat: u8,
         /// By how much.
         up: u32,
+        /// The mercenaries it discarded, by kind (absent in a log written before it was told).
+        #[serde(default)]
+        lost: Group,
     },
     /// The Flame fed Chaos corruption attempts (reading of M14).
     Fed {

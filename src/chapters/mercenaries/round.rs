@@ -23,7 +23,7 @@ use crate::rules::chapter;
 use crate::rules::version::Rules;
 use crate::rules::{Action, GameWorld, Refusal};
 
-use super::data::{Assistant, Group, MAX_SLOTS, Merc, MercLevel, checked_size, level};
+use super::data::{Assistant, Group, MAX_SLOTS, Merc, MercLevel, Place, checked_size, level};
 use super::state::{Mercs, Owner, Standing, add_up};
 use super::{MercAction, MercRefusal, Recall};
 
@@ -332,8 +332,77 @@ pub fn groups(reserve: &Group, n: u32, allowed: impl Fn(Merc) -> bool) -> Vec<Gr
     out
 }
 
+/// Every group `who` could send from its reserve in `st` to a free slot of the ordinary place
+/// `p` (M2, M4, M6, M7): slot, group.
+fn sends_to(p: &Place, st: &Mercs, who: Owner) -> Vec<(usize, Group)> {
+    let Some(sheet) = st.sheet(who) else {
+        return Vec::new();
+    };
+    let mut v = Vec::new();
+    if p.kind.special() {
+        return v;
+    }
+    for (slot, n) in p.slots.iter().enumerate() {
+        let free = st
+            .boards
+            .get(&p.id)
+            .and_then(|b| b.slots.get(slot))
+            .is_some_and(|s| s.is_none());
+        if !free {
+            continue;
+        }
+        let allowed = |k: Merc| {
+            if who == Owner::Poachers {
+                k == Merc::Recruit
+            } else {
+                !k.veteran() || p.veterans.contains(&k)
+            }
+        };
+        for group in groups(&sheet.reserve, *n, allowed) {
+            v.push((slot, group));
+        }
+    }
+    v
+}
+
+/// M11: every recall the Chief allows `who` in `st`: each of its groups on the board taken
+/// back to its reserve, then every group it could send from there (to the slot it left, too).
+fn recalls(lvl: &MercLevel, st: &Mercs, who: Owner) -> Vec<Recall> {
+    let mut v = Vec::new();
+    for (place, b) in &st.boards {
+        for (slot, s) in b.slots.iter().enumerate() {
+            let Some(stand) = s.as_ref().filter(|s| s.owner == who) else {
+                continue;
+            };
+            let mut after = st.clone();
+            if let Some(x) = after
+                .boards
+                .get_mut(place)
+                .and_then(|b| b.slots.get_mut(slot))
+            {
+                *x = None;
+            }
+            if let Some(sh) = after.sheet_mut(who) {
+                for k in Merc::ALL {
+                    sh.reserve[k.ix()] = add_up(sh.reserve[k.ix()], stand.group[k.ix()]);
+                }
+            }
+            for p in &lvl.places {
+                for (i, group) in sends_to(p, &after, who) {
+                    v.push(Recall {
+                        from: (place.clone(), slot),
+                        to: (p.id.clone(), i),
+                        group,
+                    });
+                }
+            }
+        }
+    }
+    v
+}
+
 /// The action phase's candidates for `by`: every group on every free slot, the special
-/// places, the assistants free, the swaps.
+/// places, the assistants free (the Chief with each recall it allows), the swaps.
 pub fn candidates(world: &mut World, by: Camp) -> Vec<MercAction> {
     let lvl = level(world);
     let st = world.resource::<Mercs>().clone();
@@ -357,29 +426,12 @@ pub fn candidates(world: &mut World, by: Camp) -> Vec<MercAction> {
             }
             continue;
         }
-        for (slot, n) in p.slots.iter().enumerate() {
-            let free = st
-                .boards
-                .get(&p.id)
-                .and_then(|b| b.slots.get(slot))
-                .is_some_and(|s| s.is_none());
-            if !free {
-                continue;
-            }
-            let allowed = |k: Merc| {
-                if who == Owner::Poachers {
-                    k == Merc::Recruit
-                } else {
-                    !k.veteran() || p.veterans.contains(&k)
-                }
-            };
-            for group in groups(&sheet.reserve, *n, allowed) {
-                v.push(MercAction::Send {
-                    place: p.id.clone(),
-                    slot,
-                    group,
-                });
-            }
+        for (slot, group) in sends_to(p, &st, who) {
+            v.push(MercAction::Send {
+                place: p.id.clone(),
+                slot,
+                group,
+            });
         }
     }
     if who != Owner::Poachers {
@@ -392,6 +444,24 @@ pub fn candidates(world: &mut World, by: Camp) -> Vec<MercAction> {
                             recall: None,
                             raid: Some(i),
                         });
+                    }
+                }
+                Assistant::Chief => {
+                    v.push(MercAction::Assist {
+                        who: a,
+                        recall: None,
+                        raid: None,
+                    });
+                    // Only while the Chief is free: a taken Chief's recalls would all be
+                    // refused, and there can be hundreds.
+                    if !st.assistants.contains_key(&a) {
+                        for r in recalls(&lvl, &st, who) {
+                            v.push(MercAction::Assist {
+                                who: a,
+                                recall: Some(r),
+                                raid: None,
+                            });
+                        }
                     }
                 }
                 _ => v.push(MercAction::Assist {

@@ -154,9 +154,17 @@ fn event(tr: &Translations, what: &ChapterValue) -> String {
             "At {}, {} claims {} (M13)",
             &[&place(tr, &p), &owner(tr, o), &tr.t(&name_of(tr, &card))],
         ),
-        Some(Told::Flame { seat, up }) => tr.f(
-            "The raid: seat {} can't discard {} demanded, Flame +{} (M14)",
-            &[&seat.saturating_add(1), &up, &up],
+        Some(Told::Struck { name, demands }) => tr.f(
+            "The raid: {} strikes, each seat discards {} (M14)",
+            &[&tr.t(&name), &group(tr, &demands)],
+        ),
+        Some(Told::Flame { seat, up: 0, lost }) => tr.f(
+            "The raid: seat {} discards {} (M14)",
+            &[&seat.saturating_add(1), &group(tr, &lost)],
+        ),
+        Some(Told::Flame { seat, up, lost }) => tr.f(
+            "The raid: seat {} discards {}, can't discard {} demanded, Flame +{} (M14)",
+            &[&seat.saturating_add(1), &group(tr, &lost), &up, &up],
         ),
         Some(Told::Fed { attempts }) => tr.p(
             "The Flame feeds Chaos: {} more corruption attempt in R6|The Flame feeds Chaos: {} more corruption attempts in R6",
