@@ -225,9 +225,15 @@ fn reword(world: &mut World, lang: &str) {
     *world.resource_mut::<Show>() = show;
 }
 
-/// The card showing runs out; the next one comes.
-fn advance_show(time: Res<Time>, mut show: ResMut<Show>) {
-    let dt = time.delta_secs();
+/// The card showing runs out; the next one comes. Its time runs at the Chaos turn's speed
+/// setting (`animation_speed`): slower cards for a player who reads slowly.
+fn advance_show(
+    time: Res<Time>,
+    settings: Option<Res<crate::app::settings::Settings>>,
+    mut show: ResMut<Show>,
+) {
+    let speed = settings.map_or(1.0, |s| s.animation_speed.clamp(0.25, 4.0));
+    let dt = time.delta_secs() * speed;
     let many = show.waiting.len() > 4;
     if let Some((_, left)) = show.now.as_mut() {
         *left -= if many { dt * 2.0 } else { dt };

@@ -321,9 +321,6 @@ fn top_row(
                     }
                 }
             });
-            for l in raid_now.iter().flatten() {
-                ui.label(egui::RichText::new(l).color(Color32::from_rgb(255, 230, 110)));
-            }
         });
         ui.add_space(18.0);
         // The assistants (M11).
@@ -439,6 +436,11 @@ fn top_row(
             });
         });
     });
+    // The raid's lines under the row, the whole board's width: in the raid cards' column a
+    // long line would push the assistants off the board.
+    for l in raid_now.iter().flatten() {
+        ui.label(egui::RichText::new(l).color(Color32::from_rgb(255, 230, 110)));
+    }
 }
 
 /// While the Chief is being taken (M11): what to click, taking it alone, or cancelling.
@@ -661,14 +663,23 @@ fn place(
                 ui.spacing_mut().item_spacing = Vec2::new(4.0, 4.0);
                 let cards = board.map(|b| b.cards.clone()).unwrap_or_default();
                 let w = ((width - 30.0) / cards.len().max(1) as f32).clamp(70.0, 96.0);
-                for c in &cards {
-                    match c.as_deref().and_then(|id| lvl.card(id)) {
-                        Some(card) => {
-                            let f = face(cx, card, p.kind);
-                            pieces::card(ui, &f, CardState::default(), Vec2::new(w, 62.0), cx.palette);
+                let faces: Vec<Option<CardFace>> = cards
+                    .iter()
+                    .map(|c| c.as_deref().and_then(|id| lvl.card(id)).map(|card| face(cx, card, p.kind)))
+                    .collect();
+                // The row takes its tallest card's height: every line of every card shows.
+                let h = faces
+                    .iter()
+                    .flatten()
+                    .map(|f| pieces::card_height(ui, f, w, 62.0))
+                    .fold(62.0, f32::max);
+                for f in &faces {
+                    match f {
+                        Some(f) => {
+                            pieces::card(ui, f, CardState::default(), Vec2::new(w, h), cx.palette);
                         }
                         None => {
-                            let (r, _) = ui.allocate_exact_size(Vec2::new(w, 62.0), egui::Sense::hover());
+                            let (r, _) = ui.allocate_exact_size(Vec2::new(w, h), egui::Sense::hover());
                             ui.painter().rect_stroke(
                                 r,
                                 egui::CornerRadius::same(5),

@@ -113,28 +113,49 @@ pub fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &PanelCx) -> Option<Action> {
     let mut button = |ui: &mut egui::Ui, a: &Action| {
         asked = asked.take().or(cx.button(ui, a));
     };
+    let recall = |m: &MercAction| {
+        matches!(
+            m,
+            MercAction::Assist {
+                recall: Some(_),
+                ..
+            }
+        )
+    };
     for (a, m) in &ours {
-        if !matches!(m, MercAction::Send { .. }) {
+        if !matches!(m, MercAction::Send { .. }) && !recall(m) {
             button(ui, a);
         }
     }
-    let sends: Vec<&Action> = ours
-        .iter()
-        .filter(|(_, m)| matches!(m, MercAction::Send { .. }))
-        .map(|(a, _)| *a)
-        .collect();
-    if !sends.is_empty() {
-        egui::CollapsingHeader::new(tr.p(
+    let folds = [
+        (
+            "mercenaries_send",
             "Send a group ({} way)|Send a group ({} ways)",
-            sends.len() as u64,
-            &[&sends.len()],
-        ))
-        .id_salt("mercenaries_send")
-        .show(ui, |ui| {
-            for a in sends {
-                button(ui, a);
-            }
-        });
+            ours.iter()
+                .filter(|(_, m)| matches!(m, MercAction::Send { .. }))
+                .map(|(a, _)| *a)
+                .collect::<Vec<&Action>>(),
+        ),
+        (
+            "mercenaries_recall",
+            "Take the Chief and recall a group ({} way)|Take the Chief and recall a group ({} ways)",
+            ours.iter()
+                .filter(|(_, m)| recall(m))
+                .map(|(a, _)| *a)
+                .collect(),
+        ),
+    ];
+    for (salt, title, actions) in folds {
+        if actions.is_empty() {
+            continue;
+        }
+        egui::CollapsingHeader::new(tr.p(title, actions.len() as u64, &[&actions.len()]))
+            .id_salt(salt)
+            .show(ui, |ui| {
+                for a in actions {
+                    button(ui, a);
+                }
+            });
     }
     asked
 }

@@ -438,34 +438,16 @@ pub fn card(
         Vec2::new(r.width() - 2.0, 5.0),
     );
     p.rect_filled(band, CornerRadius::same(3), face.band);
-    // The title takes the whole width (a long name breaks between words, not inside one);
-    // the corner number sits at the bottom right.
-    let text_w = r.width() - 8.0;
-    let title = p.layout(
-        face.title.clone(),
-        egui::FontId::proportional(11.0),
-        INK,
-        text_w,
-    );
-    let mut y = r.top() + 8.0;
-    let title_h = title.size().y;
-    p.galley(Pos2::new(r.left() + 4.0, y), title, INK);
-    y += title_h + 1.0;
-    for l in &face.lines {
-        if y > r.bottom() - 10.0 {
+    // A line that does not fit whole is left out (the hover shows it): never drawn over the
+    // card's edge.
+    let mut y = r.top() + CARD_TOP;
+    for (i, g) in card_text(p, face, r.width()).into_iter().enumerate() {
+        let h = g.size().y;
+        if i > 0 && y + h > r.bottom() - 2.0 {
             break;
         }
-        // Clear of the corner number, which sits at the bottom right.
-        let corner_w = if face.corner.is_some() { 20.0 } else { 0.0 };
-        let g = p.layout(
-            l.clone(),
-            egui::FontId::proportional(9.5),
-            Color32::from_rgb(80, 66, 50),
-            r.width() - 8.0 - corner_w,
-        );
-        let h = g.size().y;
         p.galley(Pos2::new(r.left() + 4.0, y), g, INK);
-        y += h;
+        y += h + if i == 0 { 1.0 } else { 0.0 };
     }
     if let Some(c) = &face.corner {
         p.circle(
@@ -491,6 +473,42 @@ pub fn card(
         );
     }
     resp
+}
+
+/// Where a card's text starts, under its band.
+const CARD_TOP: f32 = 8.0;
+
+/// A card's title and lines laid out for a card `width` wide: the title takes the whole width
+/// (a long name breaks between words, not inside one); the lines keep clear of the corner
+/// number at the bottom right.
+fn card_text(p: &egui::Painter, face: &CardFace, width: f32) -> Vec<std::sync::Arc<egui::Galley>> {
+    let mut v = vec![p.layout(
+        face.title.clone(),
+        egui::FontId::proportional(11.0),
+        INK,
+        width - 8.0,
+    )];
+    let corner_w = if face.corner.is_some() { 20.0 } else { 0.0 };
+    for l in &face.lines {
+        v.push(p.layout(
+            l.clone(),
+            egui::FontId::proportional(9.5),
+            Color32::from_rgb(80, 66, 50),
+            width - 8.0 - corner_w,
+        ));
+    }
+    v
+}
+
+/// The height a card `width` wide needs to show its whole face, at least `least`: cards in a
+/// row take the tallest's, so none cuts its last line.
+pub fn card_height(ui: &egui::Ui, face: &CardFace, width: f32, least: f32) -> f32 {
+    let text: f32 = card_text(ui.painter(), face, width)
+        .iter()
+        .map(|g| g.size().y)
+        .sum();
+    // The title's gap, and room under the last line.
+    (CARD_TOP + text + 1.0 + 4.0).max(least)
 }
 
 /// A token's kind.
