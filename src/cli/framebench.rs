@@ -34,6 +34,10 @@ pub struct Args {
     /// Open the chapter's board over the map (a level that plays a chapter with one).
     #[arg(long)]
     board: bool,
+    /// Draw the interface every frame, never showing the last frame again: the cost of an
+    /// interface that keeps changing (a hover, an animation).
+    #[arg(long)]
+    draw_ui: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -91,6 +95,7 @@ pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
         pan,
         redraw,
         board,
+        draw_ui,
         json,
     } = a;
     let db = p.content_with(mods)?;
@@ -137,6 +142,7 @@ pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
         .chain(pan.then(|| "--pan".to_string()))
         .chain(redraw.then(|| "--redraw".to_string()))
         .chain(board.then(|| "--board".to_string()))
+        .chain(draw_ui.then(|| "--draw-ui".to_string()))
         .collect(),
         &game_file,
     )?;
@@ -195,6 +201,9 @@ pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
         if redraw {
             writeln!(out, "the game's map drawn every frame")?;
         }
+        if draw_ui {
+            writeln!(out, "the game's interface drawn every frame")?;
+        }
         for s in [&game, &bare, &textured] {
             writeln!(
                 out,
@@ -206,6 +215,9 @@ pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
                 s.map_drawn
                     .map(|d| format!(", map drawn in {d} of {} frames", s.frames))
                     .unwrap_or_default()
+                    + &s.ui_drawn
+                        .map(|d| format!(", interface in {d}"))
+                        .unwrap_or_default()
             )?;
         }
         writeln!(

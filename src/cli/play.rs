@@ -48,6 +48,10 @@ pub struct Args {
     /// Open the chapter's board over the map from the start (frame measurements with it).
     #[arg(long)]
     board: bool,
+    /// Draw the interface every frame, never the last frame again (frame measurements of an
+    /// interface that keeps changing).
+    #[arg(long)]
+    draw_ui: bool,
     /// Open on the main menu, as the game does when started with no command.
     #[arg(long)]
     menu: bool,
@@ -88,6 +92,7 @@ pub fn run(p: &Program, a: Args) -> Outcome {
             pan: a.pan,
             redraw: a.redraw,
             board: a.board,
+            draw_ui: a.draw_ui,
             open_menu: a.menu,
             ..Launch::default()
         },

@@ -76,6 +76,10 @@ pub struct FrameStats {
     /// something on it changed); none for the bare scene.
     #[serde(default)]
     pub map_drawn: Option<u64>,
+    /// Measured frames in which the game drew its interface (`frame_cache`: the last frame is
+    /// shown again while nothing on it changed); none for the bare scene.
+    #[serde(default)]
+    pub ui_drawn: Option<u64>,
 }
 
 impl FrameStats {
@@ -96,6 +100,7 @@ impl FrameStats {
             p95_ms: at(0.95),
             sprites,
             map_drawn: None,
+            ui_drawn: None,
         }
     }
 }
@@ -112,6 +117,7 @@ pub struct FrameLog {
     seen: u32,
     times: Vec<f64>,
     map_drawn_before: u64,
+    ui_drawn_before: u64,
 }
 
 impl FrameLog {
@@ -124,6 +130,7 @@ impl FrameLog {
             seen: 0,
             times: Vec::new(),
             map_drawn_before: 0,
+            ui_drawn_before: 0,
         }
     }
 }
@@ -134,17 +141,20 @@ pub fn log_frames(
     mut log: ResMut<FrameLog>,
     sprites: Query<(), With<Sprite>>,
     redraw: Option<Res<super::map_cache::MapRedraw>>,
+    ui: Option<Res<super::frame_cache::FrameCache>>,
     mut exit: MessageWriter<AppExit>,
 ) {
     log.seen += 1;
     if log.seen <= WARMUP {
         log.map_drawn_before = redraw.as_ref().map_or(0, |r| r.drawn);
+        log.ui_drawn_before = ui.as_ref().map_or(0, |r| r.drawn);
         return;
     }
     log.times.push(time.delta_secs_f64());
     if log.times.len() as u32 >= log.frames {
         let mut stats = FrameStats::of(&log.what, sprites.iter().count(), log.times.clone());
         stats.map_drawn = redraw.map(|r| r.drawn - log.map_drawn_before);
+        stats.ui_drawn = ui.map(|r| r.drawn - log.ui_drawn_before);
         let text = ron::to_string(&stats).unwrap_or_default();
         if let Err(e) = std::fs::write(&log.path, text) {
             error!("frame log {}: {e}", log.path.display());

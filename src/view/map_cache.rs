@@ -85,7 +85,7 @@ pub struct MapRenderCamera;
 
 /// What of the map's picture goes where in the window's frame, in physical pixels (extracted
 /// for the render world each frame).
-#[derive(Resource, Clone, Default, ExtractResource)]
+#[derive(Resource, Clone, Default, PartialEq, ExtractResource)]
 pub struct MapCopy {
     image: Option<AssetId<Image>>,
     /// The corner of the view's part in the image.
@@ -94,6 +94,8 @@ pub struct MapCopy {
     size: UVec2,
     /// Where it goes in the window.
     at: UVec2,
+    /// Not this frame: the window shows its last frame again (`frame_cache`).
+    pub skip: bool,
 }
 
 /// The image the map is drawn into: the view's size plus the margins, in physical pixels.
@@ -126,6 +128,8 @@ pub struct MapRedraw {
     /// Draw the map every frame, as while tokens move (`framebench --redraw`: the cost of a
     /// map that keeps changing).
     pub every_frame: bool,
+    /// The map is drawn this frame.
+    pub drawing: bool,
     /// Frames in which the map was drawn, and frames in all (figures for `framebench`).
     pub drawn: u64,
     /// Frames seen.
@@ -175,7 +179,9 @@ fn spawn_map_render_camera(
     for cam in &window_cams {
         commands.entity(cam).insert((
             WindowCamera,
-            CameraMainTextureUsages::default().with(TextureUsages::COPY_DST),
+            // Copied into (the map, a kept frame) and out of (`frame_cache` keeps it).
+            CameraMainTextureUsages::default()
+                .with(TextureUsages::COPY_DST | TextureUsages::COPY_SRC),
         ));
     }
     // No multisampling: the map is axis-aligned sprites whose edges are in their textures, so
@@ -419,6 +425,7 @@ pub fn redraw_map_when_changed(
         redraw.settle = redraw.settle.max(1);
     }
     let draw = redraw.settle > 0;
+    redraw.drawing = draw;
     redraw.settle = redraw.settle.saturating_sub(1);
     redraw.frames += 1;
     if draw {
@@ -472,7 +479,8 @@ pub fn copy_map_into_window(
     mut ctx: RenderContext,
 ) {
     let (target, is_window) = view.into_inner();
-    if !is_window {
+    // A frame shown again (`frame_cache`) takes the whole kept picture instead.
+    if !is_window || copy.skip {
         return;
     }
     let Some(picture) = copy.image.and_then(|id| images.get(id)) else {

@@ -13,6 +13,7 @@ pub mod chapter_show;
 pub mod chapter_view;
 pub mod driver;
 pub mod ending;
+pub mod frame_cache;
 pub mod frames;
 pub mod handoff;
 pub mod help;
@@ -92,6 +93,7 @@ impl Plugin for GamePlugin {
         .add_plugins((
             hints::plugin,
             map_cache::plugin,
+            frame_cache::plugin,
             campaign_ui::plugin,
             chapter_map::plugin,
             chapter_show::plugin,
@@ -863,6 +865,8 @@ pub struct Launch {
     pub redraw: bool,
     /// Open the chapter's board from the start (frame measurements with it).
     pub board: bool,
+    /// Draw the interface every frame (frame measurements of one that keeps changing).
+    pub draw_ui: bool,
 }
 
 /// Opens the window.
@@ -881,6 +885,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         pan,
         redraw,
         board,
+        draw_ui,
     } = launch;
     let level = level.as_str();
     let players = players.as_slice();
@@ -919,6 +924,9 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
             .add_systems(Update, (frames::log_frames, frames::intro_read));
     }
     app.world_mut().resource_mut::<table::TableView>().open = board;
+    app.world_mut()
+        .resource_mut::<frame_cache::FrameCache>()
+        .off = draw_ui;
     if pan {
         app.add_systems(Update, frames::pan_camera::<MapCamera>);
     }

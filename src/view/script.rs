@@ -531,6 +531,10 @@ pub struct WindowReport {
     /// The lines of the show's card on screen.
     #[serde(default)]
     pub showing_lines: Vec<String>,
+    /// Frames in which the interface was drawn, and frames in all, since the window opened
+    /// (`frame_cache`: a frame where nothing changed is the last one shown again).
+    #[serde(default)]
+    pub ui_frames: (u64, u64),
     /// The map's labels as drawn (place and outpost names, counts), by their text, with their
     /// text's box on screen (`chapter_map::drawn_labels`).
     #[serde(default)]
@@ -616,6 +620,10 @@ fn report(world: &mut World) -> WindowReport {
             .resource::<super::chapter_show::Show>()
             .showing()
             .map(|(h, _)| (h.x, h.y)),
+        ui_frames: {
+            let c = world.resource::<super::frame_cache::FrameCache>();
+            (c.drawn, c.frames)
+        },
         showing_lines: world
             .resource::<super::chapter_show::Show>()
             .showing()

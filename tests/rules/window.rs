@@ -623,6 +623,53 @@ fn wyvern_wardens_plays_a_round_by_clicks_on_its_board() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// The pixels two screenshots of one size differ in.
+fn pixels_apart(a: &std::path::Path, b: &std::path::Path) -> usize {
+    let read = |p: &std::path::Path| {
+        let file = std::fs::File::open(p).expect("screenshot exists");
+        let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+            .read_info()
+            .expect("a PNG");
+        let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+        reader.next_frame(&mut buf).expect("a frame");
+        buf
+    };
+    let (a, b) = (read(a), read(b));
+    assert_eq!(a.len(), b.len(), "screenshots of different sizes");
+    a.chunks(4).zip(b.chunks(4)).filter(|(x, y)| x != y).count()
+}
+
+/// Left alone, the window shows its last frame again instead of drawing it (`frame_cache`):
+/// over 60 still frames the interface is drawn in at most the few after the last change; the
+/// help opened is drawn at once, and the frame shown is the new one.
+#[test]
+fn a_still_window_shows_its_last_frame_again_and_a_change_draws_at_once() {
+    let Some(out) = play_script("still_frames") else {
+        return;
+    };
+    let (a, b, c) = (
+        report(&out.join("still_a.ron")).ui_frames,
+        report(&out.join("still_b.ron")).ui_frames,
+        report(&out.join("changed.ron")).ui_frames,
+    );
+    assert!(b.1 - a.1 >= 60, "frames seen {a:?} → {b:?}");
+    assert!(
+        b.0 - a.0 <= 3,
+        "the still window drew its interface in {} of {} frames",
+        b.0 - a.0,
+        b.1 - a.1
+    );
+    assert!(c.0 > b.0, "the help opened was not drawn: {b:?} → {c:?}");
+    let apart = pixels_apart(&out.join("still.png"), &out.join("help.png"));
+    assert!(
+        apart > 10_000,
+        "the help is not on screen ({apart} pixels changed)"
+    );
+    let (_, _, n) = colours(&out.join("still.png"));
+    assert!(n > 200, "the still frame is blank: {n} colours");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// The names of the Eladrin units in a save that have one (campaign veterans).
 fn veterans_in(s: &snapshot::Snapshot) -> Vec<String> {
     let mut v: Vec<String> = (s.armies.iter())
