@@ -1,8 +1,8 @@
 //! The chapter on the map (`view::chapter_map`) and in the ears (`view::sound`): her route (red
 //! cells crimson, the course amber), the tokens not taken yet, the Gate, the rooms (hidden ones
 //! as "?"), the dragoness herself as a large token, where her advance and her brake would stop
-//! (D2, D5, D7) with the teams the advance would lose (D4), the RIP tokens, and the countdown's
-//! slots on the White Tomb (D11).
+//! (D2, D5, D7) with the gems each gains or costs and the teams each would lose (D4), the RIP
+//! tokens, and the countdown's slots on the White Tomb (D11).
 
 use bevy::prelude::*;
 use hexx::Hex;
@@ -104,51 +104,75 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
             v.push(label(h, "?".into(), 0.0, GREY));
         }
     }
-    // Her next stops, and who her advance would lose.
+    // Her next stops, each with what it gains or costs in gems (D1, D2), and the teams each
+    // would lose (D4): a team either would lose says so once.
     if !st.entombed {
-        for (brake, rgba) in [(false, ORANGE), (true, YELLOW)] {
-            let Ok(p) = guide::plan(world, &lvl, &st, brake, None) else {
+        // Placed clear of each other and of the outposts' names, at the size they are drawn.
+        let mut rows = chapter_map::LabelRows::for_world(world);
+        rows.reserve_outposts(world, tr);
+        let advance = guide::plan(world, &lvl, &st, false, None).ok();
+        let brake = guide::plan(world, &lvl, &st, true, None).ok();
+        if let Some(p) = &advance {
+            for h in &p.path {
+                v.push(Mark::Ring {
+                    at: *h,
+                    size: 0.6,
+                    rgba: ORANGE,
+                });
+            }
+        }
+        let lost_by =
+            |p: &Option<guide::Plan>, id: u32| p.as_ref().is_some_and(|p| p.lost.contains(&id));
+        let mut lost: Vec<u32> = advance
+            .iter()
+            .chain(brake.iter())
+            .flat_map(|p| p.lost.iter().copied())
+            .collect();
+        lost.sort_unstable();
+        lost.dedup();
+        for id in lost {
+            let Some(h) = army_hex(world, id) else {
                 continue;
             };
-            if !brake {
-                for h in &p.path {
-                    v.push(Mark::Ring {
-                        at: *h,
-                        size: 0.6,
-                        rgba: ORANGE,
-                    });
-                }
-                for id in &p.lost {
-                    if let Some(h) = army_hex(world, *id) {
-                        v.push(Mark::Ring {
-                            at: h,
-                            size: 1.0,
-                            rgba: RED,
-                        });
-                        // Above the hex: her stop's label sits below its own.
-                        v.push(label(h, tr.t("lost").into_owned(), 24.0, RED));
-                    }
-                }
-            }
-            if let Some(end) = p.end {
-                let h = end.hex(&lvl);
-                v.push(Mark::Ring {
-                    at: h,
-                    size: 0.75,
-                    rgba,
-                });
-                let words = if brake {
-                    tr.t("brake")
-                } else {
-                    tr.t("advance")
-                };
-                v.push(label(
-                    h,
-                    words.into_owned(),
-                    if brake { -14.0 } else { -24.0 },
-                    rgba,
-                ));
-            }
+            let (words, rgba) = match (lost_by(&advance, id), lost_by(&brake, id)) {
+                (true, true) => (tr.t("lost either way"), RED),
+                (true, false) => (tr.t("lost if she advances"), RED),
+                _ => (tr.t("lost if braked"), YELLOW),
+            };
+            v.push(Mark::Ring {
+                at: h,
+                size: 1.0,
+                rgba,
+            });
+            let words = words.into_owned();
+            let dy = rows.place(h, &words, &chapter_map::MARK_HEIGHTS);
+            v.push(label(h, words, dy, rgba));
+        }
+        for (p, is_brake, rgba) in [(&advance, false, ORANGE), (&brake, true, YELLOW)] {
+            let Some(end) = p.as_ref().and_then(|p| p.end) else {
+                continue;
+            };
+            let h = end.hex(&lvl);
+            v.push(Mark::Ring {
+                at: h,
+                size: 0.75,
+                rgba,
+            });
+            let words = if is_brake {
+                tr.p(
+                    "brake: −{} gem|brake: −{} gems",
+                    lvl.brake_cost.unsigned_abs() as u64,
+                    &[&lvl.brake_cost],
+                )
+            } else {
+                tr.p(
+                    "advance: +{} gem|advance: +{} gems",
+                    lvl.advance_gain.unsigned_abs() as u64,
+                    &[&lvl.advance_gain],
+                )
+            };
+            let dy = rows.place(h, &words, &chapter_map::MARK_HEIGHTS);
+            v.push(label(h, words, dy, rgba));
         }
     }
     // The RIP tokens.

@@ -8,7 +8,10 @@ use bevy_egui::egui;
 use crate::rules::Action;
 use crate::view::chapter_panel::PanelCx;
 
+use crate::view::table::pieces::{self, Token};
+
 use super::DragonAction;
+use super::data::DragonessLevel;
 use super::state::{Dragoness, Gone};
 
 pub fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
@@ -33,10 +36,7 @@ pub fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
     } else {
         tr.t("The Gate is open")
     });
-    if s.entombed {
-        let slots: String = s.slots.iter().map(|x| if *x { '♦' } else { '○' }).collect();
-        ui.label(tr.f("Countdown (D11): {}", &[&slots]));
-    }
+    countdown(ui, s, cx);
     if s.relic.is_some() {
         ui.label(tr.t("The relic is placed: the countdown is stopped (D13)"));
     }
@@ -82,4 +82,61 @@ pub fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
         asked = asked.or(cx.button(ui, a));
     }
     asked
+}
+
+/// A gem colour's name as a colour to draw; a name the game does not know, grey (the name is
+/// written under it in any case).
+fn rgb(name: &str) -> [u8; 3] {
+    match name {
+        "red" => [220, 55, 50],
+        "blue" => [60, 115, 230],
+        "green" => [55, 170, 85],
+        "yellow" => [240, 205, 50],
+        "white" => [240, 240, 245],
+        "black" => [35, 35, 40],
+        "purple" | "violet" => [150, 85, 205],
+        "orange" => [240, 140, 40],
+        _ => [150, 150, 150],
+    }
+}
+
+/// The countdown (D10–D13) as the seed draws it: one slot a colour, each filled once its gem
+/// is placed, the colour's name under it; waiting until she lies in the White Tomb.
+fn countdown(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) {
+    let tr = cx.tr;
+    let lvl = cx
+        .db
+        .level_fields::<DragonessLevel>(cx.level)
+        .unwrap_or_default();
+    ui.label(if s.entombed {
+        tr.f(
+            "Countdown (D11): {} of {} gems placed",
+            &[&s.placed(), &lvl.colours.len()],
+        )
+    } else {
+        tr.t("Countdown (D11): from when she lies in the White Tomb (D10)")
+            .into_owned()
+    });
+    ui.horizontal(|ui| {
+        for (i, name) in lvl.colours.iter().enumerate() {
+            let placed = s.slots.get(i).copied().unwrap_or(false);
+            ui.vertical(|ui| {
+                ui.set_width(40.0);
+                let c = rgb(name);
+                let kind = if placed {
+                    Token::Gem(c)
+                } else {
+                    Token::GemSlot(c)
+                };
+                let r = pieces::token(ui, &kind, None, false, 28.0, Default::default());
+                let name = tr.t(name);
+                r.on_hover_text(if placed {
+                    tr.f("{}: placed", &[&name])
+                } else {
+                    tr.f("{}: empty", &[&name])
+                });
+                ui.label(egui::RichText::new(name).small());
+            });
+        }
+    });
 }

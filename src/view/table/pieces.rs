@@ -520,6 +520,8 @@ pub enum Token {
     Pillage,
     /// A gem of this colour.
     Gem([u8; 3]),
+    /// The empty slot of a gem of this colour.
+    GemSlot([u8; 3]),
 }
 
 /// A round token of `size` points: `holder` rings it in the colour of whoever took it; a
@@ -580,18 +582,25 @@ pub fn token(
                 Stroke::new(2.0, Color32::WHITE),
             );
         }
-        Token::Gem([r8, g8, b8]) => {
-            let fill = Color32::from_rgb(*r8, *g8, *b8);
-            p.add(egui::Shape::convex_polygon(
-                vec![
-                    c + Vec2::new(0.0, -rad),
-                    c + Vec2::new(rad * 0.8, -rad * 0.2),
-                    c + Vec2::new(0.0, rad),
-                    c + Vec2::new(-rad * 0.8, -rad * 0.2),
-                ],
-                fill,
-                Stroke::new(1.0, INK),
-            ));
+        Token::Gem([r8, g8, b8]) | Token::GemSlot([r8, g8, b8]) => {
+            let colour = Color32::from_rgb(*r8, *g8, *b8);
+            let diamond = vec![
+                c + Vec2::new(0.0, -rad),
+                c + Vec2::new(rad * 0.8, -rad * 0.2),
+                c + Vec2::new(0.0, rad),
+                c + Vec2::new(-rad * 0.8, -rad * 0.2),
+            ];
+            if matches!(kind, Token::Gem(_)) {
+                p.add(egui::Shape::convex_polygon(
+                    diamond,
+                    colour,
+                    Stroke::new(1.0, INK),
+                ));
+            } else {
+                // An empty slot: its colour's outline on a dark ground.
+                p.circle(c, rad, Color32::from_gray(40), Stroke::new(1.0, EDGE));
+                p.add(egui::Shape::closed_line(diamond, Stroke::new(2.0, colour)));
+            }
         }
     }
     if let Some(h) = holder {
