@@ -455,13 +455,14 @@ fn refresh_digest(world: &mut World, at_screen: Option<u8>) {
         Some(seat) => (seat, super::chapter_panel::seen(world, seat)),
         None => (0, Vec::new()),
     };
-    let tables = match at_screen {
-        Some(seat) => super::table::seen(world, seat),
-        None => Vec::new(),
-    };
     let keep_tables = world.resource::<super::chapter_show::Show>().busy()
         && !world.resource::<GameDigest>().chapter_tables.is_empty()
         && at_screen.is_some();
+    // Captured only when shown: a capture clones the chapter's state as the seat sees it.
+    let tables = match at_screen {
+        Some(seat) if !keep_tables => super::table::seen(world, seat),
+        _ => Vec::new(),
+    };
     let over = world.resource::<Outcome>().winner.is_some();
     let key = {
         let c = world.resource::<Cycle>();

@@ -8,8 +8,14 @@
 //! When they are the same, no texture of egui changed, and the map was neither drawn nor moved,
 //! the frame is the last one again: egui draws nothing, and the window camera's frame takes a
 //! copy of the kept picture (a texel copy, not a textured pass). Otherwise the frame is drawn as
-//! always and then kept. A hover, an animation, a card that counts down, a new state: each
-//! changes the triangles, so each is drawn at once.
+//! always, and the last one drawn before it is shown again is kept (once a change, not once a
+//! frame). A hover, an animation, a card that counts down, a new state: each changes the
+//! triangles, so each is drawn at once. An image egui shows (an icon) that loads or is reloaded
+//! without changing the triangles is an image event, which `map_cache` counts as a change and
+//! draws the map for: that frame is drawn too.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bevy::asset::RenderAssetUsages;
 use bevy::core_pipeline::Core2d;
@@ -29,14 +35,26 @@ use bevy_egui::{EguiPostUpdateSet, EguiRenderOutput, PrimaryEguiContext};
 use super::map_cache::{self, MapCopy, MapRedraw, WindowCamera};
 
 /// Frames drawn after a change before the kept picture is trusted: a texture egui uploads or a
-/// map drawn this frame may reach the frame a frame later.
+/// map drawn this frame may reach the frame a frame later. The last of them is kept.
 const SETTLE_FRAMES: u8 = 2;
+
+/// Frames drawn after a new picture (the window opened or resized): the renderer compiles its
+/// pipelines in the background at first, and egui draws nothing until its own is ready.
+const FIRST_FRAMES: u8 = 30;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<FrameCache>()
         .init_resource::<FrameReuse>()
         .add_plugins(ExtractResourcePlugin::<FrameReuse>::default())
-        .add_systems(PostUpdate, decide.after(EguiPostUpdateSet::ProcessOutput));
+        .add_systems(
+            PostUpdate,
+            // Between egui's tessellation and its texture upload (which empties the delta
+            // read here), after the map's decision to draw.
+            decide
+                .after(EguiPostUpdateSet::ProcessOutput)
+                .before(EguiPostUpdateSet::PostProcessOutput)
+                .after(map_cache::redraw_map_when_changed),
+        );
     if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
         // The kept picture goes in where the map's copy would, before egui draws (nothing, in
         // such a frame); a drawn frame is kept once egui has drawn on it, before it is shown.
@@ -65,6 +83,9 @@ pub struct FrameCache {
     last_copy: Option<MapCopy>,
     /// Frames still to draw after the last change.
     settle: u8,
+    /// Set by the render world when a frame was kept, cleared when keeping failed: only a
+    /// picture that holds a frame is shown again.
+    kept: Arc<AtomicBool>,
     /// Shown again by default; off, every frame is drawn (`framebench --draw-ui`: the cost
     /// of the interface when it changes every frame).
     pub off: bool,
@@ -80,9 +101,11 @@ pub struct FrameReuse {
     /// The kept picture.
     image: Option<AssetId<Image>>,
     /// Show the kept picture instead of drawing.
-    pub again: bool,
-    /// Keep what this frame draws.
+    again: bool,
+    /// Keep what this frame draws: the last frame drawn before the picture is shown again.
     keep: bool,
+    /// Whether keeping worked (`FrameCache::kept`).
+    kept: Arc<AtomicBool>,
 }
 
 /// Whether two frames' triangles are the same (a paint callback never is: what it draws is
@@ -133,22 +156,38 @@ fn decide(
     if cache.image.as_ref().is_none_or(|(_, s)| *s != size) {
         let handle = images.add(picture(size));
         cache.image = Some((handle, size));
-        cache.settle = SETTLE_FRAMES;
+        cache.settle = FIRST_FRAMES;
+        cache.kept.store(false, Ordering::Relaxed);
+    }
+    let image = cache.image.as_ref().map(|(h, _)| h.id());
+    if cache.off {
+        cache.drawn += 1;
+        if copy.skip {
+            copy.skip = false;
+        }
+        *reuse = FrameReuse {
+            image,
+            again: false,
+            keep: false,
+            kept: cache.kept.clone(),
+        };
+        return;
     }
     let mut now = copy.clone();
     now.skip = false;
-    let changed = cache.off
-        || !out.textures_delta.is_empty()
+    let changed = !out.textures_delta.is_empty()
         || redraw.drawing
         || cache.last_copy.as_ref() != Some(&now)
         || !same(&out.paint_jobs, &cache.last);
     if changed {
-        cache.settle = SETTLE_FRAMES;
+        cache.settle = cache.settle.max(SETTLE_FRAMES);
         cache.last = out.paint_jobs.clone();
         cache.last_copy = Some(now);
     }
-    let again = cache.settle == 0;
+    let again = cache.settle == 0 && cache.kept.load(Ordering::Relaxed);
     cache.settle = cache.settle.saturating_sub(1);
+    // One copy a change, not one a frame: the last frame drawn before it is shown again.
+    let keep = !again && cache.settle == 0;
     // Written only when it changes: the map's copy is extracted when changed.
     if copy.skip != again {
         copy.skip = again;
@@ -160,9 +199,10 @@ fn decide(
         cache.drawn += 1;
     }
     *reuse = FrameReuse {
-        image: cache.image.as_ref().map(|(h, _)| h.id()),
+        image,
         again,
-        keep: !again,
+        keep,
+        kept: cache.kept.clone(),
     };
 }
 
@@ -171,10 +211,21 @@ fn copy_whole(
     ctx: &mut RenderContext,
     from: &bevy::render::render_resource::Texture,
     to: &bevy::render::render_resource::Texture,
-) {
+) -> bool {
     let (a, b) = (from.size(), to.size());
     if from.format() != to.format() || a.width != b.width || a.height != b.height {
-        return;
+        // Bevy's frames are Rgba8UnormSrgb without HDR, as the picture; a camera made HDR
+        // would need a draw instead of a copy.
+        warn_once!(
+            "the window's frame ({:?}, {}x{}) can't be kept in a {:?} {}x{} picture",
+            from.format(),
+            a.width,
+            a.height,
+            to.format(),
+            b.width,
+            b.height
+        );
+        return false;
     }
     let at = |texture| TexelCopyTextureInfo {
         texture,
@@ -191,6 +242,7 @@ fn copy_whole(
             depth_or_array_layers: 1,
         },
     );
+    true
 }
 
 /// A frame shown again: the kept picture into the window camera's frame.
@@ -221,8 +273,10 @@ fn keep_frame(
     if !is_window || !reuse.keep {
         return;
     }
-    let Some(kept) = reuse.image.and_then(|id| images.get(id)) else {
-        return;
-    };
-    copy_whole(&mut ctx, target.main_texture(), &kept.texture);
+    // A picture not on the GPU yet keeps nothing: the frames go on being drawn.
+    let done = reuse
+        .image
+        .and_then(|id| images.get(id))
+        .is_some_and(|kept| copy_whole(&mut ctx, target.main_texture(), &kept.texture));
+    reuse.kept.store(done, Ordering::Relaxed);
 }

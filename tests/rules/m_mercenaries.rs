@@ -416,12 +416,7 @@ fn m11_the_chiefs_recall_and_first_seat_next_round() {
     let recalls: Vec<Recall> = legal
         .iter()
         .filter_map(chaos_outpost::rules::chapter::decode::<MercAction>)
-        .filter_map(|m| match m {
-            MercAction::Assist {
-                recall: Some(r), ..
-            } => Some(r),
-            _ => None,
-        })
+        .filter_map(|m| m.recall().cloned())
         .collect();
     assert!(
         recalls.iter().all(|r| r.from == ("tavern".into(), 0)),

@@ -31,7 +31,15 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     };
     let lvl = level(world);
     let mut v = Vec::new();
-    let label = |at: Hex, text: String, dy: f32, rgba: [u8; 4]| Mark::Label { at, text, dy, rgba };
+    // Every label goes in one layout, so the stops' and the losses' keep clear of the route's,
+    // the rooms' and the outposts' names, at the size they are drawn.
+    let mut rows = chapter_map::LabelRows::for_world(world);
+    rows.reserve_outposts(world, tr);
+    // A label at a height of its own, reserved so that those placed later keep clear of it.
+    let label = |rows: &mut chapter_map::LabelRows, at: Hex, text: String, dy: f32, rgba| {
+        rows.reserve(at, &text, dy);
+        Mark::Label { at, text, dy, rgba }
+    };
     // The route.
     for w in lvl.route.windows(2) {
         v.push(Mark::Line {
@@ -48,8 +56,8 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
         let h = hex(c.at);
         let open = !st.taken.contains(&i);
         match c.kind {
-            CellKind::Mystery if open => v.push(label(h, "?".into(), 14.0, AMBER)),
-            CellKind::Hazard if open => v.push(label(h, "!".into(), 14.0, RED)),
+            CellKind::Mystery if open => v.push(label(&mut rows, h, "?".into(), 14.0, AMBER)),
+            CellKind::Hazard if open => v.push(label(&mut rows, h, "!".into(), 14.0, RED)),
             CellKind::Gate => {
                 v.push(Mark::Ring {
                     at: h,
@@ -61,7 +69,7 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
                 } else {
                     tr.t("Gate")
                 };
-                v.push(label(h, words.into_owned(), 16.0, GOLD));
+                v.push(label(&mut rows, h, words.into_owned(), 16.0, GOLD));
             }
             CellKind::Red => v.push(Mark::Ring {
                 at: h,
@@ -74,7 +82,6 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     // The rooms: hidden ones say nothing of what they are. A name goes above its room, or
     // below when a room named earlier stands two hexes or less along the same row (the names
     // would run into each other); the Tomb keeps below for the countdown.
-    let mut rows = chapter_map::LabelRows::default();
     for r in &lvl.rooms {
         let h = hex(r.at);
         if st.is_revealed(&r.id) {
@@ -94,22 +101,19 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
                 size: 0.85,
                 rgba,
             });
-            v.push(label(h, tr.t(&r.name).into_owned(), dy, rgba));
+            v.push(label(&mut rows, h, tr.t(&r.name).into_owned(), dy, rgba));
         } else {
             v.push(Mark::Ring {
                 at: h,
                 size: 0.85,
                 rgba: GREY,
             });
-            v.push(label(h, "?".into(), 0.0, GREY));
+            v.push(label(&mut rows, h, "?".into(), 0.0, GREY));
         }
     }
     // Her next stops, each with what it gains or costs in gems (D1, D2), and the teams each
     // would lose (D4): a team either would lose says so once.
     if !st.entombed {
-        // Placed clear of each other and of the outposts' names, at the size they are drawn.
-        let mut rows = chapter_map::LabelRows::for_world(world);
-        rows.reserve_outposts(world, tr);
         let advance = guide::plan(world, &lvl, &st, false, None).ok();
         let brake = guide::plan(world, &lvl, &st, true, None).ok();
         if let Some(p) = &advance {
@@ -146,10 +150,15 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
             });
             let words = words.into_owned();
             let dy = rows.place(h, &words, &chapter_map::MARK_HEIGHTS);
-            v.push(label(h, words, dy, rgba));
+            v.push(Mark::Label {
+                at: h,
+                text: words,
+                dy,
+                rgba,
+            });
         }
         for (p, is_brake, rgba) in [(&advance, false, ORANGE), (&brake, true, YELLOW)] {
-            let Some(end) = p.as_ref().and_then(|p| p.end) else {
+            let Some((end, gems)) = p.as_ref().and_then(|p| Some((p.end?, p.gems))) else {
                 continue;
             };
             let h = end.hex(&lvl);
@@ -158,26 +167,30 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
                 size: 0.75,
                 rgba,
             });
-            let words = if is_brake {
-                tr.p(
-                    "brake: −{} gem|brake: −{} gems",
-                    lvl.brake_cost.unsigned_abs() as u64,
-                    &[&lvl.brake_cost],
-                )
+            // The move's own gems, as the rules' plan counts them (D1, D2).
+            let n = gems.unsigned_abs();
+            let signed = if gems < 0 {
+                format!("−{n}")
             } else {
-                tr.p(
-                    "advance: +{} gem|advance: +{} gems",
-                    lvl.advance_gain.unsigned_abs() as u64,
-                    &[&lvl.advance_gain],
-                )
+                format!("+{n}")
+            };
+            let words = if is_brake {
+                tr.p("brake: {} gem|brake: {} gems", n.into(), &[&signed])
+            } else {
+                tr.p("advance: {} gem|advance: {} gems", n.into(), &[&signed])
             };
             let dy = rows.place(h, &words, &chapter_map::MARK_HEIGHTS);
-            v.push(label(h, words, dy, rgba));
+            v.push(Mark::Label {
+                at: h,
+                text: words,
+                dy,
+                rgba,
+            });
         }
     }
     // The RIP tokens.
     for at in st.rips() {
-        v.push(label(hex(at), "RIP".into(), -6.0, GREY));
+        v.push(label(&mut rows, hex(at), "RIP".into(), -6.0, GREY));
     }
     // Herself.
     let her = Pos::of(&st).hex(&lvl);
@@ -195,7 +208,7 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     // The countdown on the Tomb (D11).
     if st.entombed {
         let words = tr.f("countdown {}/{}", &[&st.placed(), &st.slots.len()]);
-        v.push(label(her, words, -26.0, WHITE));
+        v.push(label(&mut rows, her, words, -26.0, WHITE));
     }
     v
 }

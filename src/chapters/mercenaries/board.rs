@@ -46,18 +46,6 @@ enum Pick {
     Recall((String, usize)),
 }
 
-/// A recall the rules offer, with the action that carries it.
-fn recall_of(m: &MercAction) -> Option<&super::Recall> {
-    match m {
-        MercAction::Assist {
-            who: Assistant::Chief,
-            recall: Some(r),
-            ..
-        } => Some(r),
-        _ => None,
-    }
-}
-
 /// The swap being set on the seat's sheet (M9): from, to.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct SwapPick(Merc, Merc);
@@ -68,11 +56,11 @@ struct SwapPick(Merc, Merc);
 struct Seen<'a> {
     s: &'a Mercs,
     lvl: &'a MercLevel,
-    legal: &'a [(Action, MercAction)],
+    legal: &'a [(&'a Action, MercAction)],
 }
 
 /// A kind of mercenary as a figure.
-pub fn figure_of(k: Merc) -> Figure {
+fn figure_of(k: Merc) -> Figure {
     match k {
         Merc::Recruit => Figure::Recruit,
         Merc::Scout => Figure::Scout,
@@ -190,11 +178,7 @@ pub fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &mut TableCx) -> Option<Action> {
         .db
         .level_fields::<MercLevel>(cx.level)
         .unwrap_or_default();
-    let legal: Vec<(Action, MercAction)> = cx
-        .legal_of::<MercAction>()
-        .into_iter()
-        .map(|(a, m)| (a.clone(), m))
-        .collect();
+    let legal: Vec<(&Action, MercAction)> = cx.legal_of::<MercAction>();
     let pick_id = egui::Id::new("mercenaries_pick");
     let mut pick: Pick = ui.data(|d| d.get_temp(pick_id)).unwrap_or_default();
     // A pick the rules no longer offer (the turn moved on, an undo) is dropped.
@@ -216,7 +200,7 @@ pub fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &mut TableCx) -> Option<Action> {
             ..
         } => legal
             .iter()
-            .filter_map(|(_, m)| recall_of(m))
+            .filter_map(|(_, m)| m.recall())
             .any(|r| r.from == *f && r.to.0 == *place && r.to.1 == *slot),
         Pick::Defender => legal.iter().any(|(_, m)| {
             matches!(m, MercAction::Assist { who: Assistant::Defender, .. })
@@ -226,7 +210,7 @@ pub fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &mut TableCx) -> Option<Action> {
         }),
         Pick::Recall(f) => legal
             .iter()
-            .filter_map(|(_, m)| recall_of(m))
+            .filter_map(|(_, m)| m.recall())
             .any(|r| r.from == *f),
     }
     };
@@ -316,7 +300,7 @@ fn top_row(
                         if r.clicked()
                             && let Some((a, _)) = discard
                         {
-                            *asked = Some(a.clone());
+                            *asked = Some(Action::clone(a));
                         }
                     }
                 }
@@ -352,7 +336,7 @@ fn top_row(
                             cx.target(format!("assistant:{a:?}"), &r);
                         }
                         let recalls = a == Assistant::Chief
-                            && legal.iter().any(|(_, m)| recall_of(m).is_some());
+                            && legal.iter().any(|(_, m)| m.recall().is_some());
                         if r.clicked()
                             && let Some((act, _)) = take
                         {
@@ -371,7 +355,7 @@ fn top_row(
                                     Pick::Nothing
                                 };
                             } else {
-                                *asked = Some(act.clone());
+                                *asked = Some(Action::clone(act));
                             }
                         }
                         ui.label(egui::RichText::new(name).small());
@@ -430,7 +414,7 @@ fn top_row(
                     if r.clicked()
                         && let Some((a, _)) = using
                     {
-                        *asked = Some(a.clone());
+                        *asked = Some(Action::clone(a));
                     }
                 }
             });
@@ -446,7 +430,7 @@ fn top_row(
 /// While the Chief is being taken (M11): what to click, taking it alone, or cancelling.
 fn chief_line(
     ui: &mut egui::Ui,
-    legal: &[(Action, MercAction)],
+    legal: &[(&Action, MercAction)],
     cx: &mut TableCx,
     pick: &mut Pick,
 ) -> Option<Action> {
@@ -478,7 +462,7 @@ fn chief_line(
             let b = ui.button(tr.t("Take the Chief alone"));
             cx.target("chief_alone", &b);
             if b.clicked() {
-                asked = Some(a.clone());
+                asked = Some(Action::clone(a));
             }
         }
         let c = ui.button(tr.t("Cancel"));
@@ -510,10 +494,7 @@ fn assistant_does(cx: &TableCx, a: Assistant, lvl: &MercLevel) -> String {
 /// The ordinary places in the order their rewards are claimed, three to a row.
 fn places(ui: &mut egui::Ui, b: Seen, cx: &mut TableCx, pick: &mut Pick) {
     let lvl = b.lvl;
-    let mut order: Vec<&Place> = Vec::new();
-    for kind in &lvl.reward_order {
-        order.extend(lvl.places.iter().filter(|p| p.kind == *kind));
-    }
+    let mut order: Vec<&Place> = lvl.claim_order().collect();
     // A place of a kind the order leaves out still shows, last.
     for p in lvl.places.iter().filter(|p| !p.kind.special()) {
         if !order.iter().any(|q| q.id == p.id) {
@@ -595,11 +576,11 @@ fn place(
                     let open = match &*pick {
                         Pick::Chief => legal
                             .iter()
-                            .filter_map(|(_, m)| recall_of(m))
+                            .filter_map(|(_, m)| m.recall())
                             .any(|r| r.from == here),
                         Pick::Recall(f) | Pick::Slot { from: Some(f), .. } => legal
                             .iter()
-                            .filter_map(|(_, m)| recall_of(m))
+                            .filter_map(|(_, m)| m.recall())
                             .any(|r| r.from == *f && r.to == here),
                         _ => legal.iter().any(|(_, m)| {
                             matches!(m, MercAction::Send { place, slot, .. } if *place == p.id && *slot == i)
@@ -661,7 +642,7 @@ fn place(
             // Its cards face up; a claimed card leaves an empty frame.
             ui.horizontal_wrapped(|ui| {
                 ui.spacing_mut().item_spacing = Vec2::new(4.0, 4.0);
-                let cards = board.map(|b| b.cards.clone()).unwrap_or_default();
+                let cards = board.map(|b| b.cards.as_slice()).unwrap_or_default();
                 let w = ((width - 30.0) / cards.len().max(1) as f32).clamp(70.0, 96.0);
                 let faces: Vec<Option<CardFace>> = cards
                     .iter()
@@ -712,31 +693,35 @@ fn composer(ui: &mut egui::Ui, b: Seen, cx: &mut TableCx, pick: &mut Pick) -> Op
         from,
     } = pick
     else {
-        // M1: a seat passes only when it can take none of the three actions; the rules'
-        // legal actions say when (a swap alone does not keep it in).
-        let only_swaps = legal
-            .iter()
-            .all(|(_, m)| matches!(m, MercAction::Swap { .. }));
-        if only_swaps
-            && cx.step == super::ACTION_STEP
+        // M1: the rules' legal actions say when a seat may pass (under rules version 3, only
+        // when it can take none of the three actions; a swap alone does not keep it in); the
+        // board says why when that is so.
+        if cx.step == super::ACTION_STEP
             && cx.to_play == Some(cx.seat)
             && cx.legal.contains(&Action::Pass)
         {
+            let only_swaps = legal
+                .iter()
+                .all(|(_, m)| matches!(m, MercAction::Swap { .. }));
             let mut passed = None;
             ui.horizontal(|ui| {
-                ui.label(
-                    egui::RichText::new(
-                        tr.t("No slot, assistant or special place is left to you this round (M1)."),
-                    )
-                    .color(pieces::target_colour(cx.palette)),
-                );
+                if only_swaps {
+                    ui.label(
+                        egui::RichText::new(tr.t(
+                            "No slot, assistant or special place is left to you this round (M1).",
+                        ))
+                        .color(pieces::target_colour(cx.palette)),
+                    );
+                }
                 let b = ui.button(tr.t("Pass"));
                 cx.target("pass", &b);
                 if b.clicked() {
                     passed = Some(Action::Pass);
                 }
             });
-            return passed;
+            if passed.is_some() || only_swaps {
+                return passed;
+            }
         }
         if legal
             .iter()
@@ -755,7 +740,7 @@ fn composer(ui: &mut egui::Ui, b: Seen, cx: &mut TableCx, pick: &mut Pick) -> Op
     let number = *p.slots.get(*slot)?;
     let options: Vec<(&Action, Group)> = legal
         .iter()
-        .filter_map(|(a, m)| match (m, &*from) {
+        .filter_map(|&(a, ref m)| match (m, &*from) {
             (
                 MercAction::Send {
                     place: q,
@@ -764,7 +749,8 @@ fn composer(ui: &mut egui::Ui, b: Seen, cx: &mut TableCx, pick: &mut Pick) -> Op
                 },
                 None,
             ) if q == place && i == slot => Some((a, *group)),
-            (m, Some(f)) => recall_of(m)
+            (m, Some(f)) => m
+                .recall()
                 .filter(|r| r.from == *f && r.to.0 == *place && r.to.1 == *slot)
                 .map(|r| (a, r.group)),
             _ => None,
@@ -924,7 +910,7 @@ fn sheet(
     o: Owner,
     lvl: &MercLevel,
     width: f32,
-    swap: Option<&[(Action, MercAction)]>,
+    swap: Option<&[(&Action, MercAction)]>,
     cx: &mut TableCx,
 ) -> Option<Action> {
     let tr = cx.tr;
@@ -973,11 +959,15 @@ fn sheet(
 }
 
 /// M9 on the seat's sheet: one equipment token, one mercenary of the reserve for another kind.
-fn swap_row(ui: &mut egui::Ui, legal: &[(Action, MercAction)], cx: &mut TableCx) -> Option<Action> {
+fn swap_row(
+    ui: &mut egui::Ui,
+    legal: &[(&Action, MercAction)],
+    cx: &mut TableCx,
+) -> Option<Action> {
     let tr = cx.tr;
     let swaps: Vec<(&Action, Merc, Merc)> = legal
         .iter()
-        .filter_map(|(a, m)| match m {
+        .filter_map(|&(a, ref m)| match m {
             MercAction::Swap { from, to } => Some((a, *from, *to)),
             _ => None,
         })

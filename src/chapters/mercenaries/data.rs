@@ -418,6 +418,14 @@ fn check_card(f: &str, c: &Card, out: &mut Vec<String>) {
 }
 
 impl MercLevel {
+    /// The ordinary places in the order their rewards are claimed (M13): by `reward_order`,
+    /// places of one kind in the level's order; a kind the order leaves out is never claimed.
+    pub fn claim_order(&self) -> impl Iterator<Item = &Place> {
+        self.reward_order
+            .iter()
+            .flat_map(|kind| self.places.iter().filter(move |p| p.kind == *kind))
+    }
+
     /// The place with this id.
     pub fn place(&self, id: &str) -> Option<&Place> {
         self.places.iter().find(|p| p.id == id)

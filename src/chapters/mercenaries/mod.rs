@@ -163,6 +163,20 @@ impl ChapterRefusal for MercRefusal {
     }
 }
 
+impl MercAction {
+    /// The Chief's recall this action carries, if it is one (M11).
+    pub fn recall(&self) -> Option<&Recall> {
+        match self {
+            MercAction::Assist {
+                who: Assistant::Chief,
+                recall: Some(r),
+                ..
+            } => Some(r),
+            _ => None,
+        }
+    }
+}
+
 impl ChapterAction for MercAction {
     type Refusal = MercRefusal;
     type Event = phases::Told;

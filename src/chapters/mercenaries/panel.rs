@@ -113,15 +113,7 @@ pub fn draw(ui: &mut egui::Ui, s: &Mercs, cx: &PanelCx) -> Option<Action> {
     let mut button = |ui: &mut egui::Ui, a: &Action| {
         asked = asked.take().or(cx.button(ui, a));
     };
-    let recall = |m: &MercAction| {
-        matches!(
-            m,
-            MercAction::Assist {
-                recall: Some(_),
-                ..
-            }
-        )
-    };
+    let recall = |m: &MercAction| m.recall().is_some();
     for (a, m) in &ours {
         if !matches!(m, MercAction::Send { .. }) && !recall(m) {
             button(ui, a);

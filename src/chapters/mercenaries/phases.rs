@@ -182,50 +182,48 @@ pub fn rewards(world: &mut World) {
     let lvl = level(world);
     let mut st = world.resource::<Mercs>().clone();
     let survivalist = st.holder(Assistant::Survivalist).map(Owner::Seat);
-    for kind in &lvl.reward_order {
-        for p in lvl.places.iter().filter(|p| p.kind == *kind) {
-            let Some(board) = st.boards.get(&p.id).cloned() else {
-                continue;
-            };
-            let mut order: Vec<(usize, super::state::Standing)> = board
-                .slots
-                .iter()
-                .enumerate()
-                .filter_map(|(i, s)| s.clone().map(|s| (i, s)))
-                .collect();
-            // Larger first (M3); in the Mountains the Survivalist wins a tie (M11); then from
-            // the left.
-            order.sort_by_key(|(i, s)| {
-                let tie = p.kind == PlaceKind::Mountains && Some(s.owner) == survivalist;
-                (std::cmp::Reverse(size(&s.group)), !tie, *i)
-            });
-            for (slot, s) in order {
-                for _ in 0..p.take.min(MAX_SLOTS) {
-                    let card = st
-                        .boards
-                        .get_mut(&p.id)
-                        .and_then(|b| b.cards.iter_mut().find(|c| c.is_some()))
-                        .and_then(|c| c.take());
-                    let Some(card) = card else { break };
-                    claim(world, &lvl, &mut st, s.owner, &card);
-                    tell(
-                        world,
-                        Told::Claimed {
-                            owner: s.owner,
-                            place: p.id.clone(),
-                            card,
-                        },
-                    );
+    for p in lvl.claim_order() {
+        let Some(board) = st.boards.get(&p.id).cloned() else {
+            continue;
+        };
+        let mut order: Vec<(usize, super::state::Standing)> = board
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.clone().map(|s| (i, s)))
+            .collect();
+        // Larger first (M3); in the Mountains the Survivalist wins a tie (M11); then from
+        // the left.
+        order.sort_by_key(|(i, s)| {
+            let tie = p.kind == PlaceKind::Mountains && Some(s.owner) == survivalist;
+            (std::cmp::Reverse(size(&s.group)), !tie, *i)
+        });
+        for (slot, s) in order {
+            for _ in 0..p.take.min(MAX_SLOTS) {
+                let card = st
+                    .boards
+                    .get_mut(&p.id)
+                    .and_then(|b| b.cards.iter_mut().find(|c| c.is_some()))
+                    .and_then(|c| c.take());
+                let Some(card) = card else { break };
+                claim(world, &lvl, &mut st, s.owner, &card);
+                tell(
+                    world,
+                    Told::Claimed {
+                        owner: s.owner,
+                        place: p.id.clone(),
+                        card,
+                    },
+                );
+            }
+            // Recruits are discarded (M6); veterans go home (M7).
+            if let Some(sheet) = st.sheet_mut(s.owner) {
+                for k in Merc::ALL.into_iter().filter(|k| k.veteran()) {
+                    sheet.reserve[k.ix()] = add_up(sheet.reserve[k.ix()], s.group[k.ix()]);
                 }
-                // Recruits are discarded (M6); veterans go home (M7).
-                if let Some(sheet) = st.sheet_mut(s.owner) {
-                    for k in Merc::ALL.into_iter().filter(|k| k.veteran()) {
-                        sheet.reserve[k.ix()] = add_up(sheet.reserve[k.ix()], s.group[k.ix()]);
-                    }
-                }
-                if let Some(on) = st.boards.get_mut(&p.id).and_then(|b| b.slots.get_mut(slot)) {
-                    *on = None;
-                }
+            }
+            if let Some(on) = st.boards.get_mut(&p.id).and_then(|b| b.slots.get_mut(slot)) {
+                *on = None;
             }
         }
     }

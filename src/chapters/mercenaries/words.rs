@@ -162,6 +162,11 @@ fn event(tr: &Translations, what: &ChapterValue) -> String {
             "The raid: seat {} discards {} (M14)",
             &[&seat.saturating_add(1), &group(tr, &lost)],
         ),
+        // Nothing discarded (and a log written before discards were told).
+        Some(Told::Flame { seat, up, lost }) if super::data::size(&lost) == 0 => tr.f(
+            "The raid: seat {} can't discard {} demanded, Flame +{} (M14)",
+            &[&seat.saturating_add(1), &up, &up],
+        ),
         Some(Told::Flame { seat, up, lost }) => tr.f(
             "The raid: seat {} discards {}, can't discard {} demanded, Flame +{} (M14)",
             &[&seat.saturating_add(1), &group(tr, &lost), &up, &up],

@@ -52,10 +52,10 @@ pub struct TableCx<'a> {
     pub(super) targets: Vec<(String, egui::Rect)>,
 }
 
-impl TableCx<'_> {
+impl<'a> TableCx<'a> {
     /// The legal actions of the chapter whose actions are `A`, typed, each with the action as
     /// the core carries it (what a click sends).
-    pub fn legal_of<A: ChapterAction>(&self) -> Vec<(&Action, A)> {
+    pub fn legal_of<A: ChapterAction>(&self) -> Vec<(&'a Action, A)> {
         super::chapter_panel::typed(self.legal)
     }
 

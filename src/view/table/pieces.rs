@@ -178,7 +178,7 @@ pub fn figure(p: &egui::Painter, r: Rect, kind: Figure, fill: Color32) {
             );
         }
         Figure::Leader => {
-            let head = pawn(p, r.shrink2(Vec2::new(0.0, 0.0)));
+            let head = pawn(p, r);
             let w = r.width() * 0.2;
             let crown = vec![
                 Pos2::new(head.x - w, head.y - w * 0.6),
@@ -390,15 +390,16 @@ pub fn card(
     };
     let (r, resp) = ui.allocate_exact_size(size, sense);
     // The whole card in words when hovered: a small card may not show every line.
+    // (Written only while hovered: the board is laid out every frame.)
     let resp = if state.face_down || face.title.is_empty() {
         resp
     } else {
-        let mut words = face.title.clone();
-        for l in &face.lines {
-            words.push('\n');
-            words.push_str(l);
-        }
-        resp.on_hover_text(words)
+        resp.on_hover_ui(|ui| {
+            ui.label(egui::RichText::new(&face.title).strong());
+            for l in &face.lines {
+                ui.label(l);
+            }
+        })
     };
     let p = ui.painter();
     let target = target_colour(palette);
