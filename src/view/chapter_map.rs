@@ -66,6 +66,17 @@ pub enum Mark {
         /// Colour.
         rgba: [u8; 4],
     },
+    /// A decision taken by a left click on a hex (the Guide's stops where the Eladrins guide):
+    /// nothing drawn of its own (the chapter marks the hex as it wants); the click sends
+    /// `action` for the Eladrins, which the rules check as any other.
+    Choice {
+        /// The hex.
+        at: Hex,
+        /// What it is, for the window's report (`advance`, `brake`).
+        name: String,
+        /// The action the click sends.
+        action: crate::rules::Action,
+    },
 }
 
 /// Names on the map that must not run into each other. The simple rule (`crowded`, `above`):
@@ -282,7 +293,7 @@ pub(super) fn add(app: &mut App, chapter: &'static str, marks: Marks) {
 
 /// The marks of the chapters in play, and their digest.
 #[derive(Resource, Default)]
-struct ChapterMarks {
+pub(super) struct ChapterMarks {
     marks: Vec<Mark>,
     digest: u64,
     /// What they were computed from: events told, cycle, step, language, interface scale (in
@@ -349,6 +360,49 @@ fn gather(world: &mut World) {
         m.marks = marks;
         m.digest = digest;
     }
+}
+
+impl ChapterMarks {
+    /// The action a left click on `at` takes, if a chapter offers one there.
+    pub(super) fn choice_at(&self, at: Hex) -> Option<&crate::rules::Action> {
+        self.marks.iter().find_map(|m| match m {
+            Mark::Choice { at: h, action, .. } if *h == at => Some(action),
+            _ => None,
+        })
+    }
+}
+
+/// The hexes a click decides on (`Mark::Choice`), as `map:NAME:Q,R` with the hex's box on screen
+/// (logical pixels from the window's top left), for the window's report.
+pub(super) fn choice_targets(world: &mut World) -> Vec<(String, [f32; 4])> {
+    let mut cams = world.query_filtered::<(&Camera, &GlobalTransform), With<super::MapCamera>>();
+    let world = &*world;
+    let Some((cam, seen_from)) = cams.iter(world).next() else {
+        return Vec::new();
+    };
+    let Some(marks) = world.get_resource::<ChapterMarks>() else {
+        return Vec::new();
+    };
+    let l = layout();
+    marks
+        .marks
+        .iter()
+        .filter_map(|m| {
+            let Mark::Choice { at, name, .. } = m else {
+                return None;
+            };
+            let c = l.hex_to_world_pos(*at);
+            let half = Vec2::splat(HEX_SIZE * 0.5);
+            let a = cam
+                .world_to_viewport(seen_from, (c + Vec2::new(-half.x, half.y)).extend(0.0))
+                .ok()?;
+            let b = cam
+                .world_to_viewport(seen_from, (c + Vec2::new(half.x, -half.y)).extend(0.0))
+                .ok()?;
+            let key = format!("map:{name}:{},{}", at.x, at.y);
+            Some((key, [a.x, a.y, b.x - a.x, b.y - a.y]))
+        })
+        .collect()
 }
 
 fn colour([r, g, b, a]: [u8; 4]) -> Color {

@@ -142,6 +142,29 @@ pub(super) fn add<S: ChapterState>(
         .put(chapter, made);
 }
 
+/// Adds `draw` as the panel of `chapter`, drawn with what `seen` makes of the world for the
+/// seat at the screen (adding again replaces it): for a panel that shows more than the
+/// chapter's state (where the armies stand, what they hold), the chapter deciding what a seat
+/// may know (`Viewer`). `draw` returns the action its buttons ask for, if any.
+pub(super) fn add_seen<T: Send + Sync + 'static>(
+    app: &mut App,
+    chapter: &'static str,
+    seen: fn(&World, Viewer) -> Option<T>,
+    draw: fn(&mut egui::Ui, &T, &PanelCx) -> Option<Action>,
+) {
+    let made: Capture<Seen> = Arc::new(move |world: &World, viewer: Viewer| {
+        let t = seen(world, viewer)?;
+        Some(Seen {
+            chapter,
+            draw: Box::new(move |ui, cx| draw(ui, &t, cx)),
+        })
+    });
+    app.world_mut()
+        .get_resource_or_init::<ChapterPanels>()
+        .0
+        .put(chapter, made);
+}
+
 /// The panels of the chapters in play, each with its state as `seat` sees it, in the level's
 /// order of chapters.
 pub fn seen(world: &World, seat: u8) -> Vec<Seen> {

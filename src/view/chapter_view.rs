@@ -20,6 +20,15 @@ pub trait ChapterViewExt {
         chapter: &'static str,
         draw: fn(&mut egui::Ui, &S, &PanelCx) -> Option<Action>,
     ) -> &mut Self;
+    /// Its panel, drawn with what `seen` makes of the world for the seat at the screen (its
+    /// state and what else it shows: where the armies stand, what they hold), the chapter
+    /// deciding what a seat may know.
+    fn add_chapter_panel_seen<T: Send + Sync + 'static>(
+        &mut self,
+        chapter: &'static str,
+        seen: fn(&World, crate::rules::chapter::Viewer) -> Option<T>,
+        draw: fn(&mut egui::Ui, &T, &PanelCx) -> Option<Action>,
+    ) -> &mut Self;
     /// Its table: the board drawn as the board game lays it out, in a window over the map,
     /// played by clicks (`table`); drawn with its state `S` as the seat at the screen sees it,
     /// under `title`; returns the action a click asks for.
@@ -67,6 +76,15 @@ impl ChapterViewExt for App {
         draw: fn(&mut egui::Ui, &S, &PanelCx) -> Option<Action>,
     ) -> &mut Self {
         super::chapter_panel::add::<S>(self, chapter, draw);
+        self
+    }
+    fn add_chapter_panel_seen<T: Send + Sync + 'static>(
+        &mut self,
+        chapter: &'static str,
+        seen: fn(&World, crate::rules::chapter::Viewer) -> Option<T>,
+        draw: fn(&mut egui::Ui, &T, &PanelCx) -> Option<Action>,
+    ) -> &mut Self {
+        super::chapter_panel::add_seen::<T>(self, chapter, seen, draw);
         self
     }
     fn add_chapter_table<S: ChapterState>(

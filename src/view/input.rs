@@ -240,6 +240,7 @@ fn pick_hexes(
     mut view: ResMut<ViewState>,
     mut send: MessageWriter<ActionRequest>,
     mut last_pointer: Local<Option<Vec2>>,
+    choices: Res<super::chapter_map::ChapterMarks>,
 ) {
     let Pointer {
         windows,
@@ -284,6 +285,13 @@ fn pick_hexes(
     view.hover = Some(h);
     if buttons.just_pressed(MouseButton::Left) {
         view.selected = Some(h);
+        // A chapter's decision on this hex (the Guide's stop where the Eladrins guide).
+        if let Some(action) = choices.choice_at(h) {
+            send.write(ActionRequest {
+                by: Camp::Eladrins,
+                action: action.clone(),
+            });
+        }
     }
     if buttons.just_pressed(MouseButton::Right)
         && let Some(sel) = view.selected

@@ -522,7 +522,8 @@ pub struct WindowReport {
     #[serde(default)]
     pub seat_to_play: Option<u8>,
     /// The pieces of a chapter's board a click is taken on (`slot:guild:0`, `confirm`), with
-    /// their places (`table::TableView`).
+    /// their places (`table::TableView`), and the hexes of the map a click decides on
+    /// (`map:advance`: `chapter_map::Mark::Choice`).
     #[serde(default)]
     pub targets: Vec<(String, [f32; 4])>,
     /// The hex a chapter's show rings now (a place whose rewards are being claimed), if any.
@@ -615,7 +616,11 @@ fn report(world: &mut World) -> WindowReport {
         },
         seat_to_play: (world.resource::<Cycle>().turn == Camp::Eladrins)
             .then(|| crate::rules::chapter::current_seat(world)),
-        targets: world.resource::<super::table::TableView>().targets.clone(),
+        targets: {
+            let mut t = world.resource::<super::table::TableView>().targets.clone();
+            t.extend(super::chapter_map::choice_targets(world));
+            t
+        },
         showing: world
             .resource::<super::chapter_show::Show>()
             .showing()

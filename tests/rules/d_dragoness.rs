@@ -705,6 +705,7 @@ fn d11_each_guide_turn_draws_a_gem_onto_its_colours_slot() {
     );
     assert!(told(&mut s).iter().any(|x| matches!(x,
         Told::Gem { colour: 1, placed: true, name } if name == "blue")));
+    assert_eq!(state(&mut s).last_gem, Some((1, true)));
 }
 
 #[test]
@@ -719,6 +720,8 @@ fn d11_a_gem_of_a_colour_placed_already_is_kept_by_the_guide() {
         before + 1,
         "the Guide keeps the gem"
     );
+    // The state says which was drawn and that it was kept (the panel shows it).
+    assert_eq!(state(&mut s).last_gem, Some((0, false)));
 }
 
 #[test]
@@ -956,6 +959,12 @@ fn a_saved_state_over_its_bounds_is_refused() {
     assert!(d.check(&cx).is_ok());
     d.slots = vec![false; 7];
     assert!(d.check(&cx).is_err());
+    d.slots.clear();
+    d.last_gem = Some((4, false));
+    assert!(d.check(&cx).is_ok(), "the fifth colour");
+    d.last_gem = Some((5, true));
+    let e = d.check(&cx).expect_err("a sixth colour");
+    assert!(e.contains("last_gem: colour 5"), "{e}");
     let d = Dragoness {
         at: 5000,
         ..Dragoness::default()
@@ -1207,4 +1216,207 @@ fn a_broken_route_is_reported_by_check_at_its_line_and_field() {
         .unwrap_or_else(|| panic!("no problem at route[3]: {ps:?}"));
     assert_eq!(p.severity, chaos_outpost::content::Severity::Error);
     assert_eq!(p.line, common::line_of(&text, "(at: (40, -2)"), "{p:?}");
+}
+
+/// What the map shows of the Guide's next moves (`chapters::dragoness::map::marks`), read back
+/// from its marks as a player reads them: the hexes labelled as an advance's and a brake's
+/// stop, the teams' hexes labelled lost by either, and the hexes a click decides on.
+#[derive(Debug, Default)]
+struct Preview {
+    stops: [Vec<(i32, i32)>; 2],
+    lost: [Vec<(i32, i32)>; 2],
+    clicks: Vec<((i32, i32), Action)>,
+}
+
+fn preview(s: &mut Scn) -> Preview {
+    use chaos_outpost::view::chapter_map::Mark;
+    let tr = chaos_outpost::text::Translations::base("en");
+    let mut p = Preview::default();
+    for m in dragon::map::marks(s.w(), &tr) {
+        match m {
+            Mark::Label { at, text, .. } => {
+                let h = (at.x, at.y);
+                if text.starts_with("advance:") {
+                    p.stops[0].push(h);
+                } else if text.starts_with("brake:") {
+                    p.stops[1].push(h);
+                }
+                if text == "lost if she advances" || text == "lost either way" {
+                    p.lost[0].push(h);
+                }
+                if text == "lost if braked" || text == "lost either way" {
+                    p.lost[1].push(h);
+                }
+            }
+            Mark::Choice { at, action, .. } => p.clicks.push(((at.x, at.y), action)),
+            _ => {}
+        }
+    }
+    p
+}
+
+/// The preview agrees with the rules (D2, D4, D5, D7): over 200 Guide decisions of seeded games
+/// played by the AIs, on the shipped level and on one where the Eladrins guide, the teams put at
+/// random on and around her next hexes before each (so that she meets some, spared or not), every
+/// move the rules accept is tried from the same state: it leaves her on a hex the map labels as
+/// that kind of move's stop (the very hex a click on that move decides, where the Eladrins
+/// guide), and the teams it loses stood on the hexes the map marks lost for that kind of move;
+/// where the Guide has one move of a kind, exactly those.
+#[test]
+fn the_guides_preview_on_the_map_is_what_her_moves_do() {
+    use chaos_outpost::content::Who;
+    use chaos_outpost::rules::legal::legal_actions;
+    use chaos_outpost::rules::snapshot;
+    let mut decisions = 0;
+    let mut losses = [0usize; 2];
+    let mut clicked = 0;
+    let mut seed = 0u64;
+    while decisions < 200 {
+        seed += 1;
+        assert!(seed < 200, "only {decisions} Guide decisions in {seed} games");
+        let eladrins_guide = seed % 2 == 0;
+        let db = common::with_chapter_level("dragoness", |level: &mut Level, _: &mut DragonessLevel| {
+            if eladrins_guide {
+                for st in level.steps.iter_mut().flatten() {
+                    if st.id == dragon::GUIDE_STEP {
+                        st.by = Some(Who::Eladrins);
+                    }
+                }
+            }
+        });
+        let mut app = setup::headless_app(Arc::new(db));
+        setup::start_game(app.world_mut(), "dragoness", None, seed).expect("the level starts");
+        let mut s = Scn { app };
+        // A small generator of its own, so the game's RNG is left to the game.
+        let mut r = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut roll = |n: usize| {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            (r % n.max(1) as u64) as usize
+        };
+        for _ in 0..3000 {
+            if s.w().resource::<Outcome>().winner.is_some() || decisions >= 200 {
+                break;
+            }
+            let camp = dragon::guide::guide(s.w());
+            let moves: Vec<Action> = if s.w().step_id() == dragon::GUIDE_STEP {
+                legal_actions(s.w(), camp)
+                    .into_iter()
+                    .filter(|a| {
+                        matches!(
+                            chapter::decode::<DragonAction>(a),
+                            Some(DragonAction::Advance { .. } | DragonAction::Brake { .. })
+                        )
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            if !moves.is_empty() {
+                decisions += 1;
+                // The teams on and around her next hexes, at random.
+                let lvl = dragon::data::level(s.w());
+                let st = state(&mut s);
+                let mut near: Vec<hexx::Hex> = Vec::new();
+                for a in &moves {
+                    let (brake, toward) = match chapter::decode::<DragonAction>(a) {
+                        Some(DragonAction::Advance { toward }) => (false, toward),
+                        Some(DragonAction::Brake { toward }) => (true, toward),
+                        _ => continue,
+                    };
+                    if let Ok(p) = dragon::guide::plan(s.w(), &lvl, &st, brake, toward) {
+                        for h in p.path {
+                            near.push(h);
+                            near.extend(h.all_neighbors().into_iter().filter(|n| {
+                                lvl.inside(*n) || lvl.route.iter().any(|c| common::hex(c.at) == *n)
+                            }));
+                        }
+                    }
+                }
+                if !near.is_empty() {
+                    for id in st.team_ids() {
+                        if roll(3) > 0 {
+                            let h = near[roll(near.len())];
+                            place(&mut s, id, (h.x, h.y));
+                        }
+                    }
+                }
+                let seen = preview(&mut s);
+                let st = state(&mut s);
+                let hexes: Vec<(u32, (i32, i32))> = st
+                    .team_ids()
+                    .into_iter()
+                    .map(|id| (id, s.army_by_id_hex(id)))
+                    .collect();
+                let before = snapshot::capture(s.w());
+                for a in &moves {
+                    let kind = match chapter::decode::<DragonAction>(a) {
+                        Some(DragonAction::Brake { .. }) => 1,
+                        _ => 0,
+                    };
+                    let of_kind = moves
+                        .iter()
+                        .filter(|m| {
+                            matches!(
+                                chapter::decode::<DragonAction>(m),
+                                Some(DragonAction::Brake { .. })
+                            ) == (kind == 1)
+                        })
+                        .count();
+                    s.submit_as(camp, a.clone()).expect("a legal move");
+                    let after = state(&mut s);
+                    let her = dragon::guide::Pos::of(&after).hex(&lvl);
+                    let her = (her.x, her.y);
+                    let what = if kind == 0 { "advance" } else { "brake" };
+                    assert!(
+                        seen.stops[kind].contains(&her),
+                        "seed {seed}: the {what} {a:?} left her on {her:?}, the map labels {:?}",
+                        seen.stops[kind]
+                    );
+                    if eladrins_guide {
+                        let click = seen.clicks.iter().find(|(_, c)| c == a);
+                        assert_eq!(
+                            click.map(|c| c.0),
+                            Some(her),
+                            "seed {seed}: a click on the map for {a:?}"
+                        );
+                        clicked += 1;
+                    } else {
+                        assert!(seen.clicks.is_empty(), "Chaos guides: nothing to click");
+                    }
+                    let mut lost: Vec<(i32, i32)> = after
+                        .gone
+                        .iter()
+                        .filter(|g| g.3 == Gone::Lost && !st.gone.contains(g))
+                        .filter_map(|g| hexes.iter().find(|(id, _)| *id == g.0).map(|x| x.1))
+                        .collect();
+                    lost.sort_unstable();
+                    lost.dedup();
+                    let mut marked = seen.lost[kind].clone();
+                    marked.sort_unstable();
+                    marked.dedup();
+                    losses[kind] += lost.len();
+                    for h in &lost {
+                        assert!(
+                            marked.contains(h),
+                            "seed {seed}: the {what} lost a team on {h:?}, the map marks {marked:?}"
+                        );
+                    }
+                    if of_kind == 1 {
+                        assert_eq!(lost, marked, "seed {seed}: the teams the {what} loses");
+                    }
+                    snapshot::restore(s.w(), &before).expect("restores");
+                }
+            }
+            let (by, a) = chaos_outpost::sim::next_action(s.w());
+            if s.submit_as(by, a.clone()).is_err() {
+                break;
+            }
+        }
+    }
+    // The check checked something: both kinds of move lost teams, and clicks were read.
+    eprintln!("{decisions} decisions in {seed} games: teams lost {losses:?}, {clicked} clicks");
+    assert!(losses[0] > 5 && losses[1] > 5, "teams lost: {losses:?}");
+    assert!(clicked > 30, "moves clicked: {clicked}");
 }

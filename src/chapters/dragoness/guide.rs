@@ -200,38 +200,50 @@ pub fn active_teams(world: &mut World, st: &Dragoness) -> usize {
     team_pawns(world, st).values().map(Vec::len).sum()
 }
 
-/// Why a team is spared (D4), if it is.
+/// Why a team is spared (D4), if it is: the first of `spares`.
 pub fn spared(
     world: &mut World,
     lvl: &DragonessLevel,
     st: &Dragoness,
     army: u32,
 ) -> Option<Spared> {
-    let team = st.teams.get(&army)?;
-    let protects: BTreeSet<&str> = lvl
-        .quests
-        .iter()
-        .filter(|q| q.protects)
-        .map(|q| q.id.as_str())
-        .collect();
-    if team.quests.iter().any(|q| protects.contains(q.as_str())) {
-        return Some(Spared::Quest);
-    }
-    let hero = world
+    let units: Vec<String> = world
         .army_by_id(army)
         .and_then(|e| world.get::<Army>(e))
-        .is_some_and(|a| a.units.iter().any(|u| lvl.heroes.contains(&u.kind)));
-    if hero {
-        return Some(Spared::Hero);
+        .map(|a| a.units.iter().map(|u| u.kind.clone()).collect())
+        .unwrap_or_default();
+    let cycle = world.resource::<crate::rules::Cycle>().number;
+    spares(lvl, st, army, &units, cycle).first().copied()
+}
+
+/// Everything that spares a team (D4) whose army holds `units` (their kinds) at `cycle`: a
+/// quest it revealed that protects, its hero alive, the Ring, its invincibility. In that order;
+/// empty when she would take it.
+pub fn spares(
+    lvl: &DragonessLevel,
+    st: &Dragoness,
+    army: u32,
+    units: &[String],
+    cycle: u32,
+) -> Vec<Spared> {
+    let Some(team) = st.teams.get(&army) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let protects = |q: &String| lvl.quests.iter().any(|x| x.protects && x.id == *q);
+    if team.quests.iter().any(protects) {
+        out.push(Spared::Quest);
+    }
+    if units.iter().any(|u| lvl.heroes.contains(u)) {
+        out.push(Spared::Hero);
     }
     if team.ring {
-        return Some(Spared::Ring);
+        out.push(Spared::Ring);
     }
-    let cycle = world.resource::<crate::rules::Cycle>().number;
     if team.invincible_until >= cycle && team.invincible_until > 0 {
-        return Some(Spared::Invincible);
+        out.push(Spared::Invincible);
     }
-    None
+    out
 }
 
 /// The hidden rooms nearest `from` through the chasm, and the path to each (D7); the White
@@ -750,6 +762,7 @@ pub fn begin_turn(world: &mut World) {
         }
         let free = !s.slots[colour];
         s.slots[colour] = true;
+        s.last_gem = Some((colour, free));
         free
     };
     if !placed {

@@ -7,12 +7,15 @@
 use bevy::prelude::*;
 use hexx::Hex;
 
-use crate::rules::chapter::ChapterValue;
+use crate::content::Camp;
+use crate::rules::{Action, GameWorld};
+use crate::rules::chapter::{self, ChapterValue};
 use crate::text::Translations;
 use crate::view::chapter_map::{self, Mark};
 
 use super::data::{CellKind, RoomKind, hex, level};
 use super::guide::{self, Pos, Told};
+use super::DragonAction;
 use super::state::Dragoness;
 
 const CRIMSON: [u8; 4] = [205, 45, 45, 235];
@@ -111,12 +114,45 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
             v.push(label(&mut rows, h, "?".into(), 0.0, GREY));
         }
     }
+    // What spares each team from her (D4), on its token, as on the panel's badges.
+    {
+        let cycle = world.resource::<crate::rules::Cycle>().number;
+        let ids = st.team_ids();
+        for id in ids {
+            let Some(e) = world.army_by_id(id) else {
+                continue;
+            };
+            let Some(a) = world.get::<crate::rules::Army>(e) else {
+                continue;
+            };
+            let h = a.hex;
+            let units: Vec<String> = a.units.iter().map(|u| u.kind.clone()).collect();
+            let spares = guide::spares(&lvl, &st, id, &units, cycle);
+            let Some(first) = spares.first() else {
+                continue;
+            };
+            let words: Vec<String> = spares
+                .iter()
+                .map(|s| super::panel::spare_badge(tr, *s).0)
+                .collect();
+            let [r, g, b] = super::panel::spare_badge(tr, *first).1;
+            let text = words.join(" · ");
+            let dy = rows.place(h, &text, &chapter_map::MARK_HEIGHTS);
+            v.push(Mark::Label {
+                at: h,
+                text,
+                dy,
+                rgba: [r, g, b, 255],
+            });
+        }
+    }
     // Her next stops, each with what it gains or costs in gems (D1, D2), and the teams each
-    // would lose (D4): a team either would lose says so once.
+    // would lose (D4): a team either would lose says so once. One stop per course the Guide
+    // may choose (rooms as near in the chasm, D7); where the Eladrins guide, a click on a stop
+    // moves her there.
     if !st.entombed {
-        let advance = guide::plan(world, &lvl, &st, false, None).ok();
-        let brake = guide::plan(world, &lvl, &st, true, None).ok();
-        if let Some(p) = &advance {
+        let options = options(world, &lvl, &st);
+        for (_, _, p) in options.iter().filter(|o| !o.1) {
             for h in &p.path {
                 v.push(Mark::Ring {
                     at: *h,
@@ -125,12 +161,14 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
                 });
             }
         }
-        let lost_by =
-            |p: &Option<guide::Plan>, id: u32| p.as_ref().is_some_and(|p| p.lost.contains(&id));
-        let mut lost: Vec<u32> = advance
+        let lost_by = |brake: bool, id: u32| {
+            options
+                .iter()
+                .any(|(_, b, p)| *b == brake && p.lost.contains(&id))
+        };
+        let mut lost: Vec<u32> = options
             .iter()
-            .chain(brake.iter())
-            .flat_map(|p| p.lost.iter().copied())
+            .flat_map(|(_, _, p)| p.lost.iter().copied())
             .collect();
         lost.sort_unstable();
         lost.dedup();
@@ -138,7 +176,7 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
             let Some(h) = army_hex(world, id) else {
                 continue;
             };
-            let (words, rgba) = match (lost_by(&advance, id), lost_by(&brake, id)) {
+            let (words, rgba) = match (lost_by(false, id), lost_by(true, id)) {
                 (true, true) => (tr.t("lost either way"), RED),
                 (true, false) => (tr.t("lost if she advances"), RED),
                 _ => (tr.t("lost if braked"), YELLOW),
@@ -157,24 +195,39 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
                 rgba,
             });
         }
-        for (p, is_brake, rgba) in [(&advance, false, ORANGE), (&brake, true, YELLOW)] {
-            let Some((end, gems)) = p.as_ref().and_then(|p| Some((p.end?, p.gems))) else {
+        let clicks = guide::guide(world) == Camp::Eladrins;
+        let mut stops: Vec<(Hex, bool)> = Vec::new();
+        for (action, brake, p) in &options {
+            let Some(end) = p.end else {
                 continue;
             };
             let h = end.hex(&lvl);
+            if clicks {
+                v.push(Mark::Choice {
+                    at: h,
+                    name: if *brake { "brake" } else { "advance" }.into(),
+                    action: action.clone(),
+                });
+            }
+            // Two courses of one kind to one stop (never, on a sane level) say it once.
+            if stops.contains(&(h, *brake)) {
+                continue;
+            }
+            stops.push((h, *brake));
+            let rgba = if *brake { YELLOW } else { ORANGE };
             v.push(Mark::Ring {
                 at: h,
                 size: 0.75,
                 rgba,
             });
             // The move's own gems, as the rules' plan counts them (D1, D2).
-            let n = gems.unsigned_abs();
-            let signed = if gems < 0 {
+            let n = p.gems.unsigned_abs();
+            let signed = if p.gems < 0 {
                 format!("−{n}")
             } else {
                 format!("+{n}")
             };
-            let words = if is_brake {
+            let words = if *brake {
                 tr.p("brake: {} gem|brake: {} gems", n.into(), &[&signed])
             } else {
                 tr.p("advance: {} gem|advance: {} gems", n.into(), &[&signed])
@@ -213,8 +266,29 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     v
 }
 
+/// The Guide's moves the rules accept now, or would accept at its turn (D1, D2, D7): each
+/// advance and brake, one per room as near where she may head for either, with its course. The
+/// map marks them all, so what it shows is what each would do.
+pub fn options(
+    world: &mut World,
+    lvl: &super::data::DragonessLevel,
+    st: &Dragoness,
+) -> Vec<(Action, bool, guide::Plan)> {
+    let mut out = Vec::new();
+    for a in super::guide_moves(world) {
+        let (brake, toward) = match a {
+            DragonAction::Advance { toward } => (false, toward),
+            DragonAction::Brake { toward } => (true, toward),
+            _ => continue,
+        };
+        if let Ok(p) = guide::plan(world, lvl, st, brake, toward) {
+            out.push((chapter::encode(&a), brake, p));
+        }
+    }
+    out
+}
+
 fn army_hex(world: &mut World, id: u32) -> Option<Hex> {
-    use crate::rules::GameWorld;
     let e = world.army_by_id(id)?;
     world.get::<crate::rules::Army>(e).map(|a| a.hex)
 }

@@ -194,29 +194,7 @@ impl ChapterAction for DragonAction {
     fn candidates(world: &mut World, by: Camp) -> Vec<Self> {
         let mut v = Vec::new();
         match world.step_id() {
-            GUIDE_STEP if by == guide::guide(world) => {
-                let lvl = level(world);
-                let st = world.resource::<Dragoness>().clone();
-                let from = match Pos::of(&st) {
-                    Pos::Deep(h) => Some(h),
-                    Pos::Route(i) if i + 1 == lvl.route.len() => lvl.gate(),
-                    Pos::Route(_) => None,
-                };
-                let near = from
-                    .map(|f| guide::targets(&lvl, &st, f))
-                    .unwrap_or_default();
-                let towards: Vec<Option<At>> = if near.len() > 1 {
-                    near.iter().map(|(a, _)| Some(*a)).collect()
-                } else {
-                    vec![None]
-                };
-                for t in &towards {
-                    v.push(DragonAction::Advance { toward: *t });
-                }
-                for t in towards {
-                    v.push(DragonAction::Brake { toward: t });
-                }
-            }
+            GUIDE_STEP if by == guide::guide(world) => v = guide_moves(world),
             "R9" if by == Camp::Eladrins => {
                 let lvl = level(world);
                 let ids: Vec<u32> = world.resource::<Dragoness>().team_ids();
@@ -238,6 +216,33 @@ impl ChapterAction for DragonAction {
         }
         v
     }
+}
+
+/// The Guide's moves from where she stands (D1, D2, D7), whether or not it is the Guide's turn
+/// (the map shows them beforehand): an advance and a brake, one of each per room as near where
+/// she may head for either from the chasm or the Gate. The rules check each (`guide::plan`).
+pub fn guide_moves(world: &mut World) -> Vec<DragonAction> {
+    let lvl = level(world);
+    let st = world.resource::<Dragoness>().clone();
+    let from = match Pos::of(&st) {
+        Pos::Deep(h) => Some(h),
+        Pos::Route(i) if i + 1 == lvl.route.len() => lvl.gate(),
+        Pos::Route(_) => None,
+    };
+    let near = from
+        .map(|f| guide::targets(&lvl, &st, f))
+        .unwrap_or_default();
+    let towards: Vec<Option<At>> = if near.len() > 1 {
+        near.iter().map(|(a, _)| Some(*a)).collect()
+    } else {
+        vec![None]
+    };
+    let mut v: Vec<DragonAction> = towards
+        .iter()
+        .map(|t| DragonAction::Advance { toward: *t })
+        .collect();
+    v.extend(towards.into_iter().map(|t| DragonAction::Brake { toward: t }));
+    v
 }
 
 /// D12, D13: the countdown complete wins for Chaos; the relic placed wins for the Eladrins.
@@ -306,7 +311,7 @@ impl Chapter for WhiteTomb {
         app.add_chapter_words(ID, words::WORDS);
     }
     fn build_view(&self, app: &mut App) {
-        app.add_chapter_panel::<Dragoness>(ID, panel::draw)
+        app.add_chapter_panel_seen(ID, panel::seen, panel::draw)
             .add_chapter_marks(ID, map::marks)
             .add_chapter_sounds(ID, map::sounds)
             .add_chapter_help(

@@ -3,8 +3,13 @@
 //! with a button for each order the active team may give now (a quest, the relic, the portal)
 //! and, when the Eladrins guide, for the Guide's moves.
 
+use std::collections::BTreeMap;
+
+use bevy::prelude::World;
 use bevy_egui::egui;
 
+use crate::rules::chapter::{ChapterState, Viewer};
+use crate::rules::units::Army;
 use crate::rules::Action;
 use crate::view::chapter_panel::PanelCx;
 
@@ -12,9 +17,43 @@ use crate::view::table::pieces::{self, Token};
 
 use super::DragonAction;
 use super::data::DragonessLevel;
+use super::guide::{self, Spared};
 use super::state::{Dragoness, Gone};
 
-pub fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
+/// What the panel shows: the chapter's state as the seat sees it, and what spares each team
+/// now (D4), read from where the teams' armies stand.
+pub struct Shown {
+    st: Dragoness,
+    spares: BTreeMap<u32, Vec<Spared>>,
+}
+
+/// The panel's view of the world for `viewer` (nothing of the chapter is hidden).
+pub fn seen(world: &World, viewer: Viewer) -> Option<Shown> {
+    let st = world.get_resource::<Dragoness>()?.seen_by(viewer);
+    let lvl = super::data::level(world);
+    let cycle = world.get_resource::<crate::rules::Cycle>()?.number;
+    let mut armies = world.try_query::<&Army>()?;
+    let mut spares = BTreeMap::new();
+    for a in armies.iter(world).filter(|a| st.teams.contains_key(&a.id)) {
+        let units: Vec<String> = a.units.iter().map(|u| u.kind.clone()).collect();
+        spares.insert(a.id, guide::spares(&lvl, &st, a.id, &units, cycle));
+    }
+    Some(Shown { st, spares })
+}
+
+/// A spare's word and its badge's colour (the same on the map).
+pub fn spare_badge(tr: &crate::text::Translations, s: Spared) -> (String, [u8; 3]) {
+    let (word, rgb) = match s {
+        Spared::Quest => ("quest protects", [120, 200, 140]),
+        Spared::Hero => ("Enoriel alive", [240, 200, 90]),
+        Spared::Ring => ("Draconis Ring", [230, 150, 60]),
+        Spared::Invincible => ("invincible", [150, 190, 250]),
+    };
+    (tr.t(word).into_owned(), rgb)
+}
+
+pub fn draw(ui: &mut egui::Ui, shown: &Shown, cx: &PanelCx) -> Option<Action> {
+    let s = &shown.st;
     let tr = cx.tr;
     let mut asked = None;
     ui.heading(tr.t("The Dragoness"));
@@ -60,10 +99,16 @@ pub fn draw(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) -> Option<Action> {
             let relic = tr.f("relic of {}", &[&tr.t(&super::words::quest_name(tr, q))]);
             line.push_str(&format!(" · {relic}"));
         }
-        if t.ring {
-            line.push_str(&format!(" · {}", tr.t("Draconis Ring")));
-        }
-        ui.label(line);
+        ui.horizontal_wrapped(|ui| {
+            ui.label(line);
+            // What spares it from her (D4), as on its map token.
+            let spares = shown.spares.get(id).map(Vec::as_slice).unwrap_or(&[]);
+            for sp in spares {
+                let (word, [r, g, b]) = spare_badge(tr, *sp);
+                pieces::badge(ui, &word, egui::Color32::from_rgb(r, g, b))
+                    .on_hover_text(tr.t("She crosses this team without taking it (D4)"));
+            }
+        });
     }
     let lost = s.gone.iter().filter(|g| g.3 == Gone::Lost).count();
     if lost > 0 {
@@ -117,6 +162,16 @@ fn countdown(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) {
         tr.t("Countdown (D11): from when she lies in the White Tomb (D10)")
             .into_owned()
     });
+    // The last draw: a gem of a colour placed already is the Guide's to keep (D11).
+    if let Some((c, placed)) = s.last_gem {
+        let name = lvl.colours.get(c).map(|n| tr.t(n).into_owned());
+        let name = name.unwrap_or_default();
+        ui.label(if placed {
+            tr.f("Last drawn: {}, placed on its slot", &[&name])
+        } else {
+            tr.f("Last drawn: {}, its slot full: the Guide keeps the gem", &[&name])
+        });
+    }
     ui.horizontal(|ui| {
         for (i, name) in lvl.colours.iter().enumerate() {
             let placed = s.slots.get(i).copied().unwrap_or(false);

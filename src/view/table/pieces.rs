@@ -623,3 +623,22 @@ pub fn stepper(ui: &mut egui::Ui, sign: &str, enabled: bool) -> egui::Response {
             .min_size(Vec2::new(24.0, 22.0)),
     )
 }
+
+/// A badge: a short word on a rounded plate of `fill` (what spares a team, a card's mark), its
+/// text dark or light to read on the fill.
+pub fn badge(ui: &mut egui::Ui, text: &str, fill: Color32) -> egui::Response {
+    let light = fill.r() as u32 * 299 + fill.g() as u32 * 587 + fill.b() as u32 * 114 > 128_000;
+    let ink = if light {
+        Color32::from_gray(20)
+    } else {
+        Color32::from_gray(245)
+    };
+    egui::Frame::new()
+        .fill(fill)
+        .corner_radius(6.0)
+        .inner_margin(egui::Margin::symmetric(5, 1))
+        .show(ui, |ui| {
+            ui.label(egui::RichText::new(text).small().strong().color(ink));
+        })
+        .response
+}
