@@ -1,16 +1,17 @@
 //! A chapter's marks on the map: lines, rings, discs, icons and labels a chapter computes from
 //! the game (`add_chapter_marks`), drawn over the tiles for the levels that play it. The
-//! chapter reads the world and returns marks; the view draws them (lines and rings as gizmos,
-//! the rest as sprites and texts respawned only when the marks change), so the map's image is
+//! chapter reads the world and returns marks; the view draws them (lines and rings as meshes under
+//! the labels, the rest as sprites and texts, all respawned only when the marks change), so the map's image is
 //! drawn again only then (`map_cache`). Names are placed clear of each other by the size their
 //! text is drawn at, which grows with the interface scale while the hexes don't (`LabelRows`).
 
 use std::hash::{Hash, Hasher};
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use hexx::Hex;
 
-use super::{HEX_SIZE, layout, map_cache};
+use super::{HEX_SIZE, layout};
 use crate::rules::chapter::InPlay;
 use crate::rules::{Chronicle, Cycle};
 
@@ -310,7 +311,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             gather.in_set(super::screens::ViewSet::Cache),
-            (draw_lines, place_sprites).in_set(super::screens::ViewSet::Draw),
+            place_sprites.in_set(super::screens::ViewSet::Draw),
         ),
     );
 }
@@ -422,34 +423,70 @@ pub fn hex_ring(gizmos: &mut Gizmos, at: Hex, size: f32, color: Color) {
     gizmos.linestrip_2d(points, color);
 }
 
-/// Lines and rings, each frame (gizmos), noted in the map's redraw digest.
-fn draw_lines(
-    mut gizmos: Gizmos,
-    marks: Res<ChapterMarks>,
-    mut redraw: ResMut<map_cache::MapRedraw>,
-) {
-    redraw.note_lines(marks.digest);
-    let l = layout();
-    for m in &marks.marks {
-        match m {
-            Mark::Line { from, to, rgba } => {
-                gizmos.line_2d(
-                    l.hex_to_world_pos(*from),
-                    l.hex_to_world_pos(*to),
-                    colour(*rgba),
-                );
-            }
-            Mark::Ring { at, size, rgba } => {
-                hex_ring(&mut gizmos, *at, *size, colour(*rgba));
-            }
-            _ => {}
-        }
+/// A hexagonal ring inside the hex at the origin, `size` a fraction of the hex (0.2 to 1),
+/// `width` world units wide: a mesh of twelve triangles.
+fn ring_mesh(size: f32, width: f32) -> Mesh {
+    let outer = HEX_SIZE * size.clamp(0.2, 1.0) + width / 2.0;
+    let inner = (outer - width).max(0.0);
+    let corner = |r: f32, i: usize| {
+        let a = std::f32::consts::FRAC_PI_3 * i as f32 + std::f32::consts::FRAC_PI_6;
+        [r * a.cos(), r * a.sin(), 0.0]
+    };
+    let mut positions = Vec::with_capacity(24);
+    for i in 0..6 {
+        let (o0, o1, i0, i1) = (
+            corner(outer, i),
+            corner(outer, i + 1),
+            corner(inner, i),
+            corner(inner, i + 1),
+        );
+        positions.extend([o0, o1, i0, i0, o1, i1]);
     }
+    strip(positions)
 }
+
+/// A straight line from `a` to `b`, `width` world units wide: a mesh of two triangles.
+fn line_mesh(a: Vec2, b: Vec2, width: f32) -> Mesh {
+    let d = (b - a).normalize_or_zero();
+    let n = Vec2::new(-d.y, d.x) * width / 2.0;
+    let p = |v: Vec2| [v.x, v.y, 0.0];
+    strip(vec![
+        p(a + n),
+        p(a - n),
+        p(b + n),
+        p(b + n),
+        p(a - n),
+        p(b - n),
+    ])
+}
+
+/// A mesh of plain triangles (no texture), both faces drawn.
+fn strip(positions: Vec<[f32; 3]>) -> Mesh {
+    let n = positions.len();
+    Mesh::new(
+        bevy::mesh::PrimitiveTopology::TriangleList,
+        bevy::asset::RenderAssetUsages::RENDER_WORLD,
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 0.0, 1.0]; n])
+    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0]; n])
+}
+
+/// How the marks' lines and rings are drawn: meshes respawned with the other marks, under the
+/// labels' plates (a gizmo is drawn over everything, and crossed the labels' text).
+#[derive(SystemParam)]
+struct MarkMeshes<'w> {
+    meshes: ResMut<'w, Assets<Mesh>>,
+    materials: ResMut<'w, Assets<ColorMaterial>>,
+}
+
+/// Line and ring widths in world units (a hex is `HEX_SIZE` from centre to corner).
+const LINE_WIDTH: f32 = 2.2;
 
 /// Discs, icons and labels: sprites and texts, respawned when the marks change.
 fn place_sprites(
     mut commands: Commands,
+    mut mesh: MarkMeshes,
     marks: Res<ChapterMarks>,
     old: Query<Entity, With<ChapterSprite>>,
     disc: Res<super::TokenDisc>,
@@ -464,8 +501,45 @@ fn place_sprites(
         commands.entity(e).despawn();
     }
     let l = layout();
-    for m in &marks.marks {
+    // One material a colour.
+    let mut paint: Vec<([u8; 4], Handle<ColorMaterial>)> = Vec::new();
+    let mut material = |mesh: &mut MarkMeshes, rgba: [u8; 4]| {
+        if let Some((_, h)) = paint.iter().find(|(c, _)| *c == rgba) {
+            return h.clone();
+        }
+        let h = mesh.materials.add(ColorMaterial::from_color(colour(rgba)));
+        paint.push((rgba, h.clone()));
+        h
+    };
+    for (k, m) in marks.marks.iter().enumerate() {
+        // Later marks a little above earlier ones, all under the discs, icons and labels.
+        let z = 2.2 + k as f32 * 0.0001;
         match m {
+            Mark::Line { from, to, rgba } => {
+                let handle = mesh.meshes.add(line_mesh(
+                    l.hex_to_world_pos(*from),
+                    l.hex_to_world_pos(*to),
+                    LINE_WIDTH,
+                ));
+                let paint = material(&mut mesh, *rgba);
+                commands.spawn((
+                    ChapterSprite,
+                    Mesh2d(handle),
+                    MeshMaterial2d(paint),
+                    Transform::from_xyz(0.0, 0.0, z.min(2.35)),
+                ));
+            }
+            Mark::Ring { at, size, rgba } => {
+                let p = l.hex_to_world_pos(*at);
+                let handle = mesh.meshes.add(ring_mesh(*size, LINE_WIDTH));
+                let paint = material(&mut mesh, *rgba);
+                commands.spawn((
+                    ChapterSprite,
+                    Mesh2d(handle),
+                    MeshMaterial2d(paint),
+                    Transform::from_xyz(p.x, p.y, z.min(2.35)),
+                ));
+            }
             Mark::Disc { at, size, rgba } => {
                 let p = l.hex_to_world_pos(*at);
                 commands.spawn((
@@ -503,7 +577,7 @@ fn place_sprites(
                 let plate = label_size(text, label_scale(&settings));
                 commands.spawn((
                     ChapterSprite,
-                    Sprite::from_color(Color::srgba(0.07, 0.06, 0.05, 0.68), plate),
+                    Sprite::from_color(Color::srgba(0.07, 0.06, 0.05, 0.78), plate),
                     Transform::from_xyz(p.x, p.y + dy, 2.95),
                 ));
                 commands.spawn((

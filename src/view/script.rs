@@ -523,7 +523,7 @@ pub struct WindowReport {
     pub seat_to_play: Option<u8>,
     /// The pieces of a chapter's board a click is taken on (`slot:guild:0`, `confirm`), with
     /// their places (`table::TableView`), and the hexes of the map a click decides on
-    /// (`map:advance`: `chapter_map::Mark::Choice`).
+    /// (`map:advance:4,-2`: `chapter_map::Mark::Choice`).
     #[serde(default)]
     pub targets: Vec<(String, [f32; 4])>,
     /// The hex a chapter's show rings now (a place whose rewards are being claimed), if any.

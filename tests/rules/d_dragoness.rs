@@ -1273,17 +1273,21 @@ fn the_guides_preview_on_the_map_is_what_her_moves_do() {
     let mut seed = 0u64;
     while decisions < 200 {
         seed += 1;
-        assert!(seed < 200, "only {decisions} Guide decisions in {seed} games");
+        assert!(
+            seed < 200,
+            "only {decisions} Guide decisions in {seed} games"
+        );
         let eladrins_guide = seed % 2 == 0;
-        let db = common::with_chapter_level("dragoness", |level: &mut Level, _: &mut DragonessLevel| {
-            if eladrins_guide {
-                for st in level.steps.iter_mut().flatten() {
-                    if st.id == dragon::GUIDE_STEP {
-                        st.by = Some(Who::Eladrins);
+        let db =
+            common::with_chapter_level("dragoness", |level: &mut Level, _: &mut DragonessLevel| {
+                if eladrins_guide {
+                    for st in level.steps.iter_mut().flatten() {
+                        if st.id == dragon::GUIDE_STEP {
+                            st.by = Some(Who::Eladrins);
+                        }
                     }
                 }
-            }
-        });
+            });
         let mut app = setup::headless_app(Arc::new(db));
         setup::start_game(app.world_mut(), "dragoness", None, seed).expect("the level starts");
         let mut s = Scn { app };

@@ -623,6 +623,138 @@ fn wyvern_wardens_plays_a_round_by_clicks_on_its_board() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// The White Tomb where the Eladrins guide (tests/mods/guide_window): three Guide turns played
+/// by clicking with the real mouse on a stop the map marks (two advances over her red cells,
+/// D1, then a brake, D2). Each click moves her to the hex clicked (the stop's mark names it), ends the
+/// Guide's step, and a brake costs the Guide its gem.
+#[test]
+fn the_white_tomb_is_guided_by_clicks_on_her_marked_stops() {
+    use chaos_outpost::chapters::dragoness::guide::Pos;
+    use chaos_outpost::chapters::dragoness::state::Dragoness;
+    if !xdotool_here() {
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // The mod changes the level's steps alone: its chapter fields are the shipped level's.
+    let lvl = crate::common::base()
+        .level_fields::<chaos_outpost::chapters::dragoness::data::DragonessLevel>("dragoness")
+        .expect("the level's chapter fields");
+    let read = |out: &std::path::Path, name: &str| -> (Dragoness, i32) {
+        let s = snapshot::read(&out.join(name)).expect("a save");
+        let d: Dragoness = ron::from_str(&s.chapters["dragoness"]).expect("the chapter's state");
+        let guide = chaos_outpost::rules::tracks::Holder::Camp(Camp::Eladrins);
+        let gems = s
+            .tracks
+            .0
+            .iter()
+            .find(|t| t.0 == chaos_outpost::chapters::dragoness::GEMS && t.1 == guide)
+            .map_or(0, |t| t.2);
+        (d, gems)
+    };
+    // Each turn: the stop clicked (its kind and hex) and the asks' numbers before and after.
+    let drive = |out: &std::path::Path| -> Vec<(String, (i32, i32), u32, u32)> {
+        let xdo = Xdo::of(out);
+        let mut k = 0u32;
+        let look = |k: &mut u32, name: &str| {
+            std::fs::write(out.join(format!("{name}.ask.{k}")), "").expect("ask");
+            wait_for(out, &format!("{name}.{k}.ron"));
+            let r = report(&out.join(format!("{name}.{k}.ron")));
+            *k += 1;
+            (r, *k - 1)
+        };
+        let mut done = Vec::new();
+        // Her first cells are red (D1: advance only); the third turn brakes.
+        for (turn, want) in ["advance", "advance", "brake"].iter().enumerate() {
+            let name = format!("guide{turn}");
+            let (r, before) = look(&mut k, &name);
+            assert_eq!(r.step, "DGUIDE", "turn {turn}: not the Guide's step");
+            let prefix = format!("map:{want}:");
+            let (key, [x, y, w, h]) = r
+                .targets
+                .iter()
+                .find(|(n, _)| n.starts_with(&prefix))
+                .cloned()
+                .unwrap_or_else(|| {
+                    panic!("turn {turn}: no {want} stop on the map: {:?}", r.targets)
+                });
+            let at: Vec<i32> = key[prefix.len()..]
+                .split(',')
+                .map(|v| v.parse().expect("a hex"))
+                .collect();
+            let (cx, cy) = (x + w / 2.0, y + h / 2.0);
+            let [mx, my, mw, mh] = r.map_rect.expect("the map's area");
+            assert!(
+                cx > mx && cx < mx + mw && cy > my && cy < my + mh,
+                "turn {turn}: the stop at ({cx}, {cy}) is off the map's area"
+            );
+            xdo.run(&[
+                "mousemove",
+                &format!("{}", cx as i32),
+                &format!("{}", cy as i32),
+            ]);
+            std::thread::sleep(Duration::from_millis(200));
+            xdo.run(&["click", "1"]);
+            std::thread::sleep(Duration::from_millis(300));
+            let (r, after) = look(&mut k, &name);
+            assert_ne!(
+                r.step, "DGUIDE",
+                "turn {turn}: the click on {key} did not move her"
+            );
+            std::fs::write(out.join(format!("{name}.stop")), "").expect("stop");
+            done.push((want.to_string(), (at[0], at[1]), before, after));
+        }
+        done
+    };
+    let mut seen = Vec::new();
+    let Some(out) = run_window_driven(
+        "dragoness_guide",
+        |out| {
+            let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
+            c.arg("--mod").arg(root.join("tests/mods/guide_window"));
+            c.args(["play", "--level", "dragoness", "--seed", "4", "--script"])
+                .arg(root.join("tests/ui/dragoness_guide.ron"))
+                .arg("--out")
+                .arg(out);
+            c
+        },
+        |out| seen = drive(out),
+    ) else {
+        return;
+    };
+    assert_eq!(seen.len(), 3);
+    for (turn, (kind, at, before, after)) in seen.iter().enumerate() {
+        let name = format!("guide{turn}");
+        let (b, gems_before) = read(&out, &format!("{name}.{before}.save.ron"));
+        let (a, gems_after) = read(&out, &format!("{name}.{after}.save.ron"));
+        let her = |d: &Dragoness| {
+            let h = Pos::of(d).hex(&lvl);
+            (h.x, h.y)
+        };
+        assert_ne!(her(&b), *at, "turn {turn}: she stood on the stop already");
+        assert_eq!(
+            her(&a),
+            *at,
+            "turn {turn}: the {kind} clicked did not take her there"
+        );
+        assert!(a.moved, "turn {turn}: the Guide's move is not recorded");
+        if kind == "brake" {
+            assert_eq!(
+                gems_after,
+                gems_before - lvl.brake_cost,
+                "turn {turn}: the brake's gem (D2)"
+            );
+        }
+        let r = report(&out.join(format!("{name}.{after}.ron")));
+        assert_ne!(
+            r.step, "DGUIDE",
+            "turn {turn}: the Guide's step is still open"
+        );
+    }
+    let (_, _, n) = colours(&out.join("guide_0.png"));
+    assert!(n > 200, "guide_0.png: only {n} colours");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// The pixels two screenshots of one size differ in.
 fn pixels_apart(a: &std::path::Path, b: &std::path::Path) -> usize {
     let ((wa, a), (wb, b)) = (pixels(a), pixels(b));

@@ -8,14 +8,14 @@ use bevy::prelude::*;
 use hexx::Hex;
 
 use crate::content::Camp;
-use crate::rules::{Action, GameWorld};
 use crate::rules::chapter::{self, ChapterValue};
+use crate::rules::{Action, GameWorld};
 use crate::text::Translations;
 use crate::view::chapter_map::{self, Mark};
 
+use super::DragonAction;
 use super::data::{CellKind, RoomKind, hex, level};
 use super::guide::{self, Pos, Told};
-use super::DragonAction;
 use super::state::Dragoness;
 
 const CRIMSON: [u8; 4] = [205, 45, 45, 235];

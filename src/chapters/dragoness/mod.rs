@@ -241,7 +241,11 @@ pub fn guide_moves(world: &mut World) -> Vec<DragonAction> {
         .iter()
         .map(|t| DragonAction::Advance { toward: *t })
         .collect();
-    v.extend(towards.into_iter().map(|t| DragonAction::Brake { toward: t }));
+    v.extend(
+        towards
+            .into_iter()
+            .map(|t| DragonAction::Brake { toward: t }),
+    );
     v
 }
 

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use bevy::prelude::World;
 use bevy_egui::egui;
 
+use crate::rules::Action;
 use crate::rules::chapter::{ChapterState, Viewer};
 use crate::rules::units::Army;
-use crate::rules::Action;
 use crate::view::chapter_panel::PanelCx;
 
 use crate::view::table::pieces::{self, Token};
@@ -169,7 +169,10 @@ fn countdown(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) {
         ui.label(if placed {
             tr.f("Last drawn: {}, placed on its slot", &[&name])
         } else {
-            tr.f("Last drawn: {}, its slot full: the Guide keeps the gem", &[&name])
+            tr.f(
+                "Last drawn: {}, its slot full: the Guide keeps the gem",
+                &[&name],
+            )
         });
     }
     ui.horizontal(|ui| {
