@@ -95,6 +95,8 @@ pub enum UiStep {
     /// Until a chapter's show plays a card under this title, in the language shown (`"The
     /// raid"`).
     WaitShowTitle(String),
+    /// Wait until no chapter's show plays (its beats all shown).
+    WaitShowDone,
     /// Close every card waiting on screen, as their OK buttons do (a card also closes by
     /// itself after 8 s, which a slow machine may reach between two screenshots).
     CloseCards,
@@ -263,6 +265,7 @@ fn waited(world: &mut World, step: &UiStep, frames: u32, out: &std::path::Path) 
         UiStep::WaitShowTitle(t) => {
             world.resource::<super::chapter_show::Show>().title() == Some(t)
         }
+        UiStep::WaitShowDone => !world.resource::<super::chapter_show::Show>().busy(),
         UiStep::WaitFile(name) => out.join(name).is_file(),
         UiStep::Serve(name) => serve(world, name, out),
         _ => return None,

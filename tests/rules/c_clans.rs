@@ -1361,3 +1361,58 @@ fn a_broken_field_or_a_missing_track_is_reported_by_check_at_its_line() {
     assert!(p.file.ends_with("levels/clans.ron"), "{p:?}");
     assert_eq!(p.field, "chapters", "{p:?}");
 }
+
+/// C13 on the map: while the Eladrins may pillage, each province they may pillage has its token
+/// clickable (`Mark::Choice`, at the province's name) sending exactly the action the rules list,
+/// and no other province has one; the click's action is accepted: the call to battle (C14)
+/// follows, or the province is pillaged at once.
+#[test]
+fn c13_a_pillage_is_clicked_on_the_provinces_token_on_the_map() {
+    use chaos_outpost::rules::legal::legal_actions;
+    use chaos_outpost::view::chapter_map::Mark;
+    let tr = chaos_outpost::text::Translations::base("en");
+    let mut s = game(|_, _| {});
+    let mut seen = 0;
+    for _ in 0..2000 {
+        let mut pillages: Vec<Action> = legal_actions(s.w(), Camp::Eladrins)
+            .into_iter()
+            .filter(|a| {
+                matches!(
+                    chapter::decode::<ClanAction>(a),
+                    Some(ClanAction::Pillage { .. })
+                )
+            })
+            .collect();
+        let on_turn = s.w().resource::<Cycle>().turn == Camp::Eladrins;
+        if on_turn && !pillages.is_empty() {
+            let mut clicks: Vec<Action> = clans::map::marks(s.w(), &tr)
+                .into_iter()
+                .filter_map(|m| match m {
+                    Mark::Choice { action, .. } => Some(action),
+                    _ => None,
+                })
+                .collect();
+            clicks.sort_by_key(|a| format!("{a:?}"));
+            pillages.sort_by_key(|a| format!("{a:?}"));
+            assert_eq!(clicks, pillages, "the map's pillage tokens");
+            let Some(ClanAction::Pillage { province }) = chapter::decode(&clicks[0]) else {
+                panic!("not a pillage: {:?}", clicks[0]);
+            };
+            s.submit(clicks[0].clone()).expect("the click's pillage");
+            let st = s.w().resource::<Clans>().clone();
+            assert!(
+                st.call.as_ref().is_some_and(|c| c.province == province)
+                    || st.pillaged.contains(&province),
+                "the pillage of {province} neither calls to battle nor is done (C13, C14)"
+            );
+            seen += 1;
+            if seen == 3 {
+                return;
+            }
+            continue;
+        }
+        let (by, a) = chaos_outpost::sim::next_action(s.w());
+        s.submit_as(by, a).expect("the AI's action");
+    }
+    panic!("only {seen} pillages offered to the Eladrins");
+}

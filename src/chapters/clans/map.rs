@@ -12,6 +12,7 @@ use crate::text::Translations;
 use crate::view::chapter_map::{self, Mark};
 use crate::view::chapter_show::Beat;
 
+use super::ClanAction;
 use super::battle::Told;
 use super::data::{Reward, level};
 use super::state::{Clans, Owner, Spot};
@@ -26,6 +27,7 @@ const HUES: [[u8; 4]; 6] = [
     [150, 200, 220, 150],
     [220, 220, 150, 150],
 ];
+const GOLD: [u8; 4] = [250, 215, 110, 240];
 const VILLAGE: [u8; 4] = [250, 240, 210, 220];
 const FJORD: [u8; 4] = [90, 150, 240, 200];
 const NAME: [u8; 4] = [250, 240, 215, 255];
@@ -75,6 +77,20 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
     let mut v = Vec::new();
     let mut rows = chapter_map::LabelRows::for_world(world);
     rows.reserve_outposts(world, tr);
+    // The pillages the rules accept from the Eladrins now (C13): a click on the province's
+    // token pillages it.
+    let pillages: Vec<(String, crate::rules::Action)> =
+        if world.resource::<crate::rules::Cycle>().turn == crate::content::Camp::Eladrins {
+            crate::rules::legal::legal_actions(world, crate::content::Camp::Eladrins)
+                .into_iter()
+                .filter_map(|a| match crate::rules::chapter::decode::<ClanAction>(&a) {
+                    Some(ClanAction::Pillage { province }) => Some((province, a)),
+                    _ => None,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
     for (i, p) in lvl.provinces.iter().enumerate() {
         let hue = HUES[i % HUES.len()];
         for h in &p.hexes {
@@ -100,8 +116,24 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
                 Reward::Level(t) => tr.f("+1 {}", &[&track(tr, t)]),
             }
         };
-        let text = format!("{} · {}", tr.t(&p.name), token);
         let at = middle(&p.hexes);
+        let pillage = pillages.iter().find(|(id, _)| *id == p.id);
+        let text = match pillage {
+            Some(_) => tr.f("{} · {} · click to pillage", &[&tr.t(&p.name), &token]),
+            None => format!("{} · {}", tr.t(&p.name), token),
+        };
+        if let Some((_, a)) = pillage {
+            v.push(Mark::Ring {
+                at,
+                size: 0.7,
+                rgba: GOLD,
+            });
+            v.push(Mark::Choice {
+                at,
+                name: format!("pillage:{}", p.id),
+                action: a.clone(),
+            });
+        }
         let dy = rows.place(at, &text, &chapter_map::NAME_HEIGHTS);
         v.push(Mark::Label {
             at,

@@ -26,6 +26,7 @@ pub mod panel;
 pub mod phases;
 pub mod reckon;
 pub mod round;
+pub mod sheet;
 pub mod state;
 pub mod words;
 
@@ -281,6 +282,7 @@ impl Chapter for ClansOfTheRift {
     }
     fn build_view(&self, app: &mut App) {
         app.add_chapter_panel::<Clans>(ID, panel::draw)
+            .add_chapter_table::<Clans>(ID, "Clan sheet", sheet::draw)
             .add_chapter_marks(ID, map::marks)
             .add_chapter_show(ID, map::beat)
             .add_chapter_help(
