@@ -472,12 +472,15 @@ fn strip(positions: Vec<[f32; 3]>) -> Mesh {
     .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0]; n])
 }
 
-/// How the marks' lines and rings are drawn: meshes respawned with the other marks, under the
+/// What the marks are drawn with: lines and rings are meshes respawned with the other marks, under the
 /// labels' plates (a gizmo is drawn over everything, and crossed the labels' text).
 #[derive(SystemParam)]
 struct MarkMeshes<'w> {
     meshes: ResMut<'w, Assets<Mesh>>,
     materials: ResMut<'w, Assets<ColorMaterial>>,
+    /// The discs' and icons' images.
+    disc: Res<'w, super::TokenDisc>,
+    art: Res<'w, super::art::Art>,
 }
 
 /// Line and ring widths in world units (a hex is `HEX_SIZE` from centre to corner).
@@ -486,28 +489,32 @@ const LINE_WIDTH: f32 = 2.2;
 /// Discs, icons and labels: sprites and texts, respawned when the marks change.
 fn place_sprites(
     mut commands: Commands,
-    mut mesh: MarkMeshes,
+    mesh: MarkMeshes,
     marks: Res<ChapterMarks>,
     old: Query<Entity, With<ChapterSprite>>,
-    disc: Res<super::TokenDisc>,
-    art: Res<super::art::Art>,
     settings: Res<crate::app::settings::Settings>,
     face: Res<super::MapFont>,
 ) {
     if !marks.is_changed() {
         return;
     }
+    let MarkMeshes {
+        mut meshes,
+        mut materials,
+        disc,
+        art,
+    } = mesh;
     for e in &old {
         commands.entity(e).despawn();
     }
     let l = layout();
     // One material a colour.
     let mut paint: Vec<([u8; 4], Handle<ColorMaterial>)> = Vec::new();
-    let mut material = |mesh: &mut MarkMeshes, rgba: [u8; 4]| {
+    let mut material = |rgba: [u8; 4]| {
         if let Some((_, h)) = paint.iter().find(|(c, _)| *c == rgba) {
             return h.clone();
         }
-        let h = mesh.materials.add(ColorMaterial::from_color(colour(rgba)));
+        let h = materials.add(ColorMaterial::from_color(colour(rgba)));
         paint.push((rgba, h.clone()));
         h
     };
@@ -516,12 +523,12 @@ fn place_sprites(
         let z = 2.2 + k as f32 * 0.0001;
         match m {
             Mark::Line { from, to, rgba } => {
-                let handle = mesh.meshes.add(line_mesh(
+                let handle = meshes.add(line_mesh(
                     l.hex_to_world_pos(*from),
                     l.hex_to_world_pos(*to),
                     LINE_WIDTH,
                 ));
-                let paint = material(&mut mesh, *rgba);
+                let paint = material(*rgba);
                 commands.spawn((
                     ChapterSprite,
                     Mesh2d(handle),
@@ -531,8 +538,8 @@ fn place_sprites(
             }
             Mark::Ring { at, size, rgba } => {
                 let p = l.hex_to_world_pos(*at);
-                let handle = mesh.meshes.add(ring_mesh(*size, LINE_WIDTH));
-                let paint = material(&mut mesh, *rgba);
+                let handle = meshes.add(ring_mesh(*size, LINE_WIDTH));
+                let paint = material(*rgba);
                 commands.spawn((
                     ChapterSprite,
                     Mesh2d(handle),

@@ -1277,7 +1277,7 @@ fn the_guides_preview_on_the_map_is_what_her_moves_do() {
             seed < 200,
             "only {decisions} Guide decisions in {seed} games"
         );
-        let eladrins_guide = seed % 2 == 0;
+        let eladrins_guide = seed.is_multiple_of(2);
         let db =
             common::with_chapter_level("dragoness", |level: &mut Level, _: &mut DragonessLevel| {
                 if eladrins_guide {
