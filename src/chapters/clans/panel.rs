@@ -51,21 +51,37 @@ fn call_box(ui: &mut egui::Ui, s: &Clans, lvl: &ClanLevel, cx: &PanelCx) {
         }
         let (e, ch) = sides(lvl, s, &c.province);
         ui.label(tr.f("STR: Eladrins {}, Chaos {}", &[&e, &ch]));
-        if c.stage == Stage::Cards {
-            let hidden = unseen(lvl, s, c);
-            if !hidden.is_empty() {
-                let (w, t, l) = odds(lvl, e, ch, &hidden);
-                ui.label(tr.f(
-                    "With the cards still hidden: Eladrins win {}%, tie {}%, Chaos wins {}%",
-                    &[
-                        &((w * 100.0).round() as u32),
-                        &((t * 100.0).round() as u32),
-                        &((l * 100.0).round() as u32),
-                    ],
-                ));
-            }
+        if let Some(odds) = odds_words(tr, lvl, s, c, (e, ch)) {
+            ui.label(odds);
         }
     });
+}
+
+/// The odds of a battle whose cards are still hidden (C17), in words; none before the cards
+/// or once all are seen.
+pub fn odds_words(
+    tr: &Translations,
+    lvl: &ClanLevel,
+    s: &Clans,
+    c: &super::state::Call,
+    (e, ch): (u32, u32),
+) -> Option<String> {
+    if c.stage != Stage::Cards {
+        return None;
+    }
+    let hidden = unseen(lvl, s, c);
+    if hidden.is_empty() {
+        return None;
+    }
+    let (w, t, l) = odds(lvl, e, ch, &hidden);
+    Some(tr.f(
+        "With the cards still hidden: Eladrins win {}%, tie {}%, Chaos wins {}%",
+        &[
+            &((w * 100.0).round() as u32),
+            &((t * 100.0).round() as u32),
+            &((l * 100.0).round() as u32),
+        ],
+    ))
 }
 
 fn sheet_lines(ui: &mut egui::Ui, sh: &Sheet, lvl: &ClanLevel, tr: &Translations) {

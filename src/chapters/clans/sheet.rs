@@ -25,7 +25,6 @@ use super::ClanAction;
 use super::battle::sides;
 use super::data::{Boost, CardKind, ClanLevel, Fig, Need, SHEET, Slot, Track};
 use super::phases::{met, str_in};
-use super::reckon::{odds, unseen};
 use super::state::{Clans, HIDDEN, Owner, Sheet, Stage};
 use super::words::{fig, named, slot, spot, track};
 
@@ -572,17 +571,7 @@ fn other_sheet(ui: &mut egui::Ui, s: &Clans, o: Owner, sh: &Sheet, lvl: &ClanLev
             (sh.quests.len(), tr.t("quests")),
         ] {
             for _ in 0..n.min(8) {
-                let back = CardState {
-                    face_down: true,
-                    ..CardState::default()
-                };
-                pieces::card(
-                    ui,
-                    &CardFace::default(),
-                    back,
-                    Vec2::new(20.0, 28.0),
-                    cx.palette,
-                );
+                pieces::card_back(ui, Vec2::new(20.0, 28.0), cx.palette);
             }
             ui.label(format!("{n} {what}"));
         }
@@ -647,18 +636,8 @@ fn face_off(
                         // Its card: face down until turned up.
                         match c.picks.get(&o) {
                             Some(Some(card)) if card == HIDDEN => {
-                                let back = CardState {
-                                    face_down: true,
-                                    ..CardState::default()
-                                };
-                                pieces::card(
-                                    ui,
-                                    &CardFace::default(),
-                                    back,
-                                    Vec2::new(22.0, 32.0),
-                                    cx.palette,
-                                )
-                                .on_hover_text(tr.t("a card, face down"));
+                                pieces::card_back(ui, Vec2::new(22.0, 32.0), cx.palette)
+                                    .on_hover_text(tr.t("a card, face down"));
                             }
                             Some(Some(card)) => {
                                 let f = face(tr, lvl, card);
@@ -679,19 +658,8 @@ fn face_off(
                 }
             }
         });
-        if c.stage == Stage::Cards {
-            let hidden = unseen(lvl, s, c);
-            if !hidden.is_empty() {
-                let (w, t, l) = odds(lvl, e, ch, &hidden);
-                ui.label(tr.f(
-                    "With the cards still hidden: Eladrins win {}%, tie {}%, Chaos wins {}%",
-                    &[
-                        &((w * 100.0).round() as u32),
-                        &((t * 100.0).round() as u32),
-                        &((l * 100.0).round() as u32),
-                    ],
-                ));
-            }
+        if let Some(odds) = super::panel::odds_words(tr, lvl, s, c, (e, ch)) {
+            ui.label(odds);
         }
         // The seat's say: a figure to bring, no one, or no card.
         ui.horizontal_wrapped(|ui| {

@@ -762,7 +762,6 @@ pub fn begin_turn(world: &mut World) {
         }
         let free = !s.slots[colour];
         s.slots[colour] = true;
-        s.last_gem = Some((colour, free));
         free
     };
     if !placed {

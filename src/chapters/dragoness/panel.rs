@@ -25,6 +25,22 @@ use super::state::{Dragoness, Gone};
 pub struct Shown {
     st: Dragoness,
     spares: BTreeMap<u32, Vec<Spared>>,
+    last_gem: Option<(usize, bool)>,
+}
+
+/// The countdown's last draw (D11), from what the rules told: its colour, and whether its gem
+/// went on its slot (else the slot was full and the Guide kept it).
+pub fn last_gem(world: &World) -> Option<(usize, bool)> {
+    let told = world.get_resource::<crate::rules::Chronicle>()?;
+    told.0.iter().rev().find_map(|e| match e {
+        crate::rules::GameEvent::Chapter { chapter, what } if chapter == super::ID => {
+            match what.get::<guide::Told>()? {
+                guide::Told::Gem { colour, placed, .. } => Some((colour, placed)),
+                _ => None,
+            }
+        }
+        _ => None,
+    })
 }
 
 /// The panel's view of the world for `viewer` (nothing of the chapter is hidden).
@@ -38,7 +54,12 @@ pub fn seen(world: &World, viewer: Viewer) -> Option<Shown> {
         let units: Vec<String> = a.units.iter().map(|u| u.kind.clone()).collect();
         spares.insert(a.id, guide::spares(&lvl, &st, a.id, &units, cycle));
     }
-    Some(Shown { st, spares })
+    let last_gem = if st.entombed { last_gem(world) } else { None };
+    Some(Shown {
+        st,
+        spares,
+        last_gem,
+    })
 }
 
 /// A spare's word and its badge's colour (the same on the map).
@@ -75,7 +96,7 @@ pub fn draw(ui: &mut egui::Ui, shown: &Shown, cx: &PanelCx) -> Option<Action> {
     } else {
         tr.t("The Gate is open")
     });
-    countdown(ui, s, cx);
+    countdown(ui, shown, cx);
     if s.relic.is_some() {
         ui.label(tr.t("The relic is placed: the countdown is stopped (D13)"));
     }
@@ -147,7 +168,8 @@ fn rgb(name: &str) -> [u8; 3] {
 
 /// The countdown (D10–D13) as the seed draws it: one slot a colour, each filled once its gem
 /// is placed, the colour's name under it; waiting until she lies in the White Tomb.
-fn countdown(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) {
+fn countdown(ui: &mut egui::Ui, shown: &Shown, cx: &PanelCx) {
+    let s = &shown.st;
     let tr = cx.tr;
     let lvl = cx
         .db
@@ -163,7 +185,7 @@ fn countdown(ui: &mut egui::Ui, s: &Dragoness, cx: &PanelCx) {
             .into_owned()
     });
     // The last draw: a gem of a colour placed already is the Guide's to keep (D11).
-    if let Some((c, placed)) = s.last_gem {
+    if let Some((c, placed)) = shown.last_gem {
         let name = lvl.colours.get(c).map(|n| tr.t(n).into_owned());
         let name = name.unwrap_or_default();
         ui.label(if placed {

@@ -59,10 +59,6 @@ pub struct Dragoness {
     pub counting: bool,
     /// The countdown's slots, by colour index: a gem placed (D11).
     pub slots: Vec<bool>,
-    /// The countdown's last draw (D11): the colour, and whether its gem went on its slot (else
-    /// the slot was full and the Guide kept it as a gem).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_gem: Option<(usize, bool)>,
     /// The relic was placed (D13): the countdown is stopped for good.
     pub relic: Option<String>,
     /// The teams in play, by army id.
@@ -168,13 +164,6 @@ impl ChapterState for Dragoness {
             return Err(format!(
                 "slots: {} gems placed, and she is not in the White Tomb (D10)",
                 self.placed()
-            ));
-        }
-        if let Some((c, _)) = self.last_gem
-            && c >= colours
-        {
-            return Err(format!(
-                "last_gem: colour {c}, the countdown has {colours} colours"
             ));
         }
         if let Some(q) = &self.relic

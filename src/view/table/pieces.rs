@@ -642,3 +642,12 @@ pub fn badge(ui: &mut egui::Ui, text: &str, fill: Color32) -> egui::Response {
         })
         .response
 }
+
+/// A card face down, `size` points: its back only.
+pub fn card_back(ui: &mut egui::Ui, size: Vec2, palette: Palette) -> egui::Response {
+    let back = CardState {
+        face_down: true,
+        ..CardState::default()
+    };
+    card(ui, &CardFace::default(), back, size, palette)
+}
