@@ -297,9 +297,10 @@ pub(super) fn add(app: &mut App, chapter: &'static str, marks: Marks) {
 pub(super) struct ChapterMarks {
     marks: Vec<Mark>,
     digest: u64,
-    /// What they were computed from: events told, cycle, step, language, interface scale (in
-    /// hundredths: the labels' sizes, so their places, follow it).
-    from: (usize, u32, usize, String, u32),
+    /// What they were computed from: events told, actions taken (a turn passed tells
+    /// nothing, and a chapter's choices on the map follow whose turn it is), cycle, step,
+    /// language, interface scale (in hundredths: the labels' sizes, so their places, follow it).
+    from: (usize, usize, u32, usize, String, u32),
 }
 
 /// Marks a sprite or text of the chapters (respawned when the marks change).
@@ -341,7 +342,10 @@ fn gather(world: &mut World) {
     let scale = world
         .get_resource::<crate::app::settings::Settings>()
         .map_or(100, |s| (label_scale(s) * 100.0).round() as u32);
-    let from = (told, cycle, step, lang, scale);
+    let acted = world
+        .get_resource::<crate::rules::ActionLog>()
+        .map_or(0, |l| l.0.len());
+    let from = (told, acted, cycle, step, lang, scale);
     if world.resource::<ChapterMarks>().from == from {
         return;
     }

@@ -43,6 +43,14 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
         rows.reserve(at, &text, dy);
         Mark::Label { at, text, dy, rgba }
     };
+    // A ring on a hex and a label placed around it clear of the others.
+    let ringed = |rows: &mut chapter_map::LabelRows, at: Hex, size: f32, text: String, rgba| {
+        let dy = rows.place(at, &text, &chapter_map::MARK_HEIGHTS);
+        [
+            Mark::Ring { at, size, rgba },
+            Mark::Label { at, text, dy, rgba },
+        ]
+    };
     // The route.
     for w in lvl.route.windows(2) {
         v.push(Mark::Line {
@@ -181,21 +189,11 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
                 (true, false) => (tr.t("lost if she advances"), RED),
                 _ => (tr.t("lost if braked"), YELLOW),
             };
-            v.push(Mark::Ring {
-                at: h,
-                size: 1.0,
-                rgba,
-            });
-            let words = words.into_owned();
-            let dy = rows.place(h, &words, &chapter_map::MARK_HEIGHTS);
-            v.push(Mark::Label {
-                at: h,
-                text: words,
-                dy,
-                rgba,
-            });
+            v.extend(ringed(&mut rows, h, 1.0, words.into_owned(), rgba));
         }
-        let clicks = guide::guide(world) == Camp::Eladrins;
+        // A stop is clicked only while the Eladrins' Guide decides (D2): before, the click
+        // would only be refused.
+        let clicks = guide::guide(world) == Camp::Eladrins && world.step_id() == super::GUIDE_STEP;
         let mut stops: Vec<(Hex, bool)> = Vec::new();
         for (action, brake, p) in &options {
             let Some(end) = p.end else {
@@ -215,11 +213,6 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
             }
             stops.push((h, *brake));
             let rgba = if *brake { YELLOW } else { ORANGE };
-            v.push(Mark::Ring {
-                at: h,
-                size: 0.75,
-                rgba,
-            });
             // The move's own gems, as the rules' plan counts them (D1, D2).
             let n = p.gems.unsigned_abs();
             let signed = if p.gems < 0 {
@@ -232,13 +225,7 @@ pub fn marks(world: &mut World, tr: &Translations) -> Vec<Mark> {
             } else {
                 tr.p("advance: {} gem|advance: {} gems", n.into(), &[&signed])
             };
-            let dy = rows.place(h, &words, &chapter_map::MARK_HEIGHTS);
-            v.push(Mark::Label {
-                at: h,
-                text: words,
-                dy,
-                rgba,
-            });
+            v.extend(ringed(&mut rows, h, 0.75, words, rgba));
         }
     }
     // The RIP tokens.
