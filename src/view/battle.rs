@@ -96,6 +96,13 @@ impl Battles {
     pub fn showing(&self) -> bool {
         !self.waiting.is_empty()
     }
+
+    /// Every battle window closed, as their OK buttons do.
+    pub fn close_all(&mut self) {
+        self.waiting.clear();
+        self.shown_rounds = 0;
+        self.done_at = None;
+    }
 }
 
 fn gather_battles(

@@ -1,9 +1,11 @@
 //! A chapter's events played one place at a time over the map (`add_chapter_show`): a
 //! step that resolves many things at once (Wyvern Wardens' rewards, M13) is shown as it would
 //! be at the table, place by place. The chapter turns each event it told into a `Beat` (where,
-//! under which title, one line); beats on the same place in a row make one card, shown for a
-//! moment with its place ringed in gold on the map, then the next. The show only reads the
-//! chronicle: the game goes on under it, and "Skip" ends it.
+//! under which title, one line); beats on the same place in a row make one card (under the
+//! first one's title), its lines coming one at a time as the table would resolve them (a
+//! battle's cards turned up, then the winner, the fallen, the reward), with its place ringed
+//! in gold on the map, then the next card. The show only reads the chronicle: the game goes on
+//! under it; "Next" brings the next line at once, and "Skip" ends it.
 
 use std::collections::VecDeque;
 
@@ -42,8 +44,10 @@ pub(super) fn add(app: &mut App, chapter: &'static str, beats: Beats) {
     shows.0.push((chapter, beats));
 }
 
-/// Seconds a card shows (half as long while many wait).
+/// Seconds a card shows once its last line is there (half as long while many wait).
 const SECONDS: f32 = 1.8;
+/// Seconds before a card's next line comes.
+const LINE_SECONDS: f32 = 0.9;
 /// Most cards waiting: past it, the oldest are dropped (the log still has them).
 const MAX_WAITING: usize = 24;
 /// Most lines on a card.
@@ -63,6 +67,7 @@ struct Card {
 #[derive(Resource, Default)]
 pub struct Show {
     waiting: VecDeque<Card>,
+    /// The card showing and the seconds it has shown.
     now: Option<(Card, f32)>,
     /// Cards shown since the game started (the map's redraw digest changes with it).
     shown: u64,
@@ -85,10 +90,52 @@ impl Show {
         self.now.as_ref().map(|(c, _)| c.title.as_str())
     }
 
-    /// The place the card on screen rings, with its lines (a chapter's board marks it).
+    /// The place the card on screen rings, with the lines come so far (a chapter's board
+    /// marks it).
     pub fn showing(&self) -> Option<(Hex, &[String])> {
-        self.now.as_ref().map(|(c, _)| (c.at, c.lines.as_slice()))
+        self.now
+            .as_ref()
+            .map(|(c, t)| (c.at, &c.lines[..revealed(c, *t)]))
     }
+
+    /// The show goes on by `dt` seconds: the card's next line, or the next card.
+    fn tick(&mut self, dt: f32) {
+        let dt = if self.waiting.len() > 4 { dt * 2.0 } else { dt };
+        if let Some((c, t)) = self.now.as_mut() {
+            *t += dt;
+            if *t < lasts(c) {
+                return;
+            }
+        }
+        self.now = None;
+        if let Some(c) = self.waiting.pop_front() {
+            self.shown += 1;
+            self.now = Some((c, 0.0));
+        }
+    }
+
+    /// The card's next line at once, or the next card once all its lines are there.
+    fn next(&mut self) {
+        match self.now.as_mut() {
+            Some((c, t)) if revealed(c, *t) < c.lines.len() => {
+                *t = revealed(c, *t) as f32 * LINE_SECONDS;
+            }
+            Some((c, t)) => *t = lasts(c),
+            None => {}
+        }
+        self.tick(0.0);
+    }
+}
+
+/// How many of a card's lines have come after `t` seconds.
+fn revealed(c: &Card, t: f32) -> usize {
+    let n = 1 + (t.max(0.0) / LINE_SECONDS) as usize;
+    n.min(c.lines.len())
+}
+
+/// How long a card shows: a moment a line, then `SECONDS` with them all.
+fn lasts(c: &Card) -> f32 {
+    c.lines.len().saturating_sub(1) as f32 * LINE_SECONDS + SECONDS
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -172,7 +219,7 @@ pub(super) fn queue_beats(world: &mut World) {
     show.seen = len;
     for (b, source) in beats {
         match show.waiting.back_mut() {
-            Some(c) if c.at == b.at && c.title == b.title => {
+            Some(c) if c.at == b.at => {
                 if c.lines.len() < MAX_LINES {
                     c.lines.push(b.line);
                     c.told.push(source);
@@ -233,18 +280,8 @@ fn advance_show(
     mut show: ResMut<Show>,
 ) {
     let speed = settings.map_or(1.0, |s| s.animation_speed.clamp(0.25, 4.0));
-    let dt = time.delta_secs() * speed;
-    let many = show.waiting.len() > 4;
-    if let Some((_, left)) = show.now.as_mut() {
-        *left -= if many { dt * 2.0 } else { dt };
-        if *left > 0.0 {
-            return;
-        }
-    }
-    show.now = None;
-    if let Some(c) = show.waiting.pop_front() {
-        show.shown += 1;
-        show.now = Some((c, SECONDS));
+    if show.busy() {
+        show.tick(time.delta_secs() * speed);
     }
 }
 
@@ -269,12 +306,13 @@ fn draw_card(
     tr: Res<Translations>,
     table: Res<super::table::TableView>,
 ) -> Result {
-    let Some((card, _)) = show.now.clone() else {
+    let Some((mut card, t)) = show.now.clone() else {
         return Ok(());
     };
+    card.lines.truncate(revealed(&card, t));
     let ctx = contexts.ctx_mut()?;
     let waiting = show.waiting.len();
-    let mut skip = false;
+    let (mut skip, mut next) = (false, false);
     // With a chapter's board open, the board frames the place and lists its claims: the card
     // shrinks to a line in the phase bar's row, clear of the board.
     let (anchor, offset, lines): (_, _, &[String]) = if table.open {
@@ -323,6 +361,9 @@ fn draw_card(
                                 .color(egui::Color32::from_gray(190)),
                             );
                         }
+                        if ui.small_button(tr.t("Next")).clicked() {
+                            next = true;
+                        }
                         if ui.small_button(tr.t("Skip")).clicked() {
                             skip = true;
                         }
@@ -332,6 +373,8 @@ fn draw_card(
     if skip {
         show.waiting.clear();
         show.now = None;
+    } else if next {
+        show.next();
     }
     Ok(())
 }
@@ -389,6 +432,21 @@ mod tests {
             .map(|c| (c.at.x, c.lines.len()))
             .collect();
         assert_eq!(cards, [(1, 2), (2, 1)]);
+        // Lines come one at a time, then the card stays; "Next" brings the next line at once.
+        let lines = |w: &World| w.resource::<Show>().showing().map(|(h, l)| (h.x, l.len()));
+        world.resource_mut::<Show>().tick(0.0);
+        assert_eq!(lines(&world), Some((1, 1)), "the first line alone");
+        world.resource_mut::<Show>().tick(LINE_SECONDS + 0.01);
+        assert_eq!(lines(&world), Some((1, 2)), "then the second");
+        world.resource_mut::<Show>().tick(SECONDS - 0.1);
+        assert_eq!(lines(&world), Some((1, 2)), "the card stays a moment");
+        world.resource_mut::<Show>().tick(0.2);
+        assert_eq!(lines(&world), Some((2, 1)), "then the next place");
+        world.resource_mut::<Show>().next();
+        assert!(
+            !world.resource::<Show>().busy(),
+            "Next past the last line ends it"
+        );
         world.resource_mut::<GameSetup>().seed = 99;
         queue_beats(&mut world);
         assert!(!world.resource::<Show>().busy(), "a new game starts afresh");

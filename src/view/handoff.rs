@@ -18,6 +18,9 @@ pub struct HandOff {
     pending: Option<(u32, usize, usize)>,
     /// The board is hidden, waiting for this player.
     pub waiting_for: Option<String>,
+    /// Where the screen's button is, in pixels, while it waits (checks of the real window
+    /// click it).
+    pub button: Option<[f32; 4]>,
 }
 
 impl HandOff {
@@ -29,6 +32,7 @@ impl HandOff {
         }
         self.acknowledged = self.pending.take();
         self.waiting_for = None;
+        self.button = None;
         true
     }
 }
@@ -117,9 +121,14 @@ fn draw_handoff(
 ) -> Result {
     let Some(name) = h.waiting_for.clone() else {
         // Shown for a frame after the player took the keyboard: nothing more to hide.
+        if h.button.is_some() {
+            h.button = None;
+        }
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
+    let z = ctx.pixels_per_point();
+    let mut button = None;
     let screen = ctx.viewport_rect();
     egui::Area::new("handoff".into())
         .order(egui::Order::Foreground)
@@ -144,17 +153,19 @@ fn draw_handoff(
                         .size(16.0),
                     );
                     ui.add_space(12.0);
-                    if ui
-                        .button(
-                            egui::RichText::new(tr.f("I am {}: show the board", &[&name]))
-                                .size(18.0),
-                        )
-                        .clicked()
-                    {
+                    let r = ui.button(
+                        egui::RichText::new(tr.f("I am {}: show the board", &[&name])).size(18.0),
+                    );
+                    let b = r.rect;
+                    button = Some([b.min.x * z, b.min.y * z, b.width() * z, b.height() * z]);
+                    if r.clicked() {
                         h.hand_over();
                     }
                 });
             });
         });
+    if h.waiting_for.is_some() && h.button != button {
+        h.button = button;
+    }
     Ok(())
 }

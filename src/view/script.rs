@@ -100,12 +100,15 @@ pub enum UiStep {
     /// Close every card waiting on screen, as their OK buttons do (a card also closes by
     /// itself after 8 s, which a slow machine may reach between two screenshots).
     CloseCards,
+    /// Close every battle window waiting on screen, as their OK buttons do.
+    CloseBattles,
     /// Draw the map afresh around the view, changed or not (a check that the cached picture is
     /// what a fresh draw gives).
     RedrawMap,
     /// Pan the map view by this many world units (x right, y up), as a drag does.
     PanMap((f32, f32)),
-    /// Load a save (a path relative to the working folder), as the menu does.
+    /// Load a save, as the menu does (a relative path is in the output folder, where the
+    /// script's own saves go: a check writes the game it starts from there).
     Load(String),
     /// Let the AIs play until this cycle's main phase (the "Let the AI play" button, each turn).
     AiUntilCycle(u32),
@@ -114,6 +117,9 @@ pub enum UiStep {
     AiUntilStep(String),
     /// Let the AIs play until a battle is shown.
     AiUntilBattle,
+    /// Let the AIs play until a chapter's show puts a card on screen whose title begins with
+    /// this (`Battle for`).
+    AiUntilShow(String),
     /// Press a button of the campaign screen or of a chapter's end window, as a click does;
     /// waits until it is offered (`campaign_ui::offered`).
     Campaign(super::campaign_ui::Click),
@@ -308,12 +314,16 @@ fn played(world: &mut World, step: &UiStep) -> Option<bool> {
                 .is_some()
         }
         UiStep::HandOver => world.resource_mut::<super::handoff::HandOff>().hand_over(),
-        UiStep::Load(path) => {
-            if let Err(e) = snapshot::load(world, std::path::Path::new(path)) {
-                error!("script: load failed: {e}");
-                world.write_message(AppExit::from_code(3));
-            }
-            true
+        UiStep::AiUntilShow(t) => {
+            let done = world
+                .resource::<super::chapter_show::Show>()
+                .title()
+                .is_some_and(|x| x.starts_with(t.as_str()))
+                || world.resource::<Outcome>().winner.is_some();
+            world
+                .resource_mut::<super::driver::Driver>()
+                .autoplay_eladrins = !done;
+            done
         }
         UiStep::AiUntilBattle => {
             let done = world.resource::<super::battle::Battles>().showing()
@@ -398,6 +408,10 @@ fn pressed(world: &mut World, step: &UiStep) -> Option<bool> {
             }
             true
         }
+        UiStep::CloseBattles => {
+            world.resource_mut::<super::battle::Battles>().close_all();
+            true
+        }
         UiStep::CloseCards => {
             world.resource_mut::<super::cards::CardQueue>().close_all();
             true
@@ -455,9 +469,17 @@ fn set(world: &mut World, step: &UiStep) -> Option<bool> {
     })
 }
 
-/// What the script writes: screenshots, reports, marks, saves; and the end.
+/// What the script writes and reads in its folder: screenshots, reports, marks, saves, a
+/// load; and the end.
 fn written(world: &mut World, step: &UiStep, frames: u32, out: &std::path::Path) -> Option<bool> {
     Some(match step {
+        UiStep::Load(path) => {
+            if let Err(e) = snapshot::load(world, &out.join(path)) {
+                error!("script: load failed: {e}");
+                world.write_message(AppExit::from_code(3));
+            }
+            true
+        }
         UiStep::Screenshot(name) => {
             let path = out.join(name);
             world
@@ -529,6 +551,10 @@ pub struct WindowReport {
     /// (`map:advance:4,-2`: `chapter_map::Mark::Choice`).
     #[serde(default)]
     pub targets: Vec<(String, [f32; 4])>,
+    /// The pieces a chapter's board names as it draws them (`hand:0:spear_wall`, a card face
+    /// up; `back:1`, a hand face down), with their places.
+    #[serde(default)]
+    pub pieces: Vec<(String, [f32; 4])>,
     /// The hex a chapter's show rings now (a place whose rewards are being claimed), if any.
     #[serde(default)]
     pub showing: Option<(i32, i32)>,
@@ -622,8 +648,16 @@ fn report(world: &mut World) -> WindowReport {
         targets: {
             let mut t = world.resource::<super::table::TableView>().targets.clone();
             t.extend(super::chapter_map::choice_targets(world));
+            // The hot-seat hand-off screen's button, while it waits.
+            t.extend(
+                world
+                    .resource::<super::handoff::HandOff>()
+                    .button
+                    .map(|r| ("handoff".to_string(), r)),
+            );
             t
         },
+        pieces: world.resource::<super::table::TableView>().pieces.clone(),
         showing: world
             .resource::<super::chapter_show::Show>()
             .showing()

@@ -721,12 +721,55 @@ fn c17_every_figure_there_fights_cards_raise_str_the_highest_wins_the_others_die
     assert_eq!(c.sheets[&ANA].won, 1);
     assert!(c.pillaged.contains(&"stonecrest".to_string()));
     assert_eq!(turn(&mut s), BO, "the turn goes on after the pillager");
-    let events = s.events();
-    assert!(
-        events.iter().any(|e| matches!(e,
-            chaos_outpost::rules::GameEvent::Chapter { chapter, what }
-                if chapter == clans::ID && matches!(what.get(), Some(Told::Battle { .. })))),
-        "{events:?}"
+    // Told in the order the table resolves it, for the show to play step by step: each
+    // clan's card turned up (in the order they were asked), the winner, the losers to
+    // Valhalla, then the reward.
+    let told: Vec<Told> = s
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            chaos_outpost::rules::GameEvent::Chapter { chapter, what } if chapter == clans::ID => {
+                what.get::<Told>()
+            }
+            _ => None,
+        })
+        .skip_while(|t| !matches!(t, Told::Turned { .. }))
+        .collect();
+    let stonecrest = "stonecrest".to_string();
+    assert_eq!(
+        told,
+        [
+            Told::Turned {
+                province: stonecrest.clone(),
+                owner: BO,
+                card: None
+            },
+            Told::Turned {
+                province: stonecrest.clone(),
+                owner: CHAOS,
+                card: Some("spear_wall".into())
+            },
+            Told::Turned {
+                province: stonecrest.clone(),
+                owner: ANA,
+                card: Some("berserk_charge".into())
+            },
+            Told::Battle {
+                province: stonecrest.clone(),
+                eladrins: 4,
+                chaos: 3,
+                winner: Some(true)
+            },
+            Told::Fallen {
+                province: stonecrest.clone(),
+                owner: CHAOS,
+                figures: 1
+            },
+            Told::Pillaged {
+                owner: ANA,
+                province: stonecrest
+            },
+        ]
     );
 }
 

@@ -755,6 +755,367 @@ fn the_white_tomb_is_guided_by_clicks_on_her_marked_stops() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// The game the clans' window test starts from (written to `path`): Clans of the Rift in
+/// hot-seat, Ana and Bo, at the action phase with Ana to play. Ana has Oath of Rage on her
+/// first clan slot and Skald's Saga, Hold the South and Berserk Charge in hand, a warrior in
+/// Stonecrest; Bo has Hold the North and Chieftain's Torc; Chaos has no card and no Rage
+/// (it can only pass, C11), its leader in Stonecrest.
+fn clans_round_start(path: &std::path::Path) {
+    use chaos_outpost::chapters::clans::reckon::holder;
+    use chaos_outpost::chapters::clans::state::{Clans, Owner, Placed, Spot};
+    use chaos_outpost::chapters::clans::{self, data::Fig};
+    use chaos_outpost::rules::{setup, tracks};
+    let mut app = setup::headless_app(std::sync::Arc::new(crate::common::base()));
+    let names = ["Ana".to_string(), "Bo".to_string()];
+    setup::start_game_for(app.world_mut(), "clans", None, 5, &names).expect("the level starts");
+    let mut s = crate::common::Scn { app };
+    s.enter_step(clans::ACTION_STEP);
+    let w = s.w();
+    {
+        let mut res = w.resource_mut::<Clans>();
+        let c: &mut Clans = &mut res;
+        let hands: [(Owner, &[&str]); 3] = [
+            (
+                Owner::Seat(0),
+                &["skalds_saga", "hold_the_south", "berserk_charge"],
+            ),
+            (Owner::Seat(1), &["hold_the_north", "chieftains_torc"]),
+            (Owner::Chaos, &[]),
+        ];
+        // Every card dealt goes back to the deck first, and each one placed is taken from
+        // it: the game checks a save's cards against the decks' copies.
+        for sh in c.sheets.values_mut() {
+            let hand = std::mem::take(&mut sh.hand);
+            c.deck.extend(hand);
+        }
+        let take = |c: &mut Clans, card: &str| {
+            let i = c
+                .deck
+                .iter()
+                .position(|x| x == card)
+                .unwrap_or_else(|| panic!("no {card} left in the deck"));
+            c.deck.remove(i)
+        };
+        for (o, cards) in hands {
+            for card in cards {
+                let card = take(c, card);
+                c.sheets.get_mut(&o).expect("a clan").hand.push(card);
+            }
+        }
+        let oath = take(c, "oath_of_rage");
+        c.sheets.get_mut(&Owner::Seat(0)).expect("Ana").slots[5] = Some(oath);
+        for (o, fig) in [(Owner::Seat(0), Fig::Warrior), (Owner::Chaos, Fig::Leader)] {
+            let sh = c.sheets.get_mut(&o).expect("a clan");
+            if let Some(i) = sh.reserve.iter().position(|f| *f == fig) {
+                sh.reserve.remove(i);
+            }
+            c.board.push(Placed {
+                owner: o,
+                fig,
+                at: Spot::Province("stonecrest".into()),
+            });
+        }
+        c.board.sort();
+    }
+    for (o, n) in [(Owner::Seat(0), 10), (Owner::Seat(1), 6), (Owner::Chaos, 0)] {
+        let now = tracks::get(w, clans::RAGE, holder(o));
+        tracks::add(w, clans::RAGE, holder(o), n - now);
+    }
+    snapshot::save(w, path).expect("the save is written");
+}
+
+/// Clans of the Rift in hot-seat, played with the real mouse (xdotool) on the clan sheet and
+/// the map, never a text button of the panel: Ana upgrades into an occupied slot (C3), the
+/// hand-off screen hides the board and then Bo's sheet shows his hand face up and Ana's face
+/// down; each seat lays a quest (C9), Bo upgrades his leader without invading (C5), Ana
+/// pillages Stonecrest by its token on the map (C13) and plays her battle card in the call
+/// that follows (C17); the battle is shown step by step, one line at a time. Each step's
+/// state is read from the save written beside the report after it.
+#[test]
+fn clans_plays_a_hot_seat_round_by_clicks_on_the_sheet_and_the_map() {
+    use chaos_outpost::chapters::clans::data::Fig;
+    use chaos_outpost::chapters::clans::state::{Clans, Owner};
+    use chaos_outpost::view::script::WindowReport;
+    if !xdotool_here() {
+        return;
+    }
+    let clans = |out: &std::path::Path, k: u32| -> (Clans, i32) {
+        let s = snapshot::read(&out.join(format!("round.{k}.save.ron"))).expect("a save");
+        let c: Clans = ron::from_str(&s.chapters["clans"]).expect("the chapter's state");
+        let ana = chaos_outpost::rules::tracks::Holder::Seat(0);
+        let rage = s
+            .tracks
+            .0
+            .iter()
+            .find(|t| t.0 == chaos_outpost::chapters::clans::RAGE && t.1 == ana)
+            .map_or(0, |t| t.2);
+        (c, rage)
+    };
+    let hand_pieces = |r: &WindowReport| -> (Vec<String>, Vec<String>) {
+        let mut up: Vec<String> = Vec::new();
+        let mut down: Vec<String> = Vec::new();
+        for (n, _) in &r.pieces {
+            if let Some(rest) = n.strip_prefix("hand:") {
+                up.push(rest.to_string());
+            } else if let Some(rest) = n.strip_prefix("back:") {
+                down.push(rest.to_string());
+            }
+        }
+        (up, down)
+    };
+    // The reports' numbers after each step, with what the drive saw on the way.
+    struct Seen {
+        upgrade: u32,
+        hidden: WindowReport,
+        bo_at_screen: WindowReport,
+        bo_quest: u32,
+        ana_quest: u32,
+        bo_upgrade: u32,
+        pillage: u32,
+        battle: u32,
+        lines: Vec<Vec<String>>,
+    }
+    let drive = |out: &std::path::Path| -> Seen {
+        let xdo = Xdo::of(out);
+        let next = std::cell::Cell::new(0u32);
+        let look = || {
+            let k = next.get();
+            std::fs::write(out.join(format!("round.ask.{k}")), "").expect("ask");
+            wait_for(out, &format!("round.{k}.ron"));
+            next.set(k + 1);
+            (report(&out.join(format!("round.{k}.ron"))), k)
+        };
+        let click = |r: &WindowReport, name: &str| {
+            let [x, y, w, h] = r
+                .targets
+                .iter()
+                .find(|(n, _)| n == name || n.starts_with(&format!("{name}:")))
+                .unwrap_or_else(|| panic!("no target `{name}`: {:?}", r.targets))
+                .1;
+            xdo.run(&[
+                "mousemove",
+                &format!("{}", (x + w / 2.0) as i32),
+                &format!("{}", (y + h / 2.0) as i32),
+            ]);
+            std::thread::sleep(Duration::from_millis(150));
+            xdo.run(&["click", "1"]);
+            std::thread::sleep(Duration::from_millis(250));
+        };
+        // Waits until the seat is asked (the hand-off screen clicked through on the way).
+        let asked = |seat: u8| {
+            for _ in 0..200 {
+                let (r, k) = look();
+                if r.targets.iter().any(|(n, _)| n == "handoff") {
+                    click(&r, "handoff");
+                    continue;
+                }
+                let mine = format!("hand:{seat}:");
+                if r.seat_asked == Some(seat) && r.pieces.iter().any(|(n, _)| n.starts_with(&mine))
+                {
+                    return (r, k);
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            panic!("seat {seat} was never asked");
+        };
+        let hand_ix = |out: &std::path::Path, k: u32, seat: u8, card: &str| -> String {
+            let (c, _) = clans(out, k);
+            let i = c.sheets[&Owner::Seat(seat)]
+                .hand
+                .iter()
+                .position(|h| h == card)
+                .unwrap_or_else(|| panic!("{card} is not in seat {seat}'s hand"));
+            format!("hand:{i}")
+        };
+        // Ana: Skald's Saga onto her first clan slot, where Oath of Rage lies (C3).
+        let (r, at) = asked(0);
+        click(&r, &hand_ix(out, at, 0, "skalds_saga"));
+        let (r, _) = look();
+        for lit in ["slot:5", "slot:6", "slot:7"] {
+            assert!(
+                r.targets.iter().any(|(n, _)| n == lit),
+                "Skald's Saga picked: {lit} is not lit: {:?}",
+                r.targets
+            );
+        }
+        click(&r, "slot:5");
+        // Bo's turn: the hand-off screen first, the board hidden behind it.
+        let hidden = loop {
+            let (r, _) = look();
+            if r.targets.iter().any(|(n, _)| n == "handoff") {
+                break r;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        };
+        let upgrade = next.get() - 1;
+        click(&hidden, "handoff");
+        let (bo_at_screen, at) = asked(1);
+        click(&bo_at_screen, &hand_ix(out, at, 1, "hold_the_north"));
+        let (r, _) = look();
+        click(&r, "use:quest");
+        let bo_quest = next.get();
+        // Chaos passes (0 Rage); Ana lays her quest.
+        let (r, at) = asked(0);
+        click(&r, &hand_ix(out, at, 0, "hold_the_south"));
+        let (r, _) = look();
+        click(&r, "use:quest");
+        let ana_quest = next.get();
+        // Bo: Chieftain's Torc onto his leader's slot; his leader stays in the reserve.
+        let (r, at) = asked(1);
+        click(&r, &hand_ix(out, at, 1, "chieftains_torc"));
+        let (r, _) = look();
+        click(&r, "slot:1");
+        let (r, _) = look();
+        click(&r, "invade:none");
+        let bo_upgrade = next.get();
+        // Ana pillages Stonecrest from its token on the map; Chaos answers; her card.
+        // The board covers the map: closed by its line's button, then the token clicked.
+        let (r, _) = asked(0);
+        assert!(
+            r.targets
+                .iter()
+                .any(|(n, _)| n.starts_with("map:pillage:stonecrest")),
+            "Stonecrest's token is not offered: {:?}",
+            r.targets
+        );
+        click(&r, "board:close");
+        let (r, _) = look();
+        assert!(
+            r.pieces.is_empty(),
+            "the board is still open: {:?}",
+            r.pieces
+        );
+        click(&r, "map:pillage:stonecrest");
+        let pillage = next.get();
+        let (r, at) = asked(0);
+        click(&r, &hand_ix(out, at, 0, "berserk_charge"));
+        let (r, _) = look();
+        click(&r, "use:battle");
+        let battle = next.get();
+        // The battle's card, read while it plays: its lines come one at a time.
+        let mut lines: Vec<Vec<String>> = Vec::new();
+        for _ in 0..80 {
+            let (r, _) = look();
+            let now = r.showing_lines.clone();
+            if r.showing.is_none() && !lines.is_empty() {
+                break;
+            }
+            if !now.is_empty() && lines.last() != Some(&now) {
+                lines.push(now);
+            }
+        }
+        std::fs::write(out.join("round.stop"), "").expect("stop");
+        Seen {
+            upgrade,
+            hidden,
+            bo_at_screen,
+            bo_quest,
+            ana_quest,
+            bo_upgrade,
+            pillage,
+            battle,
+            lines,
+        }
+    };
+    let mut seen = None;
+    let Some(out) = run_window_driven(
+        "clans_round",
+        |out| {
+            clans_round_start(&out.join("start.save.ron"));
+            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+            let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
+            c.args(["play", "--level", "clans", "--seed", "5", "--script"])
+                .arg(root.join("tests/ui/clans_round.ron"))
+                .arg("--out")
+                .arg(out);
+            c
+        },
+        |out| seen = Some(drive(out)),
+    ) else {
+        return;
+    };
+    let seen = seen.expect("the drive ran");
+    let (ana, bo, chaos) = (Owner::Seat(0), Owner::Seat(1), Owner::Chaos);
+    // The upgrade into an occupied slot: Skald's Saga there, Oath of Rage discarded (C3), its
+    // STR paid in Rage (C2).
+    let (start, rage_before) = clans(&out, 0);
+    let (c, rage) = clans(&out, seen.upgrade);
+    assert_eq!(c.sheets[&ana].slots[5].as_deref(), Some("skalds_saga"));
+    assert!(c.discard.contains(&"oath_of_rage".to_string()), "C3");
+    assert!(!c.sheets[&ana].hand.contains(&"skalds_saga".to_string()));
+    assert_eq!(rage, rage_before - 1, "Skald's Saga's STR in Rage");
+    assert_eq!(start.sheets[&ana].slots[5].as_deref(), Some("oath_of_rage"));
+    // Behind the hand-off screen nothing of the board is drawn; after it, Bo's hand face up
+    // and Ana's face down, as many backs as she has cards.
+    assert!(
+        seen.hidden.pieces.is_empty(),
+        "the board shows behind the hand-off screen: {:?}",
+        seen.hidden.pieces
+    );
+    let (up, down) = hand_pieces(&seen.bo_at_screen);
+    let mut want: Vec<String> = c.sheets[&bo]
+        .hand
+        .iter()
+        .map(|h| format!("1:{h}"))
+        .collect();
+    want.sort();
+    let mut up_sorted = up.clone();
+    up_sorted.sort();
+    assert_eq!(up_sorted, want, "Bo's hand face up, nobody else's");
+    assert_eq!(
+        down.iter().filter(|d| *d == "0").count(),
+        c.sheets[&ana].hand.len(),
+        "Ana's hand face down: {down:?}"
+    );
+    // The quests, face down on their sheets (C9).
+    let (c, _) = clans(&out, seen.bo_quest);
+    assert_eq!(c.sheets[&bo].quests, ["hold_the_north"]);
+    let (c, _) = clans(&out, seen.ana_quest);
+    assert_eq!(c.sheets[&ana].quests, ["hold_the_south"]);
+    // Bo's leader upgrade, his leader still in the reserve (no invasion chosen).
+    let (c, _) = clans(&out, seen.bo_upgrade);
+    assert_eq!(c.sheets[&bo].slots[1].as_deref(), Some("chieftains_torc"));
+    assert!(c.sheets[&bo].reserve.contains(&Fig::Leader));
+    // The pillage called to battle over Stonecrest (C14).
+    let (c, _) = clans(&out, seen.pillage);
+    let call = c.call.as_ref().expect("the pillage called to battle");
+    assert_eq!((call.pillager, call.province.as_str()), (ana, "stonecrest"));
+    // The battle: Ana's warrior and Berserk Charge (3) beat Chaos' leader (2): the leader to
+    // Valhalla, her card spent, the province hers (C17).
+    let (c, _) = clans(&out, seen.battle);
+    assert!(c.call.is_none(), "the battle is not resolved");
+    assert_eq!(c.sheets[&chaos].valhalla, [Fig::Leader]);
+    assert!(c.discard.contains(&"berserk_charge".to_string()));
+    assert_eq!(c.sheets[&ana].won, 1);
+    assert!(c.pillaged.contains(&"stonecrest".to_string()));
+    // Shown step by step: each look saw the lines before it and one more.
+    let lines = &seen.lines;
+    assert!(
+        lines.len() >= 3,
+        "the battle's lines did not come one at a time: {lines:?}"
+    );
+    for w in lines.windows(2) {
+        assert!(
+            w[1].len() > w[0].len() && w[1].starts_with(&w[0]),
+            "the lines came out of order: {lines:?}"
+        );
+    }
+    let all = lines.last().expect("lines").join(" / ");
+    for part in [
+        "Chaos played no card",
+        "Ana turns up Berserk Charge (+2 STR)",
+        "Eladrins 3 STR, Chaos 2: the Eladrins win",
+        "Chaos: 1 figure to Valhalla",
+        "Ana takes its reward",
+    ] {
+        assert!(all.contains(part), "`{part}` not shown: {all}");
+    }
+    let s = snapshot::read(&out.join("after.ron")).expect("the save after");
+    let after: Clans = ron::from_str(&s.chapters["clans"]).expect("state");
+    assert_eq!(after.sheets[&ana].won, 1);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// The pixels two screenshots of one size differ in.
 fn pixels_apart(a: &std::path::Path, b: &std::path::Path) -> usize {
     let ((wa, a), (wb, b)) = (pixels(a), pixels(b));

@@ -351,7 +351,13 @@ fn resolve(world: &mut World, lvl: &ClanLevel) {
         .into_iter()
         .partition(|p| in_battle(&p.at, &call.province, &fjords) && Some(p.owner.side()) != winner);
     st.board = alive;
+    // Who fell, counted by clan in the order the call asked them (told after the battle).
+    let mut fallen: Vec<(Owner, u32)> = call.order.iter().map(|o| (*o, 0)).collect();
     for p in dead {
+        match fallen.iter_mut().find(|(o, _)| *o == p.owner) {
+            Some(e) => e.1 = e.1.saturating_add(1),
+            None => fallen.push((p.owner, 1)),
+        }
         if let Some(s) = st.sheet_mut(p.owner) {
             s.valhalla.push(p.fig);
         }
@@ -375,6 +381,18 @@ fn resolve(world: &mut World, lvl: &ClanLevel) {
     }
     st.call = None;
     world.insert_resource(st);
+    // Told as the table resolves it: the cards turned up, the winner, the fallen; the reward
+    // follows.
+    for o in &call.order {
+        tell(
+            world,
+            Told::Turned {
+                province: call.province.clone(),
+                owner: *o,
+                card: call.picks.get(o).cloned().flatten(),
+            },
+        );
+    }
     tell(
         world,
         Told::Battle {
@@ -384,6 +402,16 @@ fn resolve(world: &mut World, lvl: &ClanLevel) {
             winner,
         },
     );
+    for (o, n) in fallen.into_iter().filter(|(_, n)| *n > 0) {
+        tell(
+            world,
+            Told::Fallen {
+                province: call.province.clone(),
+                owner: o,
+                figures: n,
+            },
+        );
+    }
     for (o, g) in glory {
         add_glory(world, o, g);
     }
@@ -510,6 +538,24 @@ pub enum Told {
         chaos: u32,
         /// Some(true): the Eladrins won; Some(false): Chaos; none: a tie.
         winner: Option<bool>,
+    },
+    /// A clan's card of the battle turned up (C17), or none played; told before the battle.
+    Turned {
+        /// The province fought over.
+        province: String,
+        /// Whose.
+        owner: Owner,
+        /// The card, if it played one.
+        card: Option<String>,
+    },
+    /// A clan's figures that lost the battle went to Valhalla (C7, C17); told after it.
+    Fallen {
+        /// The province fought over.
+        province: String,
+        /// Whose.
+        owner: Owner,
+        /// How many.
+        figures: u32,
     },
     /// A province was pillaged (C13, C16).
     Pillaged {

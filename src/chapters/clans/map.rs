@@ -213,6 +213,39 @@ pub fn beat(world: &World, tr: &Translations, what: &ChapterValue) -> Option<Bea
                 ],
             ),
         }),
+        // The battle resolved step by step on one card: each clan's card turned up, the
+        // winner, the fallen, then the reward (its own beat on the same province).
+        Told::Turned {
+            province,
+            owner,
+            card,
+        } => Some(Beat {
+            at: at(&province)?,
+            title: tr.f("Battle for {}", &[&named(tr, &province)]),
+            line: match card {
+                Some(c) => {
+                    let str_ = lvl.card(&c).map_or(0, super::reckon::battle_str);
+                    tr.f(
+                        "{} turns up {} (+{} STR)",
+                        &[&who(world, tr, owner), &named(tr, &c), &str_],
+                    )
+                }
+                None => tr.f("{} played no card", &[&who(world, tr, owner)]),
+            },
+        }),
+        Told::Fallen {
+            province,
+            owner,
+            figures,
+        } => Some(Beat {
+            at: at(&province)?,
+            title: tr.f("Battle for {}", &[&named(tr, &province)]),
+            line: tr.p(
+                "{}: {} figure to Valhalla|{}: {} figures to Valhalla",
+                figures as u64,
+                &[&who(world, tr, owner), &figures],
+            ),
+        }),
         Told::Pillaged { owner, province } => Some(Beat {
             at: at(&province)?,
             title: tr.f("Pillage: {}", &[&named(tr, &province)]),

@@ -50,6 +50,14 @@ fn owner_colour(cx: &TableCx, o: Owner) -> Color32 {
     }
 }
 
+/// How a clan is named in the pieces a check reads (`0`, `1`, `chaos`).
+fn owner_key(o: Owner) -> String {
+    match o {
+        Owner::Seat(s) => s.to_string(),
+        Owner::Chaos => "chaos".into(),
+    }
+}
+
 fn owner_name(cx: &TableCx, o: Owner) -> String {
     match o {
         Owner::Seat(s) => cx.player(s),
@@ -212,6 +220,7 @@ pub fn draw(ui: &mut egui::Ui, s: &Clans, cx: &mut TableCx) -> Option<Action> {
     }
     let mut asked = None;
     let me = Owner::Seat(cx.seat);
+    shown(ui, &lvl, cx);
     if s.call.is_some() {
         asked = asked.or(face_off(ui, s, &lvl, cx, &legal));
         ui.add_space(6.0);
@@ -228,6 +237,48 @@ pub fn draw(ui: &mut egui::Ui, s: &Clans, cx: &mut TableCx) -> Option<Action> {
     }
     ui.data_mut(|d| d.insert_temp(pick_id, pick));
     asked
+}
+
+/// What the show plays on the map now (a battle resolved step by step, a pillage), framed in
+/// gold at the top of the sheet, which covers the map while it is open: the province, and the
+/// lines come so far, the newest bright.
+fn shown(ui: &mut egui::Ui, lvl: &ClanLevel, cx: &TableCx) {
+    let Some((at, lines)) = cx.showing else {
+        return;
+    };
+    let Some(p) = lvl
+        .provinces
+        .iter()
+        .find(|p| p.hexes.contains(&(at.x, at.y)))
+    else {
+        return;
+    };
+    let tr = cx.tr;
+    let gold = Color32::from_rgb(255, 214, 90);
+    egui::Frame::group(ui.style())
+        .stroke(egui::Stroke::new(2.0, gold))
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(
+                egui::RichText::new(tr.f("On the map: {}", &[&tr.t(&p.name)]))
+                    .strong()
+                    .size(15.0)
+                    .color(gold),
+            );
+            for (i, l) in lines.iter().enumerate() {
+                let newest = i + 1 == lines.len();
+                ui.label(
+                    egui::RichText::new(l)
+                        .size(if newest { 15.0 } else { 13.0 })
+                        .color(if newest {
+                            Color32::WHITE
+                        } else {
+                            Color32::from_gray(175)
+                        }),
+                );
+            }
+        });
+    ui.add_space(6.0);
 }
 
 /// The legal actions a pick still leads to (everything while nothing is picked).
@@ -273,6 +324,30 @@ fn own_sheet(
             .color(owner_colour(cx, me)),
     );
     tracks(ui, sh, lvl, cx);
+    // Pillages are clicked on the map, which the board covers: say where (C13).
+    let pillages: Vec<String> = legal
+        .iter()
+        .filter_map(|(_, m)| match m {
+            ClanAction::Pillage { province } => Some(named(tr, province)),
+            _ => None,
+        })
+        .collect();
+    if !pillages.is_empty() {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(
+                egui::RichText::new(tr.f(
+                    "You may pillage {}: click its token, ringed in gold on the map (C13)",
+                    &[&pillages.join(", ")],
+                ))
+                .color(pieces::target_colour(cx.palette)),
+            );
+            let r = ui.button(tr.t("Show the map (B)"));
+            cx.target("board:close", &r);
+            if r.clicked() {
+                cx.close_board();
+            }
+        });
+    }
     // The eight frames (C1): a lit frame takes the picked card.
     let picked = match pick {
         Pick::Card(c) => Some(c.clone()),
@@ -403,6 +478,7 @@ fn own_sheet(
                 ..CardState::default()
             };
             let r = pieces::card(ui, &f, st, Vec2::new(CARD.x, h), cx.palette);
+            cx.piece(format!("hand:{}:{c}", cx.seat), &r);
             if usable {
                 cx.target(format!("hand:{i}"), &r);
                 if r.clicked() {
@@ -466,7 +542,8 @@ fn own_sheet(
                     marked: done,
                     ..CardState::default()
                 };
-                pieces::card(ui, &f, st, Vec2::new(CARD.x + 40.0, h), cx.palette);
+                let r = pieces::card(ui, &f, st, Vec2::new(CARD.x + 40.0, h), cx.palette);
+                cx.piece(format!("quest:{}:{q}", cx.seat), &r);
             }
         });
     }
@@ -518,7 +595,14 @@ fn tracks(ui: &mut egui::Ui, sh: &Sheet, lvl: &ClanLevel, cx: &TableCx) {
 
 /// Another clan's sheet: its levels, its slots filled, its figures, its hand and quests face
 /// down.
-fn other_sheet(ui: &mut egui::Ui, s: &Clans, o: Owner, sh: &Sheet, lvl: &ClanLevel, cx: &TableCx) {
+fn other_sheet(
+    ui: &mut egui::Ui,
+    s: &Clans,
+    o: Owner,
+    sh: &Sheet,
+    lvl: &ClanLevel,
+    cx: &mut TableCx,
+) {
     let tr = cx.tr;
     ui.separator();
     ui.horizontal_wrapped(|ui| {
@@ -566,12 +650,13 @@ fn other_sheet(ui: &mut egui::Ui, s: &Clans, o: Owner, sh: &Sheet, lvl: &ClanLev
             pieces::figures(ui, &counted(&sh.reserve), fill, 18.0);
         }
         // Hands and quests face down: the rules hid them (`?`).
-        for (n, what) in [
-            (sh.hand.len(), tr.t("cards in hand")),
-            (sh.quests.len(), tr.t("quests")),
+        for (n, what, key) in [
+            (sh.hand.len(), tr.t("cards in hand"), "back"),
+            (sh.quests.len(), tr.t("quests"), "quest_back"),
         ] {
             for _ in 0..n.min(8) {
-                pieces::card_back(ui, Vec2::new(20.0, 28.0), cx.palette);
+                let r = pieces::card_back(ui, Vec2::new(20.0, 28.0), cx.palette);
+                cx.piece(format!("{key}:{}", owner_key(o)), &r);
             }
             ui.label(format!("{n} {what}"));
         }

@@ -191,6 +191,29 @@ fn event(tr: &Translations, what: &ChapterValue) -> String {
                 &[&named(tr, &province), &eladrins, &chaos, &who],
             )
         }
+        Some(Told::Turned {
+            province,
+            owner: o,
+            card,
+        }) => match card {
+            Some(c) => tr.f(
+                "Battle for {}: {} turns up {} (C17)",
+                &[&named(tr, &province), &owner(tr, o), &named(tr, &c)],
+            ),
+            None => tr.f(
+                "Battle for {}: {} played no card (C17)",
+                &[&named(tr, &province), &owner(tr, o)],
+            ),
+        },
+        Some(Told::Fallen {
+            province,
+            owner: o,
+            figures,
+        }) => tr.p(
+            "Battle for {}: {} loses {} figure to Valhalla (C7)|Battle for {}: {} loses {} figures to Valhalla (C7)",
+            figures as u64,
+            &[&named(tr, &province), &owner(tr, o), &figures],
+        ),
         Some(Told::Pillaged { owner: o, province }) => tr.f(
             "{} pillages {} (C13)",
             &[&owner(tr, o), &named(tr, &province)],

@@ -50,6 +50,8 @@ pub struct TableCx<'a> {
     /// The step the game stands at (`MACTION`).
     pub step: &'a str,
     pub(super) targets: Vec<(String, egui::Rect)>,
+    pub(super) pieces: Vec<(String, egui::Rect)>,
+    pub(super) close: bool,
 }
 
 impl<'a> TableCx<'a> {
@@ -63,6 +65,17 @@ impl<'a> TableCx<'a> {
     /// real window find it by that name and click it with the real mouse.
     pub fn target(&mut self, name: impl Into<String>, r: &egui::Response) {
         self.targets.push((name.into(), r.rect));
+    }
+
+    /// Names a piece drawn, clicked or not (`hand:0:spear_wall` face up, `back:1` face
+    /// down): checks of the real window read what the board shows, and hides, by that name.
+    pub fn piece(&mut self, name: impl Into<String>, r: &egui::Response) {
+        self.pieces.push((name.into(), r.rect));
+    }
+
+    /// Closes the board after this frame (a piece that sends the player to the map).
+    pub fn close_board(&mut self) {
+        self.close = true;
     }
 
     /// A seat's name.
@@ -120,8 +133,11 @@ pub fn seen(world: &World, seat: u8) -> Vec<SeenTable> {
 pub struct TableView {
     /// The window is open.
     pub open: bool,
-    /// The (cycle, step) it last opened itself for, and whether for a show.
-    pub(super) opened_for: Option<(u32, usize, bool)>,
+    /// The (cycle, step) it last opened itself for, whether for a show, and the actions taken
+    /// when it was for a decision.
+    pub(super) opened_for: Option<(u32, usize, bool, usize)>,
     /// The pieces a click is taken on, by name, with their places: x, y, width, height.
     pub targets: Vec<(String, [f32; 4])>,
+    /// The pieces drawn that the table names (`TableCx::piece`), with their places.
+    pub pieces: Vec<(String, [f32; 4])>,
 }

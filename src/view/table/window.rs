@@ -25,10 +25,13 @@ pub(crate) fn plugin(app: &mut App) {
         );
 }
 
-/// Opens the table when the seat at the screen has a decision in a chapter with a table (once
-/// per step), or when a chapter's show begins; the B key opens and closes it.
+/// Opens the table when the seat at the screen is asked a decision in a chapter with a table
+/// (once per decision: closed to look at the map or click on it, it stays closed until the
+/// game moves on and asks again, a pillage's call to battle say), or when a chapter's show
+/// begins; the B key opens and closes it.
 fn open_by_itself(
     cycle: Res<Cycle>,
+    log: Res<crate::rules::ActionLog>,
     cache: Res<crate::view::cache::SheetCache>,
     digest: Res<crate::view::cache::GameDigest>,
     show: Res<crate::view::chapter_show::Show>,
@@ -48,7 +51,12 @@ fn open_by_itself(
     };
     let asked = cycle.turn == Camp::Eladrins && cache.legal.iter().any(ours);
     let busy = show.busy();
-    let now = (cycle.number, cycle.step, busy);
+    let now = (
+        cycle.number,
+        cycle.step,
+        busy,
+        if asked { log.0.len() } else { 0 },
+    );
     if (asked || busy) && view.opened_for != Some(now) {
         view.opened_for = Some(now);
         view.open = true;
@@ -74,8 +82,9 @@ fn draw_table(
     let (content, setup, cycle, order) = game;
     let (settings, tr, show, state) = looks;
     if digest.chapter_tables.is_empty() {
-        if !view.targets.is_empty() {
+        if !view.targets.is_empty() || !view.pieces.is_empty() {
             view.targets.clear();
+            view.pieces.clear();
         }
         return Ok(());
     }
@@ -100,6 +109,8 @@ fn draw_table(
         to_play: (cycle.turn == Camp::Eladrins).then(|| cycle.acting_seat()),
         step: order.0.get(cycle.step).map(|s| s.id).unwrap_or(""),
         targets: Vec::new(),
+        pieces: Vec::new(),
+        close: false,
     };
     let mut asked = None;
     let mut open = view.open;
@@ -142,20 +153,24 @@ fn draw_table(
                 cx.target("board:open", &r);
             });
     }
-    view.open = open;
-    let targets: Vec<(String, [f32; 4])> = cx
-        .targets
-        .iter()
-        .map(|(n, r)| {
-            (
-                n.clone(),
-                [r.min.x * z, r.min.y * z, r.width() * z, r.height() * z],
-            )
-        })
-        .collect();
+    view.open = open && !cx.close;
+    let placed = |v: &[(String, egui::Rect)]| -> Vec<(String, [f32; 4])> {
+        v.iter()
+            .map(|(n, r)| {
+                (
+                    n.clone(),
+                    [r.min.x * z, r.min.y * z, r.width() * z, r.height() * z],
+                )
+            })
+            .collect()
+    };
+    let (targets, pieces) = (placed(&cx.targets), placed(&cx.pieces));
     // Written only when they moved: an unchanged resource marks nothing changed.
     if view.targets != targets {
         view.targets = targets;
+    }
+    if view.pieces != pieces {
+        view.pieces = pieces;
     }
     if let Some(action) = asked {
         send.write(ActionRequest {
