@@ -299,8 +299,9 @@ pub(super) struct ChapterMarks {
     digest: u64,
     /// What they were computed from: events told, actions taken (a turn passed tells
     /// nothing, and a chapter's choices on the map follow whose turn it is), cycle, step,
-    /// language, interface scale (in hundredths: the labels' sizes, so their places, follow it).
-    from: (usize, usize, u32, usize, String, u32),
+    /// language, interface scale (in hundredths: the labels' sizes, so their places, follow it),
+    /// what a board offers on the map.
+    from: (usize, usize, u32, usize, String, u32, u64),
 }
 
 /// Marks a sprite or text of the chapters (respawned when the marks change).
@@ -345,12 +346,22 @@ fn gather(world: &mut World) {
     let acted = world
         .get_resource::<crate::rules::ActionLog>()
         .map_or(0, |l| l.0.len());
-    let from = (told, acted, cycle, step, lang, scale);
+    // What a chapter's board offers on the map comes first: a click there takes its choice.
+    let offers: Vec<Mark> = world
+        .get_resource::<super::table::TableView>()
+        .map(|t| t.offers.0.clone())
+        .unwrap_or_default();
+    let offered = {
+        let mut h = std::hash::DefaultHasher::new();
+        format!("{offers:?}").hash(&mut h);
+        h.finish()
+    };
+    let from = (told, acted, cycle, step, lang, scale, offered);
     if world.resource::<ChapterMarks>().from == from {
         return;
     }
     let tr = world.resource::<crate::text::Translations>().clone();
-    let mut marks = Vec::new();
+    let mut marks = offers;
     for (id, f) in added {
         if in_play.has(id) {
             marks.extend(f(world, &tr));

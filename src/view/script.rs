@@ -97,6 +97,8 @@ pub enum UiStep {
     WaitShowTitle(String),
     /// Wait until no chapter's show plays (its beats all shown).
     WaitShowDone,
+    /// Wait until the show's card on screen has come to this many lines (or no card shows).
+    WaitShowLines(usize),
     /// Close every card waiting on screen, as their OK buttons do (a card also closes by
     /// itself after 8 s, which a slow machine may reach between two screenshots).
     CloseCards,
@@ -272,6 +274,10 @@ fn waited(world: &mut World, step: &UiStep, frames: u32, out: &std::path::Path) 
             world.resource::<super::chapter_show::Show>().title() == Some(t)
         }
         UiStep::WaitShowDone => !world.resource::<super::chapter_show::Show>().busy(),
+        UiStep::WaitShowLines(n) => world
+            .resource::<super::chapter_show::Show>()
+            .showing()
+            .is_none_or(|(_, l)| l.len() >= *n),
         UiStep::WaitFile(name) => out.join(name).is_file(),
         UiStep::Serve(name) => serve(world, name, out),
         _ => return None,

@@ -827,7 +827,8 @@ fn clans_round_start(path: &std::path::Path) {
 /// Clans of the Rift in hot-seat, played with the real mouse (xdotool) on the clan sheet and
 /// the map, never a text button of the panel: Ana upgrades into an occupied slot (C3), the
 /// hand-off screen hides the board and then Bo's sheet shows his hand face up and Ana's face
-/// down; each seat lays a quest (C9), Bo upgrades his leader without invading (C5), Ana
+/// down; each seat lays a quest (C9), Bo upgrades his leader and clicks on the map where it
+/// invades at once (C5), Ana
 /// pillages Stonecrest by its token on the map (C13) and plays her battle card in the call
 /// that follows (C17); the battle is shown step by step, one line at a time. Each step's
 /// state is read from the save written beside the report after it.
@@ -871,6 +872,7 @@ fn clans_plays_a_hot_seat_round_by_clicks_on_the_sheet_and_the_map() {
         bo_quest: u32,
         ana_quest: u32,
         bo_upgrade: u32,
+        invaded: String,
         pillage: u32,
         battle: u32,
         lines: Vec<Vec<String>>,
@@ -960,13 +962,29 @@ fn clans_plays_a_hot_seat_round_by_clicks_on_the_sheet_and_the_map() {
         let (r, _) = look();
         click(&r, "use:quest");
         let ana_quest = next.get();
-        // Bo: Chieftain's Torc onto his leader's slot; his leader stays in the reserve.
+        // Bo: Chieftain's Torc onto his leader's slot, and his leader invades at once where he
+        // clicks on the map (C5): the board offers the provinces there too.
         let (r, at) = asked(1);
         click(&r, &hand_ix(out, at, 1, "chieftains_torc"));
         let (r, _) = look();
         click(&r, "slot:1");
         let (r, _) = look();
-        click(&r, "invade:none");
+        assert!(
+            r.targets.iter().any(|(n, _)| n == "invade:none"),
+            "not invading is not offered: {:?}",
+            r.targets
+        );
+        click(&r, "board:close");
+        let (r, _) = look();
+        assert!(r.pieces.is_empty(), "the board is still open");
+        let to = r
+            .targets
+            .iter()
+            .map(|(n, _)| n.clone())
+            .find(|n| n.starts_with("map:invade:") && !n.contains("stonecrest"))
+            .unwrap_or_else(|| panic!("no province offered on the map: {:?}", r.targets));
+        click(&r, &to);
+        let invaded = to.split(':').nth(2).expect("a province").to_string();
         let bo_upgrade = next.get();
         // Ana pillages Stonecrest from its token on the map; Chaos answers; her card.
         // The board covers the map: closed by its line's button, then the token clicked.
@@ -1012,6 +1030,7 @@ fn clans_plays_a_hot_seat_round_by_clicks_on_the_sheet_and_the_map() {
             bo_quest,
             ana_quest,
             bo_upgrade,
+            invaded,
             pillage,
             battle,
             lines,
@@ -1072,10 +1091,18 @@ fn clans_plays_a_hot_seat_round_by_clicks_on_the_sheet_and_the_map() {
     assert_eq!(c.sheets[&bo].quests, ["hold_the_north"]);
     let (c, _) = clans(&out, seen.ana_quest);
     assert_eq!(c.sheets[&ana].quests, ["hold_the_south"]);
-    // Bo's leader upgrade, his leader still in the reserve (no invasion chosen).
+    // Bo's leader upgrade, his leader on the board where he clicked, for no more Rage (C5).
     let (c, _) = clans(&out, seen.bo_upgrade);
     assert_eq!(c.sheets[&bo].slots[1].as_deref(), Some("chieftains_torc"));
-    assert!(c.sheets[&bo].reserve.contains(&Fig::Leader));
+    assert!(!c.sheets[&bo].reserve.contains(&Fig::Leader));
+    assert!(
+        c.board.iter().any(|p| p.owner == bo
+            && p.fig == Fig::Leader
+            && p.at == chaos_outpost::chapters::clans::state::Spot::Province(seen.invaded.clone())),
+        "Bo's leader is not in {}: {:?}",
+        seen.invaded,
+        c.board
+    );
     // The pillage called to battle over Stonecrest (C14).
     let (c, _) = clans(&out, seen.pillage);
     let call = c.call.as_ref().expect("the pillage called to battle");

@@ -53,7 +53,7 @@ fn hex(a: (i32, i32)) -> Hex {
 }
 
 /// The hex of a region nearest its middle: where its name reads as the region's.
-fn middle(hexes: &[(i32, i32)]) -> Hex {
+pub(super) fn middle(hexes: &[(i32, i32)]) -> Hex {
     let n = hexes.len().max(1) as f32;
     let (q, r) = hexes
         .iter()

@@ -18,6 +18,7 @@ use bevy_egui::egui::{self, Color32, Vec2};
 
 use crate::rules::Action;
 use crate::text::Translations;
+use crate::view::chapter_map::Mark;
 use crate::view::table::TableCx;
 use crate::view::table::pieces::{self, CardFace, CardState, Figure};
 
@@ -221,7 +222,15 @@ pub fn draw(ui: &mut egui::Ui, s: &Clans, cx: &mut TableCx) -> Option<Action> {
     let mut asked = None;
     let me = Owner::Seat(cx.seat);
     shown(ui, &lvl, cx);
-    if s.call.is_some() {
+    // While the show resolves the battle of the call, its lines take the face-off's place: the
+    // face-off is the state from before, its cards still face down.
+    let resolving = s.call.as_ref().is_some_and(|c| {
+        cx.showing.is_some_and(|(at, _)| {
+            lvl.province(&c.province)
+                .is_some_and(|p| p.hexes.contains(&(at.x, at.y)))
+        })
+    });
+    if s.call.is_some() && !resolving {
         asked = asked.or(face_off(ui, s, &lvl, cx, &legal));
         ui.add_space(6.0);
     }
@@ -237,6 +246,19 @@ pub fn draw(ui: &mut egui::Ui, s: &Clans, cx: &mut TableCx) -> Option<Action> {
     }
     ui.data_mut(|d| d.insert_temp(pick_id, pick));
     asked
+}
+
+/// The hex a figure invading `to` is shown on: the province's middle, a fjord's first hex.
+fn spot_hex(lvl: &ClanLevel, to: &super::state::Spot) -> Option<hexx::Hex> {
+    match to {
+        super::state::Spot::Province(p) => lvl.province(p).map(|p| super::map::middle(&p.hexes)),
+        super::state::Spot::Fjord(f) => lvl
+            .fjords
+            .iter()
+            .find(|x| x.id == *f)
+            .and_then(|x| x.hexes.first())
+            .map(|h| hexx::Hex::new(h.0, h.1)),
+    }
 }
 
 /// What the show plays on the map now (a battle resolved step by step, a pillage), framed in
@@ -436,6 +458,29 @@ fn own_sheet(
                     Some(to) => (spot(tr, to), format!("invade:{}", to.id())),
                     None => (tr.t("not now").into_owned(), "invade:none".to_string()),
                 };
+                // The same choice on the map: the province (or fjord) ringed, a click there.
+                if let Some(to) = invade
+                    && let Some(at) = spot_hex(lvl, to)
+                {
+                    cx.offer_on_map([
+                        Mark::Ring {
+                            at,
+                            size: 0.8,
+                            rgba: [250, 215, 110, 240],
+                        },
+                        Mark::Label {
+                            at,
+                            text: tr.f("{}: click to invade", &[&spot(tr, to)]),
+                            dy: -26.0,
+                            rgba: [250, 215, 110, 255],
+                        },
+                        Mark::Choice {
+                            at,
+                            name: name.clone(),
+                            action: (*a).clone(),
+                        },
+                    ]);
+                }
                 let r = ui.button(words);
                 cx.target(name, &r);
                 if r.clicked() {
@@ -444,6 +489,11 @@ fn own_sheet(
             }
             if ui.button(tr.t("Cancel")).clicked() {
                 *pick = Pick::Nothing;
+            }
+            let r = ui.button(tr.t("Choose on the map (B)"));
+            cx.target("board:close", &r);
+            if r.clicked() {
+                cx.close_board();
             }
         });
     }

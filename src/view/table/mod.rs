@@ -52,6 +52,7 @@ pub struct TableCx<'a> {
     pub(super) targets: Vec<(String, egui::Rect)>,
     pub(super) pieces: Vec<(String, egui::Rect)>,
     pub(super) close: bool,
+    pub(super) offers: Vec<super::chapter_map::Mark>,
 }
 
 impl<'a> TableCx<'a> {
@@ -76,6 +77,13 @@ impl<'a> TableCx<'a> {
     /// Closes the board after this frame (a piece that sends the player to the map).
     pub fn close_board(&mut self) {
         self.close = true;
+    }
+
+    /// Offers a choice of the board on the map too: its marks (a ring, a label, and the
+    /// `Mark::Choice` a click there takes) stay on the map while the board is closed, until
+    /// the game moves on.
+    pub fn offer_on_map(&mut self, marks: impl IntoIterator<Item = super::chapter_map::Mark>) {
+        self.offers.extend(marks);
     }
 
     /// A seat's name.
@@ -140,4 +148,7 @@ pub struct TableView {
     pub targets: Vec<(String, [f32; 4])>,
     /// The pieces drawn that the table names (`TableCx::piece`), with their places.
     pub pieces: Vec<(String, [f32; 4])>,
+    /// The marks the board offers on the map (`TableCx::offer_on_map`), and the number of
+    /// actions taken when it offered them (another action drops them).
+    pub offers: (Vec<super::chapter_map::Mark>, usize),
 }

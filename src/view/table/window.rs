@@ -69,7 +69,13 @@ fn draw_table(
     mut contexts: EguiContexts,
     digest: Res<crate::view::cache::GameDigest>,
     cache: Res<crate::view::cache::SheetCache>,
-    game: (Res<Content>, Res<GameSetup>, Res<Cycle>, Res<CycleOrder>),
+    game: (
+        Res<Content>,
+        Res<GameSetup>,
+        Res<Cycle>,
+        Res<CycleOrder>,
+        Res<crate::rules::ActionLog>,
+    ),
     looks: (
         Res<Settings>,
         Res<Translations>,
@@ -79,12 +85,13 @@ fn draw_table(
     mut view: ResMut<TableView>,
     mut send: MessageWriter<ActionRequest>,
 ) -> Result {
-    let (content, setup, cycle, order) = game;
+    let (content, setup, cycle, order, log) = game;
     let (settings, tr, show, state) = looks;
     if digest.chapter_tables.is_empty() {
-        if !view.targets.is_empty() || !view.pieces.is_empty() {
+        if !view.targets.is_empty() || !view.pieces.is_empty() || !view.offers.0.is_empty() {
             view.targets.clear();
             view.pieces.clear();
+            view.offers.0.clear();
         }
         return Ok(());
     }
@@ -111,6 +118,7 @@ fn draw_table(
         targets: Vec::new(),
         pieces: Vec::new(),
         close: false,
+        offers: Vec::new(),
     };
     let mut asked = None;
     let mut open = view.open;
@@ -154,6 +162,17 @@ fn draw_table(
             });
     }
     view.open = open && !cx.close;
+    // The board's offers on the map: made again each frame it is drawn, kept while it is
+    // closed, dropped once the game moved on.
+    let acted = log.0.len();
+    if view.open || cx.close {
+        let offers = (std::mem::take(&mut cx.offers), acted);
+        if view.offers != offers {
+            view.offers = offers;
+        }
+    } else if view.offers.1 != acted && !view.offers.0.is_empty() {
+        view.offers = (Vec::new(), acted);
+    }
     let placed = |v: &[(String, egui::Rect)]| -> Vec<(String, [f32; 4])> {
         v.iter()
             .map(|(n, r)| {
