@@ -292,6 +292,16 @@ pub(super) fn add(app: &mut App, chapter: &'static str, marks: Marks) {
     maps.0.push((chapter, marks));
 }
 
+/// What a chapter's board offers on the map (`table::TableCx::offer_on_map`): its marks, and
+/// the number of actions taken when it offered them (another action drops them).
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct MapOffers {
+    /// The marks, a `Mark::Choice` among them.
+    pub marks: Vec<Mark>,
+    /// The actions taken when they were offered.
+    pub acted: usize,
+}
+
 /// The marks of the chapters in play, and their digest.
 #[derive(Resource, Default)]
 pub(super) struct ChapterMarks {
@@ -309,13 +319,15 @@ pub(super) struct ChapterMarks {
 struct ChapterSprite;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<ChapterMarks>().add_systems(
-        Update,
-        (
-            gather.in_set(super::screens::ViewSet::Cache),
-            place_sprites.in_set(super::screens::ViewSet::Draw),
-        ),
-    );
+    app.init_resource::<ChapterMarks>()
+        .init_resource::<MapOffers>()
+        .add_systems(
+            Update,
+            (
+                gather.in_set(super::screens::ViewSet::Cache),
+                place_sprites.in_set(super::screens::ViewSet::Draw),
+            ),
+        );
 }
 
 /// Asks the chapters in play for their marks when the game moved (an event told, a new step),
@@ -348,8 +360,8 @@ fn gather(world: &mut World) {
         .map_or(0, |l| l.0.len());
     // What a chapter's board offers on the map comes first: a click there takes its choice.
     let offers: Vec<Mark> = world
-        .get_resource::<super::table::TableView>()
-        .map(|t| t.offers.0.clone())
+        .get_resource::<MapOffers>()
+        .map(|o| o.marks.clone())
         .unwrap_or_default();
     let offered = {
         let mut h = std::hash::DefaultHasher::new();

@@ -148,7 +148,4 @@ pub struct TableView {
     pub targets: Vec<(String, [f32; 4])>,
     /// The pieces drawn that the table names (`TableCx::piece`), with their places.
     pub pieces: Vec<(String, [f32; 4])>,
-    /// The marks the board offers on the map (`TableCx::offer_on_map`), and the number of
-    /// actions taken when it offered them (another action drops them).
-    pub offers: (Vec<super::chapter_map::Mark>, usize),
 }

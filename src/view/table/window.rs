@@ -63,35 +63,50 @@ fn open_by_itself(
     }
 }
 
+/// The game as the table reads it.
+#[derive(bevy::ecs::system::SystemParam)]
+struct TableGame<'w> {
+    content: Res<'w, Content>,
+    setup: Res<'w, GameSetup>,
+    cycle: Res<'w, Cycle>,
+    order: Res<'w, CycleOrder>,
+    log: Res<'w, crate::rules::ActionLog>,
+}
+
 /// The window: the tables of the chapters in play over the map, or the Board button that
 /// opens it; what a click asks for is sent.
 fn draw_table(
     mut contexts: EguiContexts,
     digest: Res<crate::view::cache::GameDigest>,
     cache: Res<crate::view::cache::SheetCache>,
-    game: (
-        Res<Content>,
-        Res<GameSetup>,
-        Res<Cycle>,
-        Res<CycleOrder>,
-        Res<crate::rules::ActionLog>,
-    ),
+    game: TableGame,
     looks: (
         Res<Settings>,
         Res<Translations>,
         Res<crate::view::chapter_show::Show>,
         Res<crate::view::ViewState>,
     ),
-    mut view: ResMut<TableView>,
+    (mut view, mut offers): (
+        ResMut<TableView>,
+        ResMut<crate::view::chapter_map::MapOffers>,
+    ),
     mut send: MessageWriter<ActionRequest>,
 ) -> Result {
-    let (content, setup, cycle, order, log) = game;
+    let TableGame {
+        content,
+        setup,
+        cycle,
+        order,
+        log,
+    } = game;
     let (settings, tr, show, state) = looks;
     if digest.chapter_tables.is_empty() {
-        if !view.targets.is_empty() || !view.pieces.is_empty() || !view.offers.0.is_empty() {
+        if !view.targets.is_empty() || !view.pieces.is_empty() {
             view.targets.clear();
             view.pieces.clear();
-            view.offers.0.clear();
+        }
+        if !offers.marks.is_empty() {
+            offers.marks.clear();
         }
         return Ok(());
     }
@@ -166,12 +181,15 @@ fn draw_table(
     // closed, dropped once the game moved on.
     let acted = log.0.len();
     if view.open || cx.close {
-        let offers = (std::mem::take(&mut cx.offers), acted);
-        if view.offers != offers {
-            view.offers = offers;
+        let now = crate::view::chapter_map::MapOffers {
+            marks: std::mem::take(&mut cx.offers),
+            acted,
+        };
+        if *offers != now {
+            *offers = now;
         }
-    } else if view.offers.1 != acted && !view.offers.0.is_empty() {
-        view.offers = (Vec::new(), acted);
+    } else if offers.acted != acted && !offers.marks.is_empty() {
+        offers.marks.clear();
     }
     let placed = |v: &[(String, egui::Rect)]| -> Vec<(String, [f32; 4])> {
         v.iter()
