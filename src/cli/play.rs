@@ -55,6 +55,10 @@ pub struct Args {
     /// Open on the main menu, as the game does when started with no command.
     #[arg(long)]
     menu: bool,
+    /// Never rest: update every frame as Bevy's games do, even while nothing moves (to
+    /// measure what a window at rest saves).
+    #[arg(long)]
+    busy: bool,
 }
 
 /// No command: the window on the first level, its menu open.
@@ -93,6 +97,7 @@ pub fn run(p: &Program, a: Args) -> Outcome {
             redraw: a.redraw,
             board: a.board,
             draw_ui: a.draw_ui,
+            busy: a.busy,
             open_menu: a.menu,
             ..Launch::default()
         },

@@ -47,6 +47,13 @@ impl Default for Driver {
     }
 }
 
+impl Driver {
+    /// The AI is thinking in the background.
+    pub fn thinking(&self) -> bool {
+        self.thinking.is_some()
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Driver>().add_systems(
         Update,

@@ -93,6 +93,8 @@ pub struct FrameCache {
     pub drawn: u64,
     /// Frames seen.
     pub frames: u64,
+    /// This frame showed the last one again: nothing changed, the window may rest (`rest`).
+    pub resting: bool,
 }
 
 /// This frame's decision, for the render world.
@@ -151,6 +153,7 @@ fn decide(
         return;
     };
     cache.frames += 1;
+    cache.resting = false;
     let size = UVec2::new(w.physical_width(), w.physical_height());
     // A new window size: a new picture.
     if cache.image.as_ref().is_none_or(|(_, s)| *s != size) {
@@ -192,6 +195,7 @@ fn decide(
     if copy.skip != again {
         copy.skip = again;
     }
+    cache.resting = again;
     if again {
         // Nothing for egui to draw nor map to copy: the kept picture is the frame.
         out.paint_jobs.clear();

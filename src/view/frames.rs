@@ -26,14 +26,24 @@ pub fn window(title: &str, unpaced: bool) -> Window {
     }
 }
 
-/// How often the app updates: as Bevy's games do (every frame when focused, 60 Hz when not —
-/// and a window under Xvfb never has focus, which capped every scene at 16.7 ms), or back to
-/// back when measuring.
-pub fn update_mode(unpaced: bool) -> WinitSettings {
+/// The slow tick of a window at rest: it wakes this often with nothing to do (a card's timer,
+/// a file a check waits on).
+pub const WAKE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// How often the app updates: when woken (`view::rest`: input, a redraw asked for while
+/// something moves or the game plays itself, or the slow tick `WAKE`), focused or not — a
+/// turn-based game at rest draws nothing; back to back when measuring (`unpaced`); or, never
+/// resting (`busy`, to compare), as Bevy's games do: every frame when focused, 60 Hz when not.
+pub fn update_mode(unpaced: bool, busy: bool) -> WinitSettings {
     if unpaced {
         WinitSettings::continuous()
-    } else {
+    } else if busy {
         WinitSettings::game()
+    } else {
+        WinitSettings {
+            focused_mode: bevy::winit::UpdateMode::reactive(WAKE),
+            unfocused_mode: bevy::winit::UpdateMode::reactive(WAKE),
+        }
     }
 }
 
@@ -200,7 +210,12 @@ pub fn run_bare(
         ..default()
     }))
     .insert_resource(FrameLog::new(out, frames, what))
-    .insert_resource(update_mode(unpaced))
+    // A scene that never rests: every frame is one measured.
+    .insert_resource(if unpaced {
+        WinitSettings::continuous()
+    } else {
+        WinitSettings::game()
+    })
     .add_plugins(super::art::plugin)
     .add_systems(
         Startup,

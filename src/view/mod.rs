@@ -23,6 +23,7 @@ pub mod map_cache;
 pub mod menu;
 pub mod mods_ui;
 pub mod panels;
+pub mod rest;
 pub mod saves;
 pub mod screens;
 pub mod script;
@@ -98,6 +99,7 @@ impl Plugin for GamePlugin {
             chapter_map::plugin,
             chapter_show::plugin,
             table::window::plugin,
+            rest::plugin,
         ))
         .init_resource::<Decor>()
         .add_systems(
@@ -867,6 +869,8 @@ pub struct Launch {
     pub board: bool,
     /// Draw the interface every frame (frame measurements of one that keeps changing).
     pub draw_ui: bool,
+    /// Never rest: update every frame as Bevy's games do (to compare with a window at rest).
+    pub busy: bool,
 }
 
 /// Opens the window.
@@ -886,6 +890,7 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         redraw,
         board,
         draw_ui,
+        busy,
     } = launch;
     let level = level.as_str();
     let players = players.as_slice();
@@ -910,7 +915,11 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
         auto_create_primary_context: false,
         ..default()
     })
-    .insert_resource(frames::update_mode(unpaced))
+    // A screenshot or a frame log after so many frames counts frames: it never rests.
+    .insert_resource(frames::update_mode(
+        unpaced,
+        busy || screenshot.is_some() || frame_log.is_some(),
+    ))
     .insert_resource(Content(content))
     .insert_resource(crate::app::hot_reload::CliMods(cli_mods))
     .add_plugins(GamePlugin { chapters });

@@ -681,6 +681,18 @@ fn report(world: &mut World) -> WindowReport {
     }
 }
 
+/// Whether the input script running (if any) needs frames now: every step counts frames,
+/// except waiting for a file a check writes (`WaitFile`), which the window's slow tick polls.
+pub fn needs_frames(world: &World) -> bool {
+    world
+        .get_resource::<ScriptRun>()
+        .is_some_and(|r| match r.script.steps.get(r.at) {
+            Some(UiStep::WaitFile(_)) => false,
+            Some(_) => true,
+            None => false,
+        })
+}
+
 /// `UiStep::Serve`: answers the asks of a check outside the game; whether it said stop.
 fn serve(world: &mut World, name: &str, out: &std::path::Path) -> bool {
     if out.join(format!("{name}.stop")).is_file() {

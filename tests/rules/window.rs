@@ -1143,6 +1143,112 @@ fn clans_plays_a_hot_seat_round_by_clicks_on_the_sheet_and_the_map() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// A window at rest draws nothing, and input wakes it at once (`view::rest`): First Light at
+/// its first decision left alone for 8 s updates only at its slow tick (not the 60 a second of
+/// a window that never rests); a mouse move over the map and a key (F1, the help) each show on
+/// screen within 0.4 s, read from the X screen with ImageMagick's import; the AIs playing to
+/// the next cycle (the Chaos turn among it) draw frames all along.
+#[test]
+fn a_window_at_rest_draws_nothing_and_input_wakes_it_at_once() {
+    if !xdotool_here() {
+        return;
+    }
+    if !have("import") {
+        assert!(
+            std::env::var("CHAOS_OUTPOST_REQUIRE_XVFB").is_err(),
+            "ImageMagick's import is required here (CHAOS_OUTPOST_REQUIRE_XVFB is set)"
+        );
+        eprintln!("skipped: no import (./dev test installs ImageMagick)");
+        return;
+    }
+    // Pixels apart between two screenshots of the X screen, taken `after` seconds apart
+    // around what `act` does.
+    let drive = |out: &std::path::Path| -> (usize, usize) {
+        let xdo = Xdo::of(out);
+        let shot = |name: &str| {
+            let status = Command::new("import")
+                .args(["-window", "root"])
+                .arg(out.join(name))
+                .env("DISPLAY", &xdo.display)
+                .env("XAUTHORITY", &xdo.xauthority)
+                .status()
+                .expect("import runs");
+            assert!(status.success(), "import {name}: {status}");
+        };
+        wait_for(out, "rest_0.ron");
+        // Left alone.
+        std::thread::sleep(Duration::from_secs(8));
+        std::fs::write(out.join("rested"), "").expect("rested");
+        wait_for(out, "rest_1.ron");
+        std::thread::sleep(Duration::from_millis(500));
+        let r = report(&out.join("rest_1.ron"));
+        let [mx, my, mw, mh] = r.map_rect.expect("the map's area");
+        // The mouse to the map's middle: the hovered hex's line appears.
+        shot("before_move.png");
+        xdo.run(&[
+            "mousemove",
+            &format!("{}", (mx + mw * 0.45) as i32),
+            &format!("{}", (my + mh * 0.55) as i32),
+        ]);
+        std::thread::sleep(Duration::from_millis(400));
+        shot("after_move.png");
+        let moved = pixels_apart(&out.join("before_move.png"), &out.join("after_move.png"));
+        // A key: F1 opens the help. The window takes the keyboard first: under Xvfb with no
+        // window manager, nothing gives it the focus.
+        xdo.run(&["search", "--name", "Chaos Outpost", "windowfocus", "--sync"]);
+        std::thread::sleep(Duration::from_millis(500));
+        shot("before_key.png");
+        xdo.run(&["key", "F1"]);
+        std::thread::sleep(Duration::from_millis(400));
+        shot("after_key.png");
+        let keyed = pixels_apart(&out.join("before_key.png"), &out.join("after_key.png"));
+        xdo.run(&["key", "Escape"]);
+        std::fs::write(out.join("woken"), "").expect("woken");
+        (moved, keyed)
+    };
+    let mut seen = (0, 0);
+    let Some(out) = run_window_driven(
+        "rest",
+        |out| {
+            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+            let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
+            c.args(["play", "--level", "first_light", "--seed", "1", "--script"])
+                .arg(root.join("tests/ui/rest.ron"))
+                .arg("--out")
+                .arg(out);
+            c
+        },
+        |out| seen = drive(out),
+    ) else {
+        return;
+    };
+    let frames = |name: &str| report(&out.join(name)).ui_frames;
+    let (r0, r1, r2, r3) = (
+        frames("rest_0.ron"),
+        frames("rest_1.ron"),
+        frames("rest_2.ron"),
+        frames("rest_3.ron"),
+    );
+    // 8 s and more at rest: the slow tick's frames (one each 2 s) and a few to notice the
+    // file, never 60 a second.
+    assert!(
+        r1.1 - r0.1 <= 20,
+        "{} frames in the 8 s at rest ({r0:?} -> {r1:?})",
+        r1.1 - r0.1
+    );
+    let (moved, keyed) = seen;
+    assert!(moved > 50, "the mouse move showed {moved} pixels in 0.4 s");
+    assert!(keyed > 5000, "F1 showed {keyed} pixels in 0.4 s");
+    assert!(r2.0 > r1.0, "nothing was drawn for the mouse and the key");
+    // The AIs playing to the next cycle: their moves drawn as they come.
+    assert!(
+        r3.0 - r2.0 >= 10,
+        "the Chaos turn drew {} frames",
+        r3.0 - r2.0
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// The pixels two screenshots of one size differ in.
 fn pixels_apart(a: &std::path::Path, b: &std::path::Path) -> usize {
     let ((wa, a), (wb, b)) = (pixels(a), pixels(b));
