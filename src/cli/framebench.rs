@@ -38,6 +38,11 @@ pub struct Args {
     /// interface that keeps changing (a hover, an animation).
     #[arg(long)]
     draw_ui: bool,
+    /// Also measure the window at rest: the game at its first decision with nothing asked
+    /// (`tools/perf/idle.ron`), its CPU over 20 s once 25 s have brought it there, in
+    /// CPU-seconds a second (read from `/proc`, Linux).
+    #[arg(long)]
+    idle: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -96,6 +101,7 @@ pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
         redraw,
         board,
         draw_ui,
+        idle,
         json,
     } = a;
     let db = p.content_with(mods)?;
@@ -170,6 +176,11 @@ pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
     };
     let bare = bare_run(false)?;
     let textured = bare_run(true)?;
+    let at_rest = if idle {
+        Some(idle_cpu(&exe, mods, &id, &dir)?)
+    } else {
+        None
+    };
     let _ = std::fs::remove_dir_all(&dir);
     let ratio = (
         game.median_ms / bare.median_ms.max(1e-9),
@@ -185,7 +196,8 @@ pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
             "{}",
             serde_json::json!({"level": id, "tiles": tiles, "game": game, "bare": bare,
                 "bare_textured": textured, "ratio_median": ratio.0, "ratio_p95": ratio.1,
-                "ratio_textured_median": ratio_t.0, "ratio_textured_p95": ratio_t.1})
+                "ratio_textured_median": ratio_t.0, "ratio_textured_p95": ratio_t.1,
+                "idle_cpu_per_second": at_rest})
         )?;
     } else {
         writeln!(
@@ -230,6 +242,59 @@ pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
             "ratio game / bare textured: median {:.2}, p95 {:.2}",
             ratio_t.0, ratio_t.1
         )?;
+        if let Some(cpu) = at_rest {
+            writeln!(
+                out,
+                "at rest (its first decision, nothing asked): {cpu:.3} CPU-seconds a second over 20 s"
+            )?;
+        }
     }
     Ok(())
+}
+
+/// The CPU the game window uses at rest on `level`: started with the idle script
+/// (`tools/perf/idle.ron`: the first decision reached, then nothing asked), left 25 s to get
+/// there, then its CPU time, user and system, of all its threads over the next 20 s, read from
+/// `/proc/PID/stat` (in the kernel's clock ticks, 100 a second).
+fn idle_cpu(exe: &Path, mods: &[PathBuf], level: &str, dir: &Path) -> Result<f64, String> {
+    const SETTLE: std::time::Duration = std::time::Duration::from_secs(25);
+    const MEASURED: u64 = 20;
+    let script = dir.join("idle.ron");
+    std::fs::write(&script, include_str!("../../tools/perf/idle.ron"))
+        .map_err(|e| format!("{}: {e}", script.display()))?;
+    let mut child = std::process::Command::new(exe)
+        .args(
+            mods.iter()
+                .flat_map(|m| ["--mod".to_string(), m.display().to_string()]),
+        )
+        .args(["play", "--level", level, "--seed", "1", "--script"])
+        .arg(&script)
+        .arg("--out")
+        .arg(dir)
+        // Its own settings: the script's language and hints are not the player's.
+        .env("CHAOS_OUTPOST_CONFIG", dir.join("settings.ron"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| format!("can't run {}: {e}", exe.display()))?;
+    let pid = child.id();
+    let ticks = || -> Option<u64> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // After the name in parentheses: state, then utime and stime are the 12th and 13th.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let n = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
+        Some(n(11)?.saturating_add(n(12)?))
+    };
+    std::thread::sleep(SETTLE);
+    let before = ticks();
+    std::thread::sleep(std::time::Duration::from_secs(MEASURED));
+    let after = ticks();
+    let _ = child.kill();
+    let _ = child.wait();
+    match (before, after) {
+        (Some(a), Some(b)) => Ok(b.saturating_sub(a) as f64 / 100.0 / MEASURED as f64),
+        _ => Err(format!(
+            "the game window on {level} ended before it was measured at rest (is /proc there?)"
+        )),
+    }
 }

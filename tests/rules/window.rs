@@ -218,6 +218,34 @@ fn script_command<'a>(
     }
 }
 
+/// The game playing `tests/ui/SCRIPT.ron` on `level` with `seed`, with the test mods `mods`
+/// (`tests/mods/NAME`), writing into `out`.
+fn game_command(
+    level: &str,
+    seed: u64,
+    script: &str,
+    mods: &[&str],
+    out: &std::path::Path,
+) -> Command {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
+    for m in mods {
+        c.arg("--mod").arg(root.join("tests/mods").join(m));
+    }
+    c.args([
+        "play",
+        "--level",
+        level,
+        "--seed",
+        &seed.to_string(),
+        "--script",
+    ])
+    .arg(root.join(format!("tests/ui/{script}.ron")))
+    .arg("--out")
+    .arg(out);
+    c
+}
+
 /// Runs the command `program(out)` gives under Xvfb, with settings and data of its own in
 /// `out`, and returns `out` once it finished well; `None` where Xvfb is missing and not
 /// required.
@@ -505,15 +533,7 @@ fn wyvern_wardens_plays_a_round_by_clicks_on_its_board() {
     let mut seen = Vec::new();
     let Some(out) = run_window_driven(
         "mercenaries_board",
-        |out| {
-            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-            let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
-            c.args(["play", "--level", "mercenaries", "--seed", "3", "--script"])
-                .arg(root.join("tests/ui/mercenaries_board.ron"))
-                .arg("--out")
-                .arg(out);
-            c
-        },
+        |out| game_command("mercenaries", 3, "mercenaries_board", &[], out),
         |out| seen = drive(out),
     ) else {
         return;
@@ -634,7 +654,6 @@ fn the_white_tomb_is_guided_by_clicks_on_her_marked_stops() {
     if !xdotool_here() {
         return;
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     // The mod changes the level's steps alone: its chapter fields are the shipped level's.
     let lvl = crate::common::base()
         .level_fields::<chaos_outpost::chapters::dragoness::data::DragonessLevel>("dragoness")
@@ -708,15 +727,7 @@ fn the_white_tomb_is_guided_by_clicks_on_her_marked_stops() {
     let mut seen = Vec::new();
     let Some(out) = run_window_driven(
         "dragoness_guide",
-        |out| {
-            let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
-            c.arg("--mod").arg(root.join("tests/mods/guide_window"));
-            c.args(["play", "--level", "dragoness", "--seed", "4", "--script"])
-                .arg(root.join("tests/ui/dragoness_guide.ron"))
-                .arg("--out")
-                .arg(out);
-            c
-        },
+        |out| game_command("dragoness", 4, "dragoness_guide", &["guide_window"], out),
         |out| seen = drive(out),
     ) else {
         return;
@@ -1041,13 +1052,7 @@ fn clans_plays_a_hot_seat_round_by_clicks_on_the_sheet_and_the_map() {
         "clans_round",
         |out| {
             clans_round_start(&out.join("start.save.ron"));
-            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-            let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
-            c.args(["play", "--level", "clans", "--seed", "5", "--script"])
-                .arg(root.join("tests/ui/clans_round.ron"))
-                .arg("--out")
-                .arg(out);
-            c
+            game_command("clans", 5, "clans_round", &[], out)
         },
         |out| seen = Some(drive(out)),
     ) else {
@@ -1209,15 +1214,7 @@ fn a_window_at_rest_draws_nothing_and_input_wakes_it_at_once() {
     let mut seen = (0, 0);
     let Some(out) = run_window_driven(
         "rest",
-        |out| {
-            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-            let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
-            c.args(["play", "--level", "first_light", "--seed", "1", "--script"])
-                .arg(root.join("tests/ui/rest.ron"))
-                .arg("--out")
-                .arg(out);
-            c
-        },
+        |out| game_command("first_light", 1, "rest", &[], out),
         |out| seen = drive(out),
     ) else {
         return;
@@ -1720,15 +1717,8 @@ fn run_window_driven(
 #[test]
 fn the_map_names_never_run_into_each_other() {
     use chaos_outpost::view::chapter_map::{LABEL_PAD, label_size};
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let script = root.join("tests/ui/labels.ron");
     let Some(out) = run_window("labels", |out| {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_chaos-outpost"));
-        c.args(["play", "--level", "mercenaries", "--seed", "3", "--script"])
-            .arg(&script)
-            .arg("--out")
-            .arg(out);
-        c
+        game_command("mercenaries", 3, "labels", &[], out)
     }) else {
         return;
     };
