@@ -167,3 +167,74 @@ fn keep_awake(world: &mut World) {
         world.write_message(RequestRedraw);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy_egui::egui::{Event, Modifiers};
+
+    use super::*;
+
+    /// Each thing that keeps the window awake, alone; with none, it rests.
+    #[test]
+    fn the_window_rests_only_while_nothing_moves() {
+        let mut world = World::new();
+        let mut cache = super::super::frame_cache::FrameCache::default();
+        cache.resting = true;
+        world.insert_resource(cache);
+        world.init_resource::<super::super::chapter_show::Show>();
+        world.init_resource::<super::super::battle::Battles>();
+        world.init_resource::<ButtonInput<KeyCode>>();
+        world.init_resource::<ButtonInput<MouseButton>>();
+        assert_eq!(awake(&world), None, "nothing moves");
+        world
+            .resource_mut::<super::super::frame_cache::FrameCache>()
+            .resting = false;
+        assert_eq!(
+            awake(&world),
+            Some(Awake::Drawing),
+            "a frame drew something new"
+        );
+        world
+            .resource_mut::<super::super::frame_cache::FrameCache>()
+            .resting = true;
+        world
+            .resource_mut::<ButtonInput<KeyCode>>()
+            .press(KeyCode::ArrowLeft);
+        assert_eq!(awake(&world), Some(Awake::Held), "a key held pans the map");
+        world
+            .resource_mut::<ButtonInput<KeyCode>>()
+            .release(KeyCode::ArrowLeft);
+        world.resource_mut::<ButtonInput<KeyCode>>().clear();
+        assert_eq!(awake(&world), None);
+    }
+
+    /// The modifiers' event bevy_egui sends every frame reaches egui only when they change.
+    #[test]
+    fn the_modifiers_reach_egui_only_when_they_change() {
+        let mut world = World::new();
+        let input = world.spawn(bevy_egui::EguiInput::default()).id();
+        // One system for every frame, as in the app: it remembers the last modifiers.
+        let quiet = world.register_system(quiet_modifiers);
+        let send = |world: &mut World, m: Modifiers| -> usize {
+            {
+                let mut e = world.entity_mut(input);
+                let mut i = e.get_mut::<bevy_egui::EguiInput>().expect("input");
+                i.0.events = vec![Event::ModifiersChanged(m), Event::PointerGone];
+            }
+            world.run_system(quiet).expect("runs");
+            let i = world
+                .entity(input)
+                .get::<bevy_egui::EguiInput>()
+                .expect("input");
+            i.0.events
+                .iter()
+                .filter(|e| matches!(e, Event::ModifiersChanged(_)))
+                .count()
+        };
+        assert_eq!(send(&mut world, Modifiers::NONE), 1, "the first one");
+        assert_eq!(send(&mut world, Modifiers::NONE), 0, "the same again");
+        assert_eq!(send(&mut world, Modifiers::CTRL), 1, "Ctrl pressed");
+        assert_eq!(send(&mut world, Modifiers::CTRL), 0);
+        assert_eq!(send(&mut world, Modifiers::NONE), 1, "Ctrl released");
+    }
+}
