@@ -83,6 +83,21 @@ pub fn seat_is_ai(world: &World) -> bool {
         .is_some_and(|p| is_ai_seat(p))
 }
 
+/// Whether an AI decides what the game waits for now: Chaos, an Eladrin seat given to the AI
+/// (`--players Ana,AI`, or a level's filled seat: the main phase's turns, a chapter's rounds
+/// and the decisions given to it), or the Eladrins while the player asked the AI to play
+/// their turn. Otherwise a person decides.
+pub fn ai_decides(world: &World) -> bool {
+    let by_seat = match world.step_kind() {
+        StepKind::Turns | StepKind::Round { .. } => true,
+        StepKind::Decision { by, .. } => matches!(by, Who::Seat(_)),
+        StepKind::Automatic => false,
+    };
+    world.deciding() != Camp::Eladrins
+        || world.resource::<Driver>().autoplay_eladrins
+        || (by_seat && seat_is_ai(world))
+}
+
 /// Starts the AI when the game waits for a camp it plays, and sends its answer when ready.
 fn play_ai_turns(world: &mut World) {
     if world.resource::<Outcome>().winner.is_some() {
@@ -131,18 +146,10 @@ fn play_ai_turns(world: &mut World) {
         }
         d.since = 0.0;
     }
-    let waiting = world.deciding();
-    // A hot-seat seat given to the AI (`--players Ana,AI`, or a level's filled seat) plays its
-    // own turns: the main phase's, a chapter's rounds and the decisions given to it.
-    let by_seat = match world.step_kind() {
-        StepKind::Turns | StepKind::Round { .. } => true,
-        StepKind::Decision { by, .. } => matches!(by, Who::Seat(_)),
-        StepKind::Automatic => false,
-    };
-    let ai_seat = by_seat && seat_is_ai(world);
-    if waiting == Camp::Eladrins && !world.resource::<Driver>().autoplay_eladrins && !ai_seat {
+    if !ai_decides(world) {
         return;
     }
+    let waiting = world.deciding();
     // The AI thinks on what its camp (or seat) may know: a chapter's hidden cards stay hidden.
     let viewer = match waiting {
         Camp::Chaos => Viewer::Chaos,

@@ -11,11 +11,10 @@
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
 
-use crate::content::Camp;
 use crate::rules::{GameWorld, Outcome, StepKind};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Last, (keep_awake, tell_why)).add_systems(
+    app.add_systems(Last, keep_awake).add_systems(
         PreUpdate,
         quiet_modifiers
             .after(bevy_egui::EguiInputSet::WriteEguiEvents)
@@ -40,36 +39,6 @@ fn quiet_modifiers(
             }
             _ => true,
         });
-    }
-}
-
-/// At debug level (`RUST_LOG=chaos_outpost::view::rest=debug`), says why the window stays
-/// awake when that changes, and what egui asked a repaint for: the way to find what keeps a
-/// still window busy.
-fn tell_why(world: &mut World, mut last: Local<Option<Awake>>) {
-    let now = awake(world);
-    if now != *last {
-        debug!("rest: {now:?}");
-        *last = now;
-    }
-    if now.is_some() {
-        return;
-    }
-    let mut q =
-        world.query_filtered::<&mut bevy_egui::EguiContext, With<bevy_egui::PrimaryEguiContext>>();
-    if let Ok(mut ctx) = q.single_mut(world) {
-        let ctx = ctx.get_mut();
-        if ctx.has_requested_repaint() {
-            debug!(
-                "rest: egui asks a repaint: {:?} {:?}",
-                ctx.repaint_causes(),
-                ctx.input(|i| (
-                    i.events.clone(),
-                    i.pointer.latest_pos(),
-                    i.pointer.velocity()
-                ))
-            );
-        }
     }
 }
 
@@ -150,21 +119,36 @@ fn plays_by_itself(world: &World) -> bool {
     {
         return false;
     }
-    if matches!(world.step_kind(), StepKind::Automatic) {
-        return true;
-    }
-    world.deciding() != Camp::Eladrins
-        || world
-            .get_resource::<super::driver::Driver>()
-            .is_some_and(|d| d.autoplay_eladrins)
-        || super::driver::seat_is_ai(world)
+    matches!(world.step_kind(), StepKind::Automatic) || super::driver::ai_decides(world)
 }
 
 /// Asks for the next frame while `awake` says so; at rest asks nothing, and the window waits
-/// for input or the slow tick.
-fn keep_awake(world: &mut World) {
-    if awake(world).is_some() {
+/// for input or the slow tick. At debug level (`RUST_LOG=chaos_outpost::view::rest=debug`) it
+/// says why the window stays awake when that changes, and at rest what egui asked a repaint
+/// for: the way to find what keeps a still window busy.
+fn keep_awake(world: &mut World, mut last: Local<Option<Awake>>) {
+    let now = awake(world);
+    if now.is_some() {
         world.write_message(RequestRedraw);
+    }
+    if now != *last {
+        debug!("rest: {now:?}");
+        *last = now;
+    }
+    if now.is_some() || !bevy::log::tracing::enabled!(bevy::log::Level::DEBUG) {
+        return;
+    }
+    let mut q =
+        world.query_filtered::<&mut bevy_egui::EguiContext, With<bevy_egui::PrimaryEguiContext>>();
+    if let Ok(mut ctx) = q.single_mut(world) {
+        let ctx = ctx.get_mut();
+        if ctx.has_requested_repaint() {
+            debug!(
+                "rest: egui asks a repaint: {:?}, its input's events {:?}",
+                ctx.repaint_causes(),
+                ctx.input(|i| i.events.clone())
+            );
+        }
     }
 }
 

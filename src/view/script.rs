@@ -321,40 +321,24 @@ fn played(world: &mut World, step: &UiStep) -> Option<bool> {
         }
         UiStep::HandOver => world.resource_mut::<super::handoff::HandOff>().hand_over(),
         UiStep::AiUntilShow(t) => {
-            let done = world
+            let shown = world
                 .resource::<super::chapter_show::Show>()
                 .title()
-                .is_some_and(|x| x.starts_with(t.as_str()))
-                || world.resource::<Outcome>().winner.is_some();
-            world
-                .resource_mut::<super::driver::Driver>()
-                .autoplay_eladrins = !done;
-            done
+                .is_some_and(|x| x.starts_with(t.as_str()));
+            ai_until(world, shown)
         }
         UiStep::AiUntilBattle => {
-            let done = world.resource::<super::battle::Battles>().showing()
-                || world.resource::<Outcome>().winner.is_some();
-            world
-                .resource_mut::<super::driver::Driver>()
-                .autoplay_eladrins = !done;
-            done
+            let shown = world.resource::<super::battle::Battles>().showing();
+            ai_until(world, shown)
         }
         UiStep::AiUntilCycle(n) => {
             let c = world.resource::<Cycle>().number;
-            let done = c > *n
-                || (c == *n && world.in_turns())
-                || world.resource::<Outcome>().winner.is_some();
-            world
-                .resource_mut::<super::driver::Driver>()
-                .autoplay_eladrins = !done;
-            done
+            let reached = c > *n || (c == *n && world.in_turns());
+            ai_until(world, reached)
         }
         UiStep::AiUntilStep(id) => {
-            let done = world.step_id() == id || world.resource::<Outcome>().winner.is_some();
-            world
-                .resource_mut::<super::driver::Driver>()
-                .autoplay_eladrins = !done;
-            done
+            let reached = world.step_id() == id;
+            ai_until(world, reached)
         }
         UiStep::Undo => {
             world.resource_mut::<super::undo::UndoStack>().requested = true;
@@ -497,7 +481,7 @@ fn written(world: &mut World, step: &UiStep, frames: u32, out: &std::path::Path)
             let report = report(world);
             let text = ron::ser::to_string_pretty(&report, Default::default())
                 .unwrap_or_else(|e| format!("// {e}"));
-            if let Err(e) = std::fs::write(out.join(name), text) {
+            if let Err(e) = write_whole(&out.join(name), &text) {
                 error!("script: report failed: {e}");
                 world.write_message(AppExit::from_code(3));
             }
@@ -681,6 +665,16 @@ fn report(world: &mut World) -> WindowReport {
     }
 }
 
+/// The `AiUntil…` steps: the Eladrin AI plays until `reached` (or the game is over), then
+/// hands back; whether the step is done.
+fn ai_until(world: &mut World, reached: bool) -> bool {
+    let done = reached || world.resource::<Outcome>().winner.is_some();
+    world
+        .resource_mut::<super::driver::Driver>()
+        .autoplay_eladrins = !done;
+    done
+}
+
 /// Whether the input script running (if any) needs frames now: every step counts frames,
 /// except waiting for a file a check writes (`WaitFile`), which the window's slow tick polls.
 pub fn needs_frames(world: &World) -> bool {
@@ -691,6 +685,14 @@ pub fn needs_frames(world: &World) -> bool {
             Some(_) => true,
             None => false,
         })
+}
+
+/// Writes a report whole: into a file beside it, then renamed, so that a check outside the game
+/// that waits for the file never reads it half written.
+fn write_whole(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let part = path.with_extension("part");
+    std::fs::write(&part, text)?;
+    std::fs::rename(&part, path)
 }
 
 /// `UiStep::Serve`: answers the asks of a check outside the game; whether it said stop.
@@ -710,7 +712,7 @@ fn serve(world: &mut World, name: &str, out: &std::path::Path) -> bool {
             let save = snapshot::save(world, &out.join(format!("{name}.{k}.save.ron")));
             // The report last: a check reads the save once the report is there.
             let wrote = save.and_then(|_| {
-                std::fs::write(out.join(format!("{name}.{k}.ron")), text).map_err(|e| e.to_string())
+                write_whole(&out.join(format!("{name}.{k}.ron")), &text).map_err(|e| e.to_string())
             });
             if let Err(e) = wrote {
                 error!("script: serve failed: {e}");

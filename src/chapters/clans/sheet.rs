@@ -221,15 +221,13 @@ pub fn draw(ui: &mut egui::Ui, s: &Clans, cx: &mut TableCx) -> Option<Action> {
     }
     let mut asked = None;
     let me = Owner::Seat(cx.seat);
-    shown(ui, &lvl, cx);
+    let showing = shown(ui, &lvl, cx);
     // While the show resolves the battle of the call, its lines take the face-off's place: the
     // face-off is the state from before, its cards still face down.
-    let resolving = s.call.as_ref().is_some_and(|c| {
-        cx.showing.is_some_and(|(at, _)| {
-            lvl.province(&c.province)
-                .is_some_and(|p| p.hexes.contains(&(at.x, at.y)))
-        })
-    });
+    let resolving = s
+        .call
+        .as_ref()
+        .is_some_and(|c| showing == Some(c.province.as_str()));
     if s.call.is_some() && !resolving {
         asked = asked.or(face_off(ui, s, &lvl, cx, &legal));
         ui.add_space(6.0);
@@ -263,18 +261,13 @@ fn spot_hex(lvl: &ClanLevel, to: &super::state::Spot) -> Option<hexx::Hex> {
 
 /// What the show plays on the map now (a battle resolved step by step, a pillage), framed in
 /// gold at the top of the sheet, which covers the map while it is open: the province, and the
-/// lines come so far, the newest bright.
-fn shown(ui: &mut egui::Ui, lvl: &ClanLevel, cx: &TableCx) {
-    let Some((at, lines)) = cx.showing else {
-        return;
-    };
-    let Some(p) = lvl
+/// lines come so far, the newest bright; the province's id.
+fn shown<'l>(ui: &mut egui::Ui, lvl: &'l ClanLevel, cx: &TableCx) -> Option<&'l str> {
+    let (at, lines) = cx.showing?;
+    let p = lvl
         .provinces
         .iter()
-        .find(|p| p.hexes.contains(&(at.x, at.y)))
-    else {
-        return;
-    };
+        .find(|p| p.hexes.contains(&(at.x, at.y)))?;
     let tr = cx.tr;
     let gold = Color32::from_rgb(255, 214, 90);
     egui::Frame::group(ui.style())
@@ -301,6 +294,7 @@ fn shown(ui: &mut egui::Ui, lvl: &ClanLevel, cx: &TableCx) {
             }
         });
     ui.add_space(6.0);
+    Some(p.id.as_str())
 }
 
 /// The legal actions a pick still leads to (everything while nothing is picked).
