@@ -15,7 +15,8 @@ use crate::sim::CycleSummary;
 #[derive(Resource, Default)]
 pub struct CardQueue {
     waiting: VecDeque<(String, String, String, Camp)>,
-    shown_at: Option<f32>,
+    /// When the card in front came up (the wall clock: see `rest`).
+    shown_at: Option<std::time::Instant>,
 }
 
 impl CardQueue {
@@ -23,6 +24,14 @@ impl CardQueue {
     pub fn close_all(&mut self) {
         self.waiting.clear();
         self.shown_at = None;
+    }
+
+    /// The cards waiting, by name, the one shown first (the window's report).
+    pub fn names(&self) -> Vec<String> {
+        self.waiting
+            .iter()
+            .map(|(_, name, ..)| name.clone())
+            .collect()
     }
 
     /// The card to show now, if any. Once the game is over the end window comes first: every
@@ -94,18 +103,24 @@ fn queue_cards(
     }
 }
 
+/// How long a card stays up when not put away.
+const CARD_TIME: std::time::Duration = std::time::Duration::from_secs(8);
+
 fn draw_card(
     mut contexts: EguiContexts,
     mut queue: ResMut<CardQueue>,
-    time: Res<Time>,
+    mut wake: ResMut<super::rest::Wake>,
     tr: Res<crate::text::Translations>,
     outcome: Res<Outcome>,
 ) -> Result {
     let Some((deck, name, text, camp)) = queue.next_to_show(outcome.winner.is_some()) else {
         return Ok(());
     };
-    let now = time.elapsed_secs();
+    // The wall clock: the game's clocks lag it after the window rested (`rest`).
+    let now = std::time::Instant::now();
     let since = *queue.shown_at.get_or_insert(now);
+    // Put away on time even if nothing else wakes the window.
+    wake.at(since + CARD_TIME);
     let ctx = contexts.ctx_mut()?;
     let title = match deck.as_str() {
         "events" => "Event",
@@ -118,7 +133,7 @@ fn draw_card(
     } else {
         egui::Color32::from_rgb(110, 170, 240)
     };
-    let mut done = now - since > 8.0;
+    let mut done = now.saturating_duration_since(since) > CARD_TIME;
     egui::Window::new(tr.t(title))
         .id("card".into())
         .anchor(egui::Align2::CENTER_TOP, egui::vec2(-140.0, 70.0))

@@ -137,7 +137,7 @@ fn picture(size: UVec2) -> Image {
 }
 
 /// Decides, once egui has tessellated the frame, whether it is the last one again.
-fn decide(
+pub(super) fn decide(
     mut cache: ResMut<FrameCache>,
     mut reuse: ResMut<FrameReuse>,
     mut images: ResMut<Assets<Image>>,

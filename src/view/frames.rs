@@ -90,6 +90,24 @@ pub struct FrameStats {
     /// shown again while nothing on it changed); none for the bare scene.
     #[serde(default)]
     pub ui_drawn: Option<u64>,
+    /// Where the frames went (medians over the measured frames; the bare scene has no egui).
+    #[serde(default)]
+    pub parts: Option<FrameParts>,
+}
+
+/// Where a game frame's time goes, each a median in milliseconds of the wall time between
+/// marks the main world's schedules pass. The main world's update runs beside the render
+/// world's (pipelined rendering), so a frame takes about the longer of the two: what the
+/// update leaves of the frame is the render world waiting on the rasteriser.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FrameParts {
+    /// The main world's whole update, from `First` to `Last`: the game's systems, egui's.
+    pub update_ms: f64,
+    /// egui's pass: the panels' systems laying out their widgets, and the pass's end.
+    pub layout_ms: f64,
+    /// egui's output: tessellating its shapes into triangles, and the still-frame check
+    /// (`frame_cache`) comparing them with the last frame's.
+    pub tessellate_ms: f64,
 }
 
 impl FrameStats {
@@ -111,6 +129,7 @@ impl FrameStats {
             sprites,
             map_drawn: None,
             ui_drawn: None,
+            parts: None,
         }
     }
 }
@@ -128,6 +147,10 @@ pub struct FrameLog {
     times: Vec<f64>,
     map_drawn_before: u64,
     ui_drawn_before: u64,
+    /// This frame's marks: the update's start, egui's pass start and end, its output's end.
+    marks: [Option<std::time::Instant>; 4],
+    /// Per measured frame: update, layout, tessellation, in seconds.
+    parts: Vec<[f64; 3]>,
 }
 
 impl FrameLog {
@@ -141,8 +164,33 @@ impl FrameLog {
             times: Vec::new(),
             map_drawn_before: 0,
             ui_drawn_before: 0,
+            marks: [None; 4],
+            parts: Vec::new(),
         }
     }
+}
+
+/// Notes the time at mark `I` of this frame.
+fn mark<const I: usize>(mut log: ResMut<FrameLog>) {
+    log.marks[I] = Some(std::time::Instant::now());
+}
+
+/// Marks where a game frame's time goes (`FrameParts`): the update's start in `First`,
+/// egui's pass around `EguiPostUpdateSet::EndPass`, its output and the still-frame check
+/// before `PostProcessOutput`; `log_frames` in `Last` closes the update.
+pub fn measure_parts(app: &mut App) {
+    use bevy_egui::EguiPostUpdateSet as Egui;
+    app.add_systems(First, mark::<0>).add_systems(
+        PostUpdate,
+        (
+            mark::<1>.before(Egui::EndPass),
+            mark::<2>.after(Egui::EndPass).before(Egui::ProcessOutput),
+            mark::<3>
+                .after(Egui::ProcessOutput)
+                .after(super::frame_cache::decide)
+                .before(Egui::PostProcessOutput),
+        ),
+    );
 }
 
 /// Records the frame time; writes the figures and quits when done.
@@ -161,10 +209,36 @@ pub fn log_frames(
         return;
     }
     log.times.push(time.delta_secs_f64());
+    if let [Some(start), pass, passed, output] = log.marks {
+        // The bare scene has no egui: its update alone.
+        let now = std::time::Instant::now();
+        let secs = |a: Option<std::time::Instant>, b: Option<std::time::Instant>| match (a, b) {
+            (Some(a), Some(b)) => b.saturating_duration_since(a).as_secs_f64(),
+            _ => 0.0,
+        };
+        log.parts.push([
+            secs(Some(start), Some(now)),
+            secs(pass, passed),
+            secs(passed, output),
+        ]);
+    }
+    log.marks = [None; 4];
     if log.times.len() as u32 >= log.frames {
         let mut stats = FrameStats::of(&log.what, sprites.iter().count(), log.times.clone());
         stats.map_drawn = redraw.map(|r| r.drawn - log.map_drawn_before);
         stats.ui_drawn = ui.map(|r| r.drawn - log.ui_drawn_before);
+        stats.parts = (!log.parts.is_empty()).then(|| {
+            let median = |i: usize| {
+                let mut v: Vec<f64> = log.parts.iter().map(|p| p[i]).collect();
+                v.sort_by(|a, b| a.total_cmp(b));
+                v.get(v.len() / 2).copied().unwrap_or(0.0) * 1000.0
+            };
+            FrameParts {
+                update_ms: median(0),
+                layout_ms: median(1),
+                tessellate_ms: median(2),
+            }
+        });
         let text = ron::to_string(&stats).unwrap_or_default();
         if let Err(e) = std::fs::write(&log.path, text) {
             error!("frame log {}: {e}", log.path.display());
@@ -247,7 +321,8 @@ pub fn run_bare(
             }
         },
     )
-    .add_systems(Update, log_frames)
+    .add_systems(First, mark::<0>)
+    .add_systems(Last, log_frames)
     .add_systems(Update, pan_camera::<BareCamera>.run_if(move || pan))
     .add_systems(Update, move |mut n: Local<u32>, mut commands: Commands| {
         // A look at what is measured: the floor must cover the window as the map does.

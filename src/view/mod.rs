@@ -930,7 +930,9 @@ pub fn run(content: Arc<ContentDb>, launch: Launch) -> Result<(), String> {
     if let Some((path, n)) = frame_log {
         // The game as played, not its intro window: measured with the intro read.
         app.insert_resource(frames::FrameLog::new(path, n, &format!("game ({level})")))
-            .add_systems(Update, (frames::log_frames, frames::intro_read));
+            .add_systems(Update, frames::intro_read)
+            .add_systems(Last, frames::log_frames);
+        frames::measure_parts(&mut app);
     }
     app.world_mut().resource_mut::<table::TableView>().open = board;
     app.world_mut()

@@ -559,6 +559,10 @@ pub struct WindowReport {
     /// text's box on screen (`chapter_map::drawn_labels`).
     #[serde(default)]
     pub labels: Vec<(String, [f32; 4])>,
+    /// The drawn cards waiting to be read, by name (their content id's name), the one shown
+    /// first.
+    #[serde(default)]
+    pub cards: Vec<String>,
 }
 
 /// The egui ids the view gives its windows and areas, by name.
@@ -662,6 +666,7 @@ fn report(world: &mut World) -> WindowReport {
             .map(|(_, l)| l.to_vec())
             .unwrap_or_default(),
         labels: super::chapter_map::drawn_labels(world),
+        cards: world.resource::<super::cards::CardQueue>().names(),
     }
 }
 

@@ -36,7 +36,7 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Resource)]
 struct SettingsFile {
     path: std::path::PathBuf,
-    dirty_since: Option<f32>,
+    dirty_since: Option<std::time::Instant>,
 }
 
 fn apply_settings(
@@ -61,12 +61,22 @@ fn apply_settings(
 }
 
 /// Writes the file half a second after the last change (a dragged slider writes once).
-fn save_settings(s: Res<Settings>, mut file: ResMut<SettingsFile>, time: Res<Time>) {
+fn save_settings(
+    s: Res<Settings>,
+    mut file: ResMut<SettingsFile>,
+    // A wake at the write: the window may rest meanwhile (the wall clock, as `rest` says).
+    mut wake: ResMut<super::rest::Wake>,
+) {
+    const AFTER: std::time::Duration = std::time::Duration::from_millis(500);
+    let now = std::time::Instant::now();
     if s.is_changed() && !s.is_added() {
-        file.dirty_since = Some(time.elapsed_secs());
+        file.dirty_since = Some(now);
+    }
+    if let Some(t) = file.dirty_since {
+        wake.at(t + AFTER);
     }
     if let Some(t) = file.dirty_since
-        && time.elapsed_secs() - t > 0.5
+        && now.saturating_duration_since(t) > AFTER
     {
         file.dirty_since = None;
         match settings::save(&s, &file.path) {

@@ -1233,6 +1233,16 @@ fn a_window_at_rest_draws_nothing_and_input_wakes_it_at_once() {
         "{} frames in the 8 s at rest ({r0:?} -> {r1:?})",
         r1.1 - r0.1
     );
+    // A timer that ends at rest: the card up before the rest is put away after its 8 s,
+    // the window woken for it (counted on the game's clock, which moves at most a quarter of
+    // a second a wake, it stayed up for a minute); the next one drawn comes up then.
+    let before = report(&out.join("rest_0.ron")).cards;
+    let after = report(&out.join("rest_1.ron")).cards;
+    let first = before.first().expect("a card is up at the first decision");
+    assert!(
+        after.len() < before.len() && after.first() != Some(first),
+        "{first} was still up after 8 s and more at rest ({before:?} -> {after:?})"
+    );
     let (moved, keyed) = seen;
     assert!(moved > 50, "the mouse move showed {moved} pixels in 0.4 s");
     assert!(keyed > 5000, "F1 showed {keyed} pixels in 0.4 s");
