@@ -193,6 +193,8 @@ struct Runner<'a> {
 impl Runner<'_> {
     /// Runs `args`, then reads the figures it wrote into `file`.
     fn run(&self, args: Vec<String>, file: &Path) -> Result<FrameStats, String> {
+        // Never the figures of the run before, should this one end without writing its own.
+        let _ = std::fs::remove_file(file);
         let status = std::process::Command::new(&self.exe)
             .args(
                 self.mods

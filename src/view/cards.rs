@@ -95,6 +95,8 @@ fn queue_cards(
             // A long AI turn must not bury the player in cards: keep the last few.
             if queue.waiting.len() >= 6 {
                 queue.waiting.pop_front();
+                // The next card gets its own 8 s, not what was left of the one dropped.
+                queue.shown_at = None;
             }
             queue
                 .waiting
@@ -133,7 +135,7 @@ fn draw_card(
     } else {
         egui::Color32::from_rgb(110, 170, 240)
     };
-    let mut done = now.saturating_duration_since(since) > CARD_TIME;
+    let mut done = now.saturating_duration_since(since) >= CARD_TIME;
     egui::Window::new(tr.t(title))
         .id("card".into())
         .anchor(egui::Align2::CENTER_TOP, egui::vec2(-140.0, 70.0))

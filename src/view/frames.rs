@@ -175,16 +175,21 @@ fn mark<const I: usize>(mut log: ResMut<FrameLog>) {
     log.marks[I] = Some(std::time::Instant::now());
 }
 
-/// Marks where a game frame's time goes (`FrameParts`): the update's start in `First`,
-/// egui's pass around `EguiPostUpdateSet::EndPass`, its output and the still-frame check
-/// before `PostProcessOutput`; `log_frames` in `Last` closes the update.
+/// Marks where a game frame's time goes (`FrameParts`): the update's start in `First`;
+/// egui's pass, from before the pass's systems run to the pass's end; then its output and the
+/// still-frame check, to before `PostProcessOutput` (with what else runs between, unordered:
+/// egui's small output systems); `log_frames` in `Last` closes the update.
 pub fn measure_parts(app: &mut App) {
     use bevy_egui::EguiPostUpdateSet as Egui;
     app.add_systems(First, mark::<0>).add_systems(
         PostUpdate,
         (
-            mark::<1>.before(Egui::EndPass),
-            mark::<2>.after(Egui::EndPass).before(Egui::ProcessOutput),
+            mark::<1>
+                .in_set(Egui::EndPass)
+                .before(bevy_egui::run_egui_context_pass_loop_system),
+            mark::<2>
+                .in_set(Egui::EndPass)
+                .after(bevy_egui::end_pass_system),
             mark::<3>
                 .after(Egui::ProcessOutput)
                 .after(super::frame_cache::decide)

@@ -9,14 +9,15 @@
 //! it shows settles, then shows its last frame again, and the window rests).
 //!
 //! A timer that ends while nothing moves (a card put away after 8 s, the settings written half
-//! a second after a change, egui's tooltip delay) asks for a wake at its end (`Wake::at`): a
-//! small thread sleeps until then and wakes the window, which the slow tick alone would do up
-//! to 2 s late. Such timers read the wall clock (`Instant::now`): the game's clock (`Time`)
-//! moves at most a quarter of a second an update, and `Time<Real>` is the time the render
-//! world began the frame before, so after a rest both lag the wall clock by the rest.
+//! a second after a change) asks for a wake at its end (`Wake::at`): a small thread sleeps
+//! until then and wakes the window, which the slow tick alone would do up to 2 s late. (egui's
+//! own delayed repaints, a tooltip's, need none: bevy_egui redraws at once for any repaint
+//! egui asks while it draws anything.) Such timers read the wall clock (`Instant::now`): the
+//! game's clock (`Time`) moves at most a quarter of a second an update, and `Time<Real>` is
+//! when the render world finished the frame before, so after a rest both lag it by the rest.
 
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
@@ -31,12 +32,6 @@ pub(super) fn plugin(app: &mut App) {
             quiet_modifiers
                 .after(bevy_egui::EguiInputSet::WriteEguiEvents)
                 .before(bevy_egui::EguiPreUpdateSet::BeginPass),
-        )
-        .add_systems(
-            PostUpdate,
-            egui_repaint_after
-                .after(bevy_egui::EguiPostUpdateSet::EndPass)
-                .before(bevy_egui::EguiPostUpdateSet::ProcessOutput),
         );
 }
 
@@ -58,31 +53,9 @@ impl Wake {
     }
 }
 
-/// egui asks a repaint after a delay (a tooltip shown once the pointer rests on a widget, an
-/// animation's next step); bevy_egui passes only the immediate ones on. The delayed one becomes
-/// a wake.
-fn egui_repaint_after(
-    outputs: Query<&bevy_egui::EguiFullOutput, With<bevy_egui::PrimaryEguiContext>>,
-    mut wake: ResMut<Wake>,
-) {
-    for out in &outputs {
-        let Some(full) = &out.0 else { continue };
-        let delay = full
-            .viewport_output
-            .values()
-            .map(|v| v.repaint_delay)
-            .min()
-            .unwrap_or(Duration::MAX);
-        // Immediate repaints are bevy_egui's; `MAX` is egui's "never".
-        if !delay.is_zero() && delay < super::frames::WAKE {
-            wake.at(Instant::now() + delay);
-        }
-    }
-}
-
 /// A thread that sleeps until the latest wake it was given, then calls `wake` (in the game,
 /// winit's user event, which a reactive window updates on); a newer wake replaces it. It ends
-/// when the sender is dropped (the window closed).
+/// when the sender is dropped (the app, and its `Wake`, gone).
 fn start_timer(wake: impl Fn() + Send + 'static) -> Option<mpsc::Sender<Instant>> {
     let (tx, rx) = mpsc::channel::<Instant>();
     std::thread::Builder::new()
@@ -273,6 +246,8 @@ fn hand_wake_to_timer(world: &mut World, resting: bool) {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use bevy_egui::egui::{Event, Modifiers};
 
     use super::*;

@@ -72,12 +72,10 @@ fn save_settings(
     if s.is_changed() && !s.is_added() {
         file.dirty_since = Some(now);
     }
-    if let Some(t) = file.dirty_since {
+    let Some(t) = file.dirty_since else { return };
+    if now.saturating_duration_since(t) < AFTER {
         wake.at(t + AFTER);
-    }
-    if let Some(t) = file.dirty_since
-        && now.saturating_duration_since(t) > AFTER
-    {
+    } else {
         file.dirty_since = None;
         match settings::save(&s, &file.path) {
             Ok(()) => info!("settings saved to {}", file.path.display()),
