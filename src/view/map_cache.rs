@@ -125,6 +125,8 @@ pub struct MapRedraw {
     /// frame that drew only the view's part, which was then at `partial_from`.
     margins_fresh: bool,
     partial_from: UVec2,
+    /// Where the view stood in the picture last frame: it pans while this changes.
+    last_from: Option<UVec2>,
     /// Draw the map every frame, as while tokens move (`framebench --redraw`: the cost of a
     /// map that keeps changing).
     pub every_frame: bool,
@@ -431,15 +433,24 @@ pub fn redraw_map_when_changed(
     if draw {
         redraw.drawn += 1;
     }
-    // Around a new anchor the whole picture is drawn; otherwise only the view's part (a third
-    // of the pixels), and the margins are stale until the next whole draw.
-    let part = (draw && !moved).then(|| SubCameraView {
+    // While the view pans within the margin (the keys held, the pointer still on the map: the
+    // hovered tile changes every few frames), a change draws the whole picture too: the view's
+    // part alone would leave the margins stale, and the next frame of the pan would draw it all
+    // again, two draws a change instead of one.
+    let panning = redraw
+        .last_from
+        .replace(copy.from)
+        .is_some_and(|f| f != copy.from);
+    let whole = moved || panning;
+    // Around a new anchor, or panning, the whole picture is drawn; otherwise only the view's
+    // part (a third of the pixels), and the margins are stale until the next whole draw.
+    let part = (draw && !whole).then(|| SubCameraView {
         full_size: map.as_ref().map_or(copy.size, |m| m.size),
         offset: copy.from.as_vec2(),
         size: copy.size,
     });
     if draw {
-        redraw.margins_fresh = moved;
+        redraw.margins_fresh = whole;
         redraw.partial_from = copy.from;
     }
     for mut cam in &mut cams {

@@ -156,6 +156,28 @@ fn the_map_is_drawn_only_when_something_on_it_changed() {
         o.scale = 1.5;
     }
     settle(&mut app);
+    // A change while the view pans within the margin (the keys held, the pointer still on the
+    // map: the hovered tile changes every few frames) draws the whole picture, so the pan's
+    // next steps draw nothing more; the view's part alone would leave the margins stale and
+    // the next step would draw it all again.
+    pan(&mut app, 8.0);
+    assert!(!drawing(&mut app), "a pan within the margin drew the map");
+    pan(&mut app, 8.0);
+    app.world_mut()
+        .resource_mut::<MapRedraw>()
+        .note_lines("hover (2, 0)");
+    assert!(drawing(&mut app), "the hover's change is drawn");
+    assert!(part(&app).is_none(), "panning, the whole picture is drawn");
+    pan(&mut app, 8.0);
+    assert!(drawing(&mut app), "the hover gone is a change too");
+    assert!(part(&app).is_none(), "panning, the whole picture is drawn");
+    for _ in 0..4 {
+        pan(&mut app, 8.0);
+        assert!(
+            !drawing(&mut app),
+            "the pan's next steps drew the map again"
+        );
+    }
     // Twenty still frames draw nothing; the count holds exactly the frames drawn above.
     let before = app.world().resource::<MapRedraw>().drawn;
     assert!((0..20).all(|_| !drawing(&mut app)));
