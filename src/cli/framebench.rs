@@ -143,6 +143,23 @@ impl Measured {
     }
 }
 
+/// With the chapter's board open or not.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Board {
+    Closed,
+    Open,
+    /// The game measured twice, closed then open.
+    Both,
+}
+
+/// A level to measure.
+#[derive(Clone, Copy)]
+struct Which<'a> {
+    id: &'a str,
+    tiles: usize,
+    board: Board,
+}
+
 /// A level's runs (at least one).
 struct Runs(Vec<Measured>);
 
@@ -264,38 +281,24 @@ impl Runner<'_> {
     }
 
     /// One level `runs` times (its CPU at rest, if asked, the first time only).
-    fn runs(
-        &self,
-        id: &str,
-        tiles: usize,
-        o: Opts,
-        board: bool,
-        both: bool,
-        runs: u32,
-    ) -> Result<Runs, String> {
+    fn runs(&self, l: &Which, o: Opts, runs: u32) -> Result<Runs, String> {
         let mut all = Vec::new();
         for i in 0..runs {
             let o = Opts {
                 idle: o.idle && i == 0,
                 ..o
             };
-            all.push(self.level(id, tiles, o, board, both)?);
+            all.push(self.level(l, o)?);
         }
         Ok(Runs(all))
     }
 
-    /// One level: the game (`board`: with its board open instead; `both`: each), the floors,
-    /// and its CPU at rest if asked.
-    fn level(
-        &self,
-        id: &str,
-        tiles: usize,
-        o: Opts,
-        board: bool,
-        both: bool,
-    ) -> Result<Measured, String> {
-        let game = self.game(id, o, board && !both)?;
-        let with_board = if both {
+    /// One level: the game (with its board open, or each way), the floors, and its CPU at
+    /// rest if asked.
+    fn level(&self, l: &Which, o: Opts) -> Result<Measured, String> {
+        let Which { id, tiles, board } = *l;
+        let game = self.game(id, o, board == Board::Open)?;
+        let with_board = if board == Board::Both {
             Some(self.game(id, o, true)?)
         } else {
             None
@@ -373,13 +376,31 @@ pub fn run(p: &Program, a: Args, out: &mut dyn Write) -> Outcome {
             if !json {
                 writeln!(out, "measuring {id}…")?;
             }
-            all.push(runner.runs(&id, tiles, o, false, chapter, runs)?);
+            let board = if chapter { Board::Both } else { Board::Closed };
+            all.push(runner.runs(
+                &Which {
+                    id: &id,
+                    tiles,
+                    board,
+                },
+                o,
+                runs,
+            )?);
         }
         all
     } else {
         let id = db2.resolve_level(&level).map_err(|ps| problems_text(&ps))?;
         let tiles = tiles_of(&db2, &id);
-        vec![runner.runs(&id, tiles, o, board, false, runs)?]
+        let board = if board { Board::Open } else { Board::Closed };
+        vec![runner.runs(
+            &Which {
+                id: &id,
+                tiles,
+                board,
+            },
+            o,
+            runs,
+        )?]
     };
     let _ = std::fs::remove_dir_all(&dir);
     if json {

@@ -111,7 +111,7 @@ const CARD_TIME: std::time::Duration = std::time::Duration::from_secs(8);
 fn draw_card(
     mut contexts: EguiContexts,
     mut queue: ResMut<CardQueue>,
-    mut wake: ResMut<super::rest::Wake>,
+    mut wake: ResMut<super::wake::Wake>,
     tr: Res<crate::text::Translations>,
     outcome: Res<Outcome>,
 ) -> Result {

@@ -32,6 +32,7 @@ pub mod sheets;
 pub mod sound;
 pub mod table;
 pub mod undo;
+pub mod wake;
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -8,16 +8,7 @@
 //! that counts frames, or a frame that drew something new (`frame_cache`: it draws until what
 //! it shows settles, then shows its last frame again, and the window rests).
 //!
-//! A timer that ends while nothing moves (a card put away after 8 s, the settings written half
-//! a second after a change) asks for a wake at its end (`Wake::at`): a small thread sleeps
-//! until then and wakes the window, which the slow tick alone would do up to 2 s late. (egui's
-//! own delayed repaints, a tooltip's, need none: bevy_egui redraws at once for any repaint
-//! egui asks while it draws anything.) Such timers read the wall clock (`Instant::now`): the
-//! game's clock (`Time`) moves at most a quarter of a second an update, and `Time<Real>` is
-//! when the render world finished the frame before, so after a rest both lag it by the rest.
-
-use std::sync::mpsc;
-use std::time::Instant;
+//! A timer that ends while nothing moves asks for a wake at its end (`wake::Wake`).
 
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
@@ -25,7 +16,7 @@ use bevy::window::RequestRedraw;
 use crate::rules::{GameWorld, Outcome, StepKind};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Wake>()
+    app.init_resource::<super::wake::Wake>()
         .add_systems(Last, keep_awake)
         .add_systems(
             PreUpdate,
@@ -33,55 +24,6 @@ pub(super) fn plugin(app: &mut App) {
                 .after(bevy_egui::EguiInputSet::WriteEguiEvents)
                 .before(bevy_egui::EguiPreUpdateSet::BeginPass),
         );
-}
-
-/// The earliest time the window must wake this frame asked for; asked anew each frame by
-/// whatever waits (`at`), and kept by a thread that wakes the window then if nothing else did.
-#[derive(Resource, Default)]
-pub struct Wake {
-    next: Option<Instant>,
-    /// The thread's end of the line, started with the first wake asked in a window.
-    timer: Option<mpsc::Sender<Instant>>,
-    /// The last wake handed to the thread (not sent again each frame).
-    sent: Option<Instant>,
-}
-
-impl Wake {
-    /// Wake the window at `at` at the latest.
-    pub fn at(&mut self, at: Instant) {
-        self.next = Some(self.next.map_or(at, |n| n.min(at)));
-    }
-}
-
-/// A thread that sleeps until the latest wake it was given, then calls `wake` (in the game,
-/// winit's user event, which a reactive window updates on); a newer wake replaces it. It ends
-/// when the sender is dropped (the app, and its `Wake`, gone).
-fn start_timer(wake: impl Fn() + Send + 'static) -> Option<mpsc::Sender<Instant>> {
-    let (tx, rx) = mpsc::channel::<Instant>();
-    std::thread::Builder::new()
-        .name("wake timer".into())
-        .spawn(move || {
-            let mut due: Option<Instant> = None;
-            loop {
-                due = match due {
-                    None => match rx.recv() {
-                        Ok(at) => Some(at),
-                        Err(_) => return,
-                    },
-                    Some(at) => match rx.recv_timeout(at.saturating_duration_since(Instant::now()))
-                    {
-                        Ok(new) => Some(new),
-                        Err(mpsc::RecvTimeoutError::Timeout) => {
-                            wake();
-                            None
-                        }
-                        Err(mpsc::RecvTimeoutError::Disconnected) => return,
-                    },
-                };
-            }
-        })
-        .ok()
-        .map(|_| tx)
 }
 
 /// bevy_egui tells egui the modifier keys' state each frame as an event, and egui asks a
@@ -193,7 +135,7 @@ fn keep_awake(world: &mut World, mut last: Local<Option<Awake>>) {
     if now.is_some() {
         world.write_message(RequestRedraw);
     }
-    hand_wake_to_timer(world, now.is_none());
+    super::wake::hand_to_timer(world, now.is_none());
     if now != *last {
         debug!("rest: {now:?}");
         *last = now;
@@ -215,39 +157,8 @@ fn keep_awake(world: &mut World, mut last: Local<Option<Awake>>) {
     }
 }
 
-/// At rest, the wake asked for this frame goes to the timer thread (once, not each frame);
-/// the next frame asks again.
-fn hand_wake_to_timer(world: &mut World, resting: bool) {
-    let proxy = world
-        .get_resource::<bevy::winit::EventLoopProxyWrapper>()
-        .map(|p| (**p).clone());
-    let Some(mut wake) = world.get_resource_mut::<Wake>() else {
-        return;
-    };
-    let Some(at) = wake.next.take().filter(|_| resting) else {
-        return;
-    };
-    if wake.sent == Some(at) {
-        return;
-    }
-    if wake.timer.is_none() {
-        wake.timer = proxy.and_then(|p| {
-            start_timer(move || {
-                let _ = p.send_event(bevy::winit::WinitUserEvent::WakeUp);
-            })
-        });
-    }
-    if let Some(tx) = &wake.timer
-        && tx.send(at).is_ok()
-    {
-        wake.sent = Some(at);
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use bevy_egui::egui::{Event, Modifiers};
 
     use super::*;
@@ -284,36 +195,6 @@ mod tests {
             .release(KeyCode::ArrowLeft);
         world.resource_mut::<ButtonInput<KeyCode>>().clear();
         assert_eq!(awake(&world), None);
-    }
-
-    /// The timer calls its wake at the time last given, not before, and once; a newer time
-    /// replaces the one it slept towards.
-    #[test]
-    fn the_wake_timer_wakes_at_the_time_last_given() {
-        let (woke, wakes) = mpsc::channel::<Instant>();
-        let tx = start_timer(move || {
-            let _ = woke.send(Instant::now());
-        })
-        .expect("the timer thread starts");
-        let start = Instant::now();
-        tx.send(start + Duration::from_millis(400)).expect("sent");
-        // Replaced by a sooner one.
-        tx.send(start + Duration::from_millis(100)).expect("sent");
-        let first = wakes
-            .recv_timeout(Duration::from_secs(5))
-            .expect("woken once");
-        let after = first.duration_since(start);
-        assert!(
-            after >= Duration::from_millis(100) && after < Duration::from_millis(350),
-            "woken after {after:?}, not at 100 ms"
-        );
-        assert!(
-            wakes.recv_timeout(Duration::from_millis(600)).is_err(),
-            "woken again with nothing asked"
-        );
-        // A time already past wakes at once.
-        tx.send(Instant::now()).expect("sent");
-        assert!(wakes.recv_timeout(Duration::from_secs(1)).is_ok());
     }
 
     /// The modifiers' event bevy_egui sends every frame reaches egui only when they change.

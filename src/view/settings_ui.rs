@@ -65,7 +65,7 @@ fn save_settings(
     s: Res<Settings>,
     mut file: ResMut<SettingsFile>,
     // A wake at the write: the window may rest meanwhile (the wall clock, as `rest` says).
-    mut wake: ResMut<super::rest::Wake>,
+    mut wake: ResMut<super::wake::Wake>,
 ) {
     const AFTER: std::time::Duration = std::time::Duration::from_millis(500);
     let now = std::time::Instant::now();
