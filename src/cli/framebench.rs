@@ -128,12 +128,17 @@ impl Measured {
         )
     }
 
-    fn json(&self) -> serde_json::Value {
-        let ratio = self.ratio(&self.game);
-        let ratio_t = (
+    /// The game's ratio to the textured floor: median, p95.
+    fn ratio_textured(&self) -> (f64, f64) {
+        (
             self.game.median_ms / self.textured.median_ms.max(1e-9),
             self.game.p95_ms / self.textured.p95_ms.max(1e-9),
-        );
+        )
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let ratio = self.ratio(&self.game);
+        let ratio_t = self.ratio_textured();
         serde_json::json!({"level": self.id, "tiles": self.tiles, "game": self.game,
             "board": self.board, "bare": self.bare, "bare_textured": self.textured,
             "ratio_median": ratio.0, "ratio_p95": ratio.1,
@@ -175,11 +180,10 @@ impl Runs {
                 Some(m.ratio(game).0)
             })
             .collect();
-        r.sort_by(|a, b| a.total_cmp(b));
         (
-            r.get(r.len() / 2).copied().unwrap_or(0.0),
-            r.first().copied().unwrap_or(0.0),
-            r.last().copied().unwrap_or(0.0),
+            crate::view::frames::quantile(&mut r, 0.5),
+            crate::view::frames::quantile(&mut r, 0.0),
+            crate::view::frames::quantile(&mut r, 1.0),
         )
     }
 
@@ -493,11 +497,11 @@ fn detail(out: &mut dyn Write, m: &Measured, how: &str) -> std::io::Result<()> {
         "ratio game / bare: median {:.2}, p95 {:.2}",
         ratio.0, ratio.1
     )?;
+    let ratio_t = m.ratio_textured();
     writeln!(
         out,
         "ratio game / bare textured: median {:.2}, p95 {:.2}",
-        m.game.median_ms / m.textured.median_ms.max(1e-9),
-        m.game.p95_ms / m.textured.p95_ms.max(1e-9)
+        ratio_t.0, ratio_t.1
     )?;
     if let Some(cpu) = m.at_rest {
         writeln!(

@@ -15,7 +15,7 @@ use crate::sim::CycleSummary;
 #[derive(Resource, Default)]
 pub struct CardQueue {
     waiting: VecDeque<(String, String, String, Camp)>,
-    /// When the card in front came up (the wall clock: see `rest`).
+    /// When the card in front came up (the wall clock: see `wake`).
     shown_at: Option<std::time::Instant>,
 }
 
@@ -118,7 +118,7 @@ fn draw_card(
     let Some((deck, name, text, camp)) = queue.next_to_show(outcome.winner.is_some()) else {
         return Ok(());
     };
-    // The wall clock: the game's clocks lag it after the window rested (`rest`).
+    // The wall clock: the game's clocks lag it after the window rested (`wake`).
     let now = std::time::Instant::now();
     let since = *queue.shown_at.get_or_insert(now);
     // Put away on time even if nothing else wakes the window.

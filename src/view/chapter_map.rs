@@ -311,7 +311,7 @@ pub(super) struct ChapterMarks {
     /// nothing, and a chapter's choices on the map follow whose turn it is), cycle, step,
     /// language, interface scale (in hundredths: the labels' sizes, so their places, follow it),
     /// what a board offers on the map.
-    from: (usize, usize, u32, usize, String, u32, u64),
+    from: (usize, usize, u32, usize, String, u32, Vec<Mark>),
 }
 
 /// Marks a sprite or text of the chapters (respawned when the marks change).
@@ -363,17 +363,12 @@ fn gather(world: &mut World) {
         .get_resource::<MapOffers>()
         .map(|o| o.marks.clone())
         .unwrap_or_default();
-    let offered = {
-        let mut h = std::hash::DefaultHasher::new();
-        format!("{offers:?}").hash(&mut h);
-        h.finish()
-    };
-    let from = (told, acted, cycle, step, lang, scale, offered);
+    let from = (told, acted, cycle, step, lang, scale, offers);
     if world.resource::<ChapterMarks>().from == from {
         return;
     }
     let tr = world.resource::<crate::text::Translations>().clone();
-    let mut marks = offers;
+    let mut marks = from.6.clone();
     for (id, f) in added {
         if in_play.has(id) {
             marks.extend(f(world, &tr));

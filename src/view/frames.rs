@@ -110,20 +110,22 @@ pub struct FrameParts {
     pub tessellate_ms: f64,
 }
 
+/// The value at quantile `q` (0.5: the median) of `v`, sorted here; 0 when empty.
+pub fn quantile(v: &mut [f64], q: f64) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v.get(((v.len() as f64 - 1.0) * q).round() as usize)
+        .copied()
+        .unwrap_or(0.0)
+}
+
 impl FrameStats {
     /// Figures from frame times in seconds.
     pub fn of(what: &str, sprites: usize, mut times: Vec<f64>) -> FrameStats {
-        times.sort_by(|a, b| a.total_cmp(b));
-        let at = |q: f64| {
-            times
-                .get(((times.len() as f64 - 1.0) * q).round() as usize)
-                .copied()
-                .unwrap_or(0.0)
-                * 1000.0
-        };
+        let frames = times.len();
+        let mut at = |q: f64| quantile(&mut times, q) * 1000.0;
         FrameStats {
             what: what.into(),
-            frames: times.len(),
+            frames,
             median_ms: at(0.5),
             p95_ms: at(0.95),
             sprites,
@@ -235,8 +237,7 @@ pub fn log_frames(
         stats.parts = (!log.parts.is_empty()).then(|| {
             let median = |i: usize| {
                 let mut v: Vec<f64> = log.parts.iter().map(|p| p[i]).collect();
-                v.sort_by(|a, b| a.total_cmp(b));
-                v.get(v.len() / 2).copied().unwrap_or(0.0) * 1000.0
+                quantile(&mut v, 0.5) * 1000.0
             };
             FrameParts {
                 update_ms: median(0),
@@ -290,11 +291,7 @@ pub fn run_bare(
     }))
     .insert_resource(FrameLog::new(out, frames, what))
     // A scene that never rests: every frame is one measured.
-    .insert_resource(if unpaced {
-        WinitSettings::continuous()
-    } else {
-        WinitSettings::game()
-    })
+    .insert_resource(update_mode(unpaced, true))
     .add_plugins(super::art::plugin)
     .add_systems(
         Startup,

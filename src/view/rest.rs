@@ -1,7 +1,7 @@
 //! A turn-based game at rest costs nothing. The window runs in Bevy's reactive mode
 //! (`frames::update_mode`): it updates and draws when woken by input (a mouse move, a key, a
 //! click, the window shown or resized), by a redraw someone asked for, or by a slow tick
-//! (`frames::WAKE`, so a card's timer or a file a check waits on still comes). This asks for
+//! (`frames::WAKE`, so a file a check waits on is still seen). This asks for
 //! the next frame while something on screen is still moving or the game goes on by itself:
 //! the AI thinking or pausing between its moves, an automatic step, a chapter's show or a
 //! battle playing, a key or a mouse button held (the map panned or dragged), an input script

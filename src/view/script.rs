@@ -481,7 +481,7 @@ fn written(world: &mut World, step: &UiStep, frames: u32, out: &std::path::Path)
             let report = report(world);
             let text = ron::ser::to_string_pretty(&report, Default::default())
                 .unwrap_or_else(|e| format!("// {e}"));
-            if let Err(e) = write_whole(&out.join(name), &text) {
+            if let Err(e) = crate::ground::files::write_atomic(&out.join(name), &text) {
                 error!("script: report failed: {e}");
                 world.write_message(AppExit::from_code(3));
             }
@@ -692,14 +692,6 @@ pub fn needs_frames(world: &World) -> bool {
         })
 }
 
-/// Writes a report whole: into a file beside it, then renamed, so that a check outside the game
-/// that waits for the file never reads it half written.
-fn write_whole(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let part = path.with_extension("part");
-    std::fs::write(&part, text)?;
-    std::fs::rename(&part, path)
-}
-
 /// `UiStep::Serve`: answers the asks of a check outside the game; whether it said stop.
 fn serve(world: &mut World, name: &str, out: &std::path::Path) -> bool {
     if out.join(format!("{name}.stop")).is_file() {
@@ -717,7 +709,8 @@ fn serve(world: &mut World, name: &str, out: &std::path::Path) -> bool {
             let save = snapshot::save(world, &out.join(format!("{name}.{k}.save.ron")));
             // The report last: a check reads the save once the report is there.
             let wrote = save.and_then(|_| {
-                write_whole(&out.join(format!("{name}.{k}.ron")), &text).map_err(|e| e.to_string())
+                crate::ground::files::write_atomic(&out.join(format!("{name}.{k}.ron")), &text)
+                    .map_err(|e| e.to_string())
             });
             if let Err(e) = wrote {
                 error!("script: serve failed: {e}");

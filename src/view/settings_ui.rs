@@ -64,7 +64,7 @@ fn apply_settings(
 fn save_settings(
     s: Res<Settings>,
     mut file: ResMut<SettingsFile>,
-    // A wake at the write: the window may rest meanwhile (the wall clock, as `rest` says).
+    // A wake at the write: the window may rest meanwhile (the wall clock, as `wake` says).
     mut wake: ResMut<super::wake::Wake>,
 ) {
     const AFTER: std::time::Duration = std::time::Duration::from_millis(500);

@@ -64,9 +64,6 @@ fn start_timer(wake: impl Fn() + Send + 'static) -> Option<mpsc::Sender<Instant>
 /// At rest (`rest::keep_awake`), the wake asked for this frame goes to the timer thread
 /// (once, not each frame); the next frame asks again.
 pub(super) fn hand_to_timer(world: &mut World, resting: bool) {
-    let proxy = world
-        .get_resource::<bevy::winit::EventLoopProxyWrapper>()
-        .map(|p| (**p).clone());
     let Some(mut wake) = world.get_resource_mut::<Wake>() else {
         return;
     };
@@ -76,11 +73,17 @@ pub(super) fn hand_to_timer(world: &mut World, resting: bool) {
     if wake.sent == Some(at) {
         return;
     }
-    if wake.timer.is_none() {
-        wake.timer = proxy.and_then(|p| {
-            start_timer(move || {
-                let _ = p.send_event(bevy::winit::WinitUserEvent::WakeUp);
-            })
+    // The thread starts with the first wake, given winit's proxy (none headless).
+    let proxy = wake
+        .timer
+        .is_none()
+        .then(|| world.get_resource::<bevy::winit::EventLoopProxyWrapper>())
+        .flatten()
+        .map(|p| (**p).clone());
+    let mut wake = world.resource_mut::<Wake>();
+    if let Some(p) = proxy {
+        wake.timer = start_timer(move || {
+            let _ = p.send_event(bevy::winit::WinitUserEvent::WakeUp);
         });
     }
     if let Some(tx) = &wake.timer
